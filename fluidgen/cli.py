@@ -1,0 +1,163 @@
+"""Command line: options in, one pipeline call, diagnostics and exit code out.
+
+Exit codes: 0 ok, 1 user error (bad spec, failed validation), 2 usage error,
+3 internal error (a bug: please report it, with --traceback output).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+
+from typing import Any
+
+import click
+
+from . import FLUID_VERSIONS, __version__
+from .diagnostics import FluidgenError
+
+EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+def _env(name: str) -> str | None:
+    """Settings from the environment; Argo CD passes plugin env as ARGOCD_ENV_<NAME>."""
+    return os.environ.get(f"FLUIDGEN_{name}") or os.environ.get(f"ARGOCD_ENV_FLUIDGEN_{name}")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="fluidgen")
+@click.option("--traceback", is_flag=True, hidden=True, help="Show tracebacks of internal errors.")
+def main(traceback: bool) -> None:
+    """Compile short fluidgen specs into validated, tuned Fluid manifests."""
+
+
+@main.command()
+@click.argument("specs", nargs=-1, type=click.Path(allow_dash=True))
+@click.option("-o", "--output-dir", type=click.Path(file_okay=False),
+              help="Write one file per object plus kustomization.yaml into DIR (atomically).")
+@click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml",
+              show_default=True, help="Output format on stdout.")
+@click.option("--fluid-version", type=click.Choice(FLUID_VERSIONS), default=None,
+              help="Target Fluid version for specs that do not pin `fluid:` "
+                   "[env FLUIDGEN_FLUID_VERSION; default v1.0.8].")
+@click.option("-n", "--namespace", default=None,
+              help="Namespace for specs without metadata.namespace [env FLUIDGEN_NAMESPACE].")
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option("-q", "--quiet", is_flag=True, help="No summary line on stderr.")
+def build(specs: tuple[str, ...], output_dir: str | None, fmt: str, fluid_version: str | None,
+          namespace: str | None, strict: bool, quiet: bool) -> None:
+    """Compile SPECS (files or directories) into manifests on stdout."""
+    from . import emit, report
+    from .pipeline import Options, compile_paths
+
+    if not specs:
+        raise click.UsageError("give at least one spec file or directory")
+    version = fluid_version or _env("FLUID_VERSION")
+    if version is not None and version not in FLUID_VERSIONS:
+        raise click.UsageError(f"unsupported Fluid version {version!r}; "
+                               f"choose one of {', '.join(FLUID_VERSIONS)}")
+    options = Options(fluid_version=version, namespace=namespace or _env("NAMESPACE"),
+                      warnings_as_errors=strict)
+    result = compile_paths(specs, options)
+    report.text(result.diagnostics, sys.stderr)
+    if not result.ok:
+        click.echo(report.failure(result.diagnostics), err=True)
+        sys.exit(EXIT_USER)
+    if not quiet and result.specs > 1:
+        click.echo(report.summary(result.specs, len(result.objects), result.diagnostics), err=True)
+    if not result.objects:
+        click.echo("fluidgen: error: nothing to build", err=True)
+        sys.exit(EXIT_USER)
+    if output_dir:
+        from .output import write_dir
+
+        write_dir(output_dir, result.objects)
+        return
+    text = emit.dump_json(result.objects) if fmt == "json" else emit.dump_all(result.objects)
+    sys.stdout.write(text)
+
+
+@main.group()
+def profiles() -> None:
+    """List and show bundled tuning profiles."""
+
+
+@profiles.command("list")
+def profiles_list() -> None:
+    """Bundled profiles with their engine and summary."""
+    from . import profiles as prof
+
+    for name in prof.bundled_names():
+        p = prof.load_profile(name)
+        extends = f" (extends {p.extends})" if p.extends else ""
+        click.echo(f"{name:<22} {p.engine:<9} {p.description.split('. ')[0].rstrip('.')}{extends}")
+
+
+@profiles.command("show")
+@click.argument("name")
+@click.option("--fluid-version", type=click.Choice(FLUID_VERSIONS), default=FLUID_VERSIONS[0])
+def profiles_show(name: str, fluid_version: str) -> None:
+    """Every setting of NAME (and what it extends), each with its reason."""
+    from . import emit
+    from . import profiles as prof
+
+    try:
+        head = prof.load_profile(name)
+    except KeyError as exc:
+        raise click.UsageError(str(exc.args[0])) from None
+    chain = prof.chain(name, head.engine)
+    click.echo(f"# {head.name} ({head.engine}): {head.description}")
+    click.echo(f"# chain: {' -> '.join(p.name for p in chain)}")
+    for p in chain:
+        for e in p.entries:
+            value = emit.dump({"v": e.value}).strip()[3:].strip() if not isinstance(
+                e.value, dict | list) else "\n" + emit.dump(e.value).rstrip()
+            click.echo(f"\n{'/'.join(e.path)}: {value}")
+            click.echo(f"  # from {p.name}: {' '.join(e.why.split())}")
+
+
+@main.command()
+def schema() -> None:
+    """Print the JSON Schema of the spec (for editors and CI)."""
+    from .schema import spec_schema_text
+
+    sys.stdout.write(spec_schema_text())
+
+
+def run(argv: list[str]) -> int:
+    """Entry point: map every outcome to an exit code; never show a traceback for user errors."""
+    show_tb = "--traceback" in argv or bool(os.environ.get("FLUIDGEN_TRACEBACK"))
+    try:
+        main.main(args=argv, prog_name="fluidgen", standalone_mode=False)
+    except FluidgenError as exc:
+        from . import report
+
+        report.text(exc.diagnostics, sys.stderr)
+        return EXIT_USER
+    except click.exceptions.Abort:
+        click.echo("fluidgen: aborted", err=True)
+        return EXIT_USER
+    except click.ClickException as exc:
+        exc.show()
+        return EXIT_USAGE if isinstance(exc, click.UsageError) else EXIT_USER
+    except SystemExit as exc:
+        return _code(exc.code)
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception:  # noqa: BLE001 - the one place a bug becomes exit 3
+        click.echo("fluidgen: internal error, please report it at the fluidgen issue tracker"
+                   + ("" if show_tb else " (rerun with --traceback for details)"), err=True)
+        if show_tb:
+            traceback.print_exc()
+        return EXIT_INTERNAL
+    return EXIT_OK
+
+
+def _code(code: Any) -> int:
+    if code is None:
+        return EXIT_OK
+    return code if isinstance(code, int) else EXIT_USER
+
+
+

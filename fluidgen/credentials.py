@@ -1,0 +1,108 @@
+"""Turn a `credentials:` block into a Secret plan plus encryptOptions.
+
+Values are read here and nowhere else. They only ever travel inside SecretPlan.data
+and are never put into a message: errors name the option, variable or file instead.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from .diagnostics import Diagnostic, PathT
+from .source import Document, resolve_relative
+from .spec import Credentials
+
+
+@dataclass
+class SecretPlan:
+    name: str
+    data: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Delivered:
+    encrypt_options: list[dict[str, object]]
+    secret: SecretPlan | None
+    diagnostics: list[Diagnostic]
+
+
+def deliver(creds: Credentials, default_name: str, doc: Document, at: PathT,
+            env: Mapping[str, str] | None = None) -> Delivered:
+    """encryptOptions for `creds`, reading values from env/files at build time."""
+    env = os.environ if env is None else env
+    if creds.existingSecret is not None:
+        ref = creds.existingSecret
+        options = [_option(opt, ref.name, key) for opt, key in sorted(ref.keys.items())]
+        return Delivered(options, None, [])
+    diags: list[Diagnostic] = []
+    values: dict[str, str] = {}
+    if creds.envFile:
+        values.update(_read_env_file(creds.envFile, doc, (*at, "envFile"), diags))
+    for opt, path in sorted(creds.fromFile.items()):
+        value = _read_file(path, doc, (*at, "fromFile", opt), diags)
+        if value is not None:
+            values[opt] = value
+    for opt, var in sorted(creds.fromEnv.items()):
+        if var in env:
+            values[opt] = env[var]
+        else:
+            diags.append(doc.diag((*at, "fromEnv", opt),
+                                  f"environment variable {var} is not set (needed for {opt})",
+                                  stage="credentials"))
+    if creds.inline:
+        values.update(creds.inline)
+        diags.append(doc.diag((*at, "inline"), "credential values are written inline in the spec; "
+                              "prefer fromEnv or fromFile so they stay out of version control",
+                              "warning", stage="credentials", code="FG012"))
+    for opt in sorted(values):
+        if values[opt] == "":
+            diags.append(doc.diag(at, f"credential {opt} is empty", stage="credentials"))
+    name = creds.secretName or default_name
+    options = [_option(opt, name, opt) for opt in sorted(values)]
+    return Delivered(options, SecretPlan(name, values), diags)
+
+
+def _option(option: str, secret: str, key: str) -> dict[str, object]:
+    return {"name": option, "valueFrom": {"secretKeyRef": {"name": secret, "key": key}}}
+
+
+def _read_file(path: str, doc: Document, at: PathT, diags: list[Diagnostic]) -> str | None:
+    target = resolve_relative(doc.file, path)
+    try:
+        data = target.read_bytes()
+    except OSError as exc:
+        diags.append(doc.diag(at, f"cannot read credential file {target}: {exc.strerror}",
+                              stage="credentials"))
+        return None
+    try:
+        return data.decode("utf-8").rstrip("\r\n")
+    except UnicodeDecodeError:
+        diags.append(doc.diag(at, f"credential file {target} is not UTF-8 text", stage="credentials"))
+        return None
+
+
+def _read_env_file(path: str, doc: Document, at: PathT, diags: list[Diagnostic]) -> dict[str, str]:
+    text = _read_file(path, doc, at, diags)
+    if text is None:
+        return {}
+    values: dict[str, str] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, sep, value = line.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            # Never echo the line: it may hold a secret.
+            diags.append(doc.diag(at, f"{path}:{number}: expected KEY=VALUE", stage="credentials"))
+            continue
+        values[key] = _unquote(value.strip())
+    return values
+
+
+def _unquote(value: str) -> str:
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value

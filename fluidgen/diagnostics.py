@@ -1,0 +1,80 @@
+"""Diagnostic values: one problem, where it is, and how bad it is."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Literal
+
+Severity = Literal["error", "warning", "info"]
+PathT = tuple[str | int, ...]
+
+
+def format_path(path: PathT) -> str:
+    """Render a key path the way users write it: runtime.cache[0].quota."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif out == "":
+            out = part
+        elif _plain_key(part):
+            out += f".{part}"
+        else:
+            out += f"[{json.dumps(part)}]"
+    return out or "(document)"
+
+
+def _plain_key(key: str) -> bool:
+    return key.replace("_", "a").replace("-", "a").isalnum()
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """A ' (did you mean "x"?)' suffix for a near-miss name, or ''."""
+    close = difflib.get_close_matches(word, sorted(set(choices)), n=1, cutoff=0.6)
+    if not close:
+        lowered = {c.lower(): c for c in choices}
+        if word.lower() in lowered:
+            close = [lowered[word.lower()]]
+    return f'; did you mean "{close[0]}"?' if close else ""
+
+
+@dataclass(frozen=True, order=True)
+class Diagnostic:
+    file: str
+    line: int
+    col: int
+    severity: Severity
+    message: str
+    path: PathT = field(default=())
+    code: str = ""
+    stage: str = ""
+
+    def render(self) -> str:
+        where = f"{self.file}:{self.line}:{self.col}" if self.line else self.file
+        code = f" [{self.code}]" if self.code else ""
+        subject = f"{format_path(self.path)}: " if self.path else ""
+        return f"{where}: {self.severity}{code}: {subject}{self.message}"
+
+    def as_json(self) -> dict[str, object]:
+        data = asdict(self)
+        data["path"] = format_path(self.path) if self.path else ""
+        return data
+
+
+class FluidgenError(Exception):
+    """A user error: bad input, failed validation. Exit code 1, no traceback."""
+
+    def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:
+        self.diagnostics = list(diagnostics)
+        super().__init__("\n".join(d.render() for d in self.diagnostics))
+
+
+def errors_in(diags: Iterable[Diagnostic]) -> list[Diagnostic]:
+    return [d for d in diags if d.severity == "error"]
+
+
+def sort_diagnostics(diags: Iterable[Diagnostic]) -> list[Diagnostic]:
+    return sorted(set(diags), key=lambda d: (d.file, d.line, d.col, d.message))

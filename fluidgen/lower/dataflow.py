@@ -1,0 +1,171 @@
+"""Data operations, chained in order: each one runs after the previous completes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..credentials import SecretPlan, deliver
+from ..source import resolve_relative
+from ..spec import Backup, Load, Migrate, Process, Step
+from .base import Context, Engine, fluid_object, scheme_of
+
+KIND = {"migrate": "DataMigrate", "process": "DataProcess", "load": "DataLoad",
+        "backup": "DataBackup"}
+
+
+def step_name(ctx: Context, index: int, step: Step) -> str:
+    return step.name or f"{ctx.name}-step{index + 1}-{step.op}"
+
+
+def lower_dataflow(ctx: Context, engine: Engine) -> tuple[list[dict[str, Any]], list[SecretPlan]]:
+    objects: list[dict[str, Any]] = []
+    secrets: list[SecretPlan] = []
+    previous: dict[str, Any] | None = None
+    for i, step in enumerate(ctx.spec.dataflow):
+        kind, at = KIND[step.op], ("dataflow", i, step.op)
+        if kind not in engine.operations:
+            supported = ", ".join(sorted(engine.operations)) or "none"
+            ctx.diagnostics.append(ctx.doc.diag(
+                at, f"{engine.kind} does not support {kind} (it supports: {supported})",
+                stage="lower"))
+        name = step_name(ctx, i, step)
+        spec = _spec(ctx, step, at, name, secrets)
+        if previous is not None:
+            spec["runAfter"] = {"kind": previous["kind"], "name": previous["metadata"]["name"],
+                                "namespace": ctx.namespace}
+        if step.ttlSecondsAfterFinished is not None:
+            spec["ttlSecondsAfterFinished"] = step.ttlSecondsAfterFinished
+        previous = fluid_object(ctx, kind, name, spec)
+        objects.append(previous)
+    return objects, secrets
+
+
+def _spec(ctx: Context, step: Step, at: tuple[str | int, ...], name: str,
+          secrets: list[SecretPlan]) -> dict[str, Any]:
+    if step.migrate is not None:
+        return _migrate(ctx, step.migrate, at, name, secrets)
+    if step.process is not None:
+        return _process(ctx, step.process, at)
+    if step.load is not None:
+        return _load(ctx, step.load, at)
+    assert step.backup is not None
+    return _backup(ctx, step.backup, at)
+
+
+def _scheduling(ctx: Context, op: Migrate | Process | Load, at: tuple[str | int, ...],
+                out: dict[str, Any]) -> None:
+    if op.policy is not None:
+        out["policy"] = op.policy
+    if op.schedule is not None:
+        out["schedule"] = op.schedule
+    if op.policy == "Cron" and not op.schedule:
+        ctx.diagnostics.append(ctx.doc.diag((*at, "policy"), "policy Cron needs a schedule",
+                                            stage="lower"))
+
+
+def _migrate(ctx: Context, m: Migrate, at: tuple[str | int, ...], name: str,
+             secrets: list[SecretPlan]) -> dict[str, Any]:
+    sides = {"from": m.from_, "to": m.to}
+    external = [k for k, v in sides.items() if scheme_of(v)]
+    if len(external) != 1:
+        ctx.diagnostics.append(ctx.doc.diag(
+            at, "a migration moves data between this dataset (a path such as /raw) and external "
+                "storage (a URI such as oss://bucket/dir/): give exactly one of each", stage="lower"))
+    spec: dict[str, Any] = {}
+    for side, value in sides.items():
+        if scheme_of(value):
+            end: dict[str, Any] = {"uri": value}
+            if m.credentials is not None:
+                got = deliver(m.credentials, f"{name}-credentials", ctx.doc,
+                              (*at, "credentials"), ctx.env)
+                ctx.diagnostics.extend(got.diagnostics)
+                end["encryptOptions"] = got.encrypt_options
+                if got.secret is not None:
+                    secrets.append(got.secret)
+            spec[side] = {"externalStorage": end}
+        else:
+            spec[side] = {"dataset": {"name": ctx.name, "namespace": ctx.namespace, "path": value}}
+    for key in ("image", "imageTag", "parallelism"):
+        if getattr(m, key) is not None:
+            spec[key] = getattr(m, key)
+    if m.options:
+        spec["options"] = dict(m.options)
+    if m.parallelism and m.parallelism > 1:
+        if not m.sshSecretName:
+            ctx.diagnostics.append(ctx.doc.diag(
+                (*at, "parallelism"), "parallelism above 1 needs sshSecretName (Fluid runs the "
+                                      "parallel workers over SSH)", stage="lower"))
+        else:
+            spec["parallelOptions"] = {"sshSecretName": m.sshSecretName}
+    _scheduling(ctx, m, at, spec)
+    return spec
+
+
+def _process(ctx: Context, p: Process, at: tuple[str | int, ...]) -> dict[str, Any]:
+    dataset: dict[str, Any] = {"name": ctx.name, "namespace": ctx.namespace,
+                               "mountPath": p.mountPath}
+    if p.subPath is not None:
+        dataset["subPath"] = p.subPath
+    processor: dict[str, Any] = {}
+    if p.serviceAccount:
+        processor["serviceAccountName"] = p.serviceAccount
+    if p.job is not None:
+        processor["job"] = {"podSpec": p.job}
+    else:
+        processor["script"] = _script(ctx, p, at)
+    spec: dict[str, Any] = {"dataset": dataset, "processor": processor}
+    if p.policy is not None or p.schedule is not None:
+        if ctx.version == "v1.0.8":
+            ctx.diagnostics.append(ctx.doc.diag(
+                (*at, "policy" if p.policy is not None else "schedule"),
+                "DataProcess has no policy/schedule in Fluid v1.0.8 (added in v1.1.0)",
+                stage="lower"))
+        else:
+            _scheduling(ctx, p, at, spec)
+    return spec
+
+
+def _script(ctx: Context, p: Process, at: tuple[str | int, ...]) -> dict[str, Any]:
+    source = p.script
+    if p.scriptFile is not None:
+        path = resolve_relative(ctx.doc.file, p.scriptFile)
+        try:
+            source = path.read_text("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = getattr(exc, "strerror", None) or "not UTF-8 text"
+            ctx.diagnostics.append(ctx.doc.diag((*at, "scriptFile"),
+                                                f"cannot read {path}: {reason}", stage="lower"))
+            source = ""
+    script: dict[str, Any] = {"image": p.image, "command": list(p.command), "source": source}
+    if p.imageTag:
+        script["imageTag"] = p.imageTag
+    if p.env:
+        script["env"] = [{"name": k, "value": p.env[k]} for k in sorted(p.env)]
+    if p.restartPolicy:
+        script["restartPolicy"] = p.restartPolicy
+    return script
+
+
+def _load(ctx: Context, load: Load, at: tuple[str | int, ...]) -> dict[str, Any]:
+    targets = []
+    for path in load.paths:
+        target: dict[str, Any] = {"path": path}
+        if load.replicas is not None:
+            target["replicas"] = load.replicas
+        targets.append(target)
+    spec: dict[str, Any] = {"dataset": {"name": ctx.name, "namespace": ctx.namespace},
+                            "target": targets}
+    if load.metadata is not None:
+        spec["loadMetadata"] = load.metadata
+    if load.options:
+        spec["options"] = dict(load.options)
+    _scheduling(ctx, load, at, spec)
+    return spec
+
+
+def _backup(ctx: Context, b: Backup, at: tuple[str | int, ...]) -> dict[str, Any]:
+    if not b.path.startswith(("pvc://", "local://")):
+        ctx.diagnostics.append(ctx.doc.diag(
+            (*at, "path"), "backup path must be pvc://<claim>/<subpath>/ or local:///<path>/",
+            stage="lower"))
+    return {"dataset": ctx.name, "backupPath": b.path}

@@ -1,0 +1,68 @@
+"""Kubernetes quantities, the way Fluid's CRDs and controllers read them."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+# The CRD pattern for a quantity (int-or-string fields such as tieredstore quota).
+QUANTITY_RE = re.compile(
+    r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|"
+    r"([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$")
+
+_SUFFIX = {
+    "Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60,
+    "n": Decimal("1e-9"), "u": Decimal("1e-6"), "m": Decimal("1e-3"), "": 1,
+    "k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15, "E": 10**18,
+}
+
+
+def is_quantity(text: str) -> bool:
+    return bool(QUANTITY_RE.match(text))
+
+
+def quantity_hint(text: str) -> str:
+    """Why a string is not a quantity, with the likely fix."""
+    m = re.match(r"^([0-9.]+)\s*([KMGTPE])i?B$", text.strip(), re.IGNORECASE)
+    if m:
+        return f'"{text}" is not a Kubernetes quantity; write "{m.group(1)}{m.group(2).upper()}i" ' \
+               f'(binary) or "{m.group(1)}{m.group(2).upper()}" (decimal)'
+    if text != text.strip() or " " in text:
+        return f'"{text}" is not a Kubernetes quantity: remove the spaces'
+    return f'"{text}" is not a Kubernetes quantity (examples: 100Gi, 500Mi, 180G)'
+
+
+def to_bytes(text: str | int) -> Decimal:
+    """The value of a quantity in bytes (or base units)."""
+    if isinstance(text, int):
+        return Decimal(text)
+    m = re.match(r"^([+-]?[0-9.]+)([KMGTPE]i|[numkMGTPE]|[eE][+-]?[0-9.]+)?$", text)
+    if not m:
+        raise ValueError(quantity_hint(text))
+    number, suffix = m.group(1), m.group(2) or ""
+    try:
+        if suffix[:1] in ("e", "E"):
+            return Decimal(number + suffix)
+        return Decimal(number) * Decimal(_SUFFIX[suffix])
+    except (InvalidOperation, KeyError) as exc:
+        raise ValueError(quantity_hint(text)) from exc
+
+
+def java_size_to_bytes(text: str) -> int | None:
+    """JVM-style sizes: -Xmx16G, MaxDirectMemorySize=32g, 512m, 1024k."""
+    m = re.fullmatch(r"([0-9]+)([kKmMgGtT]?)", text.strip())
+    if not m:
+        return None
+    scale = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}[m.group(2).lower()]
+    return int(m.group(1)) * scale
+
+
+def cpu_to_millis(value: str | int | float) -> int | None:
+    if isinstance(value, int | float):
+        return int(Decimal(str(value)) * 1000)
+    if value.endswith("m") and value[:-1].isdigit():
+        return int(value[:-1])
+    try:
+        return int(Decimal(value) * 1000)
+    except InvalidOperation:
+        return None

@@ -1,0 +1,428 @@
+"""The fluidgen input spec (fluidgen.io/v1alpha1, kind CachedDataset).
+
+Pydantic models that reject unknown keys and wrong types. `parse_spec` turns a
+loaded Document into a Spec or raises FluidgenError with every problem located.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
+
+from . import FLUID_VERSIONS
+from .diagnostics import Diagnostic, FluidgenError, PathT, did_you_mean
+from .quantity import is_quantity, quantity_hint
+from .source import Document
+
+API_VERSION = "fluidgen.io/v1alpha1"
+KIND = "CachedDataset"
+DEFAULT_GPU_LABEL = "aliyun.accelerator/nvidia_name"
+
+DNS1035 = re.compile(r"^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$")
+DNS1123_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
+DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+
+
+def _dns1035(value: object) -> object:
+    if isinstance(value, str) and not DNS1035.match(value):
+        raise ValueError(
+            f'"{value}" is not a DNS-1035 label (lower-case letters, digits and "-", starting '
+            "with a letter, ending with a letter or digit, at most 63 characters); Fluid "
+            "refuses such Dataset and runtime names")
+    return value
+
+
+def _dns1123_label(value: object) -> object:
+    if isinstance(value, str) and not DNS1123_LABEL.match(value):
+        raise ValueError(f'"{value}" is not a DNS-1123 label (lower-case letters, digits and "-")')
+    return value
+
+
+def _dns1123_subdomain(value: object) -> object:
+    if isinstance(value, str) and (len(value) > 253 or not DNS1123_SUBDOMAIN.match(value)):
+        raise ValueError(f'"{value}" is not a valid Kubernetes object name (DNS-1123 subdomain)')
+    return value
+
+
+def _quantity(value: object) -> object:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str) and not is_quantity(value):
+        raise ValueError(quantity_hint(value))
+    return value
+
+
+def _quantities(value: object) -> object:
+    items = value if isinstance(value, list) else [value]
+    return [_quantity(v) for v in items]
+
+
+def _str_list(value: object) -> object:
+    return [value] if isinstance(value, str) else value
+
+
+def _ratio(value: object) -> object:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        value = repr(float(value)) if isinstance(value, float) else str(value)
+    if isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            raise ValueError(f'"{value}" is not a ratio between 0 and 1') from None
+        if not 0 <= number <= 1:
+            raise ValueError(f"{value} is not a ratio between 0 and 1")
+    return value
+
+
+Name = Annotated[str, BeforeValidator(_dns1123_subdomain)]
+DatasetName = Annotated[str, BeforeValidator(_dns1035)]
+Namespace = Annotated[str, BeforeValidator(_dns1123_label)]
+Quantity = Annotated[str, BeforeValidator(_quantity)]
+QuantityList = Annotated[list[str], BeforeValidator(_quantities), Field(min_length=1)]
+StrList = Annotated[list[str], BeforeValidator(_str_list)]
+Ratio = Annotated[str, BeforeValidator(_ratio)]
+StrMap = dict[str, str]
+Engine = Literal["alluxio", "jindo", "juicefs", "efc", "thin", "vineyard", "goosefs"]
+Policy = Literal["Once", "Cron", "OnEvent"]
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class Metadata(Model):
+    name: DatasetName = Field(description="Name of the Dataset and its runtime (Fluid requires both to match).")
+    namespace: Namespace | None = Field(None, description="Namespace for every namespaced object.")
+    labels: StrMap = Field(default_factory=dict, description="Labels copied to every generated object.")
+    annotations: StrMap = Field(default_factory=dict, description="Annotations copied to every generated object.")
+
+
+class ExistingSecret(Model):
+    name: Name = Field(description="An existing Secret in the Dataset's namespace.")
+    keys: Annotated[StrMap, BeforeValidator(
+        lambda v: {k: k for k in v} if isinstance(v, list) else v)] = Field(
+        description="Option name -> key in that Secret (a list means the same names).")
+
+
+class Credentials(Model):
+    secretName: Name | None = Field(None, description="Name of the generated Secret.")
+    fromEnv: StrMap = Field(default_factory=dict, description="Option name -> environment variable read at build time.")
+    fromFile: StrMap = Field(default_factory=dict, description="Option name -> file (relative to the spec) whose content is the value.")
+    envFile: str | None = Field(None, description="A KEY=VALUE file (relative to the spec); keys are option names.")
+    inline: StrMap = Field(default_factory=dict, description="Literal values in the spec. Needs allowInline: true.")
+    allowInline: bool = Field(False, description="Accept inline credential values (draws a warning).")
+    existingSecret: ExistingSecret | None = Field(None, description="Reference an existing Secret instead of generating one.")
+
+    @model_validator(mode="after")
+    def _one_way(self) -> Credentials:
+        generated = bool(self.fromEnv or self.fromFile or self.envFile or self.inline)
+        if self.existingSecret and (generated or self.secretName):
+            raise ValueError("existingSecret cannot be combined with generated values "
+                             "(fromEnv, fromFile, envFile, inline, secretName)")
+        if not self.existingSecret and not generated:
+            raise ValueError("give the values (fromEnv, fromFile, envFile or inline) or existingSecret")
+        if self.inline and not self.allowInline:
+            raise ValueError("inline credential values end up in your repository; "
+                             "use fromEnv/fromFile, or set allowInline: true to accept the risk")
+        return self
+
+
+class NfsSource(Model):
+    server: str = Field(description="NFS server host name or address.")
+    path: str = Field(description="Exported path on the server.")
+    capacity: Quantity = Field(description="Size for the PersistentVolume and claim, e.g. 150Gi.")
+    mountOptions: list[str] = Field(default_factory=list, description="NFS mount options, e.g. nfsvers=4.1.")
+    storageClass: str = Field("nfs", description="storageClassName on both volume and claim.")
+    volumeName: Name | None = Field(None, description="Name of the PV and PVC (default: the mount name).")
+    accessModes: list[Literal["ReadOnlyMany", "ReadWriteMany"]] = Field(default_factory=lambda: ["ReadOnlyMany"])
+
+
+class Mount(Model):
+    uri: str | None = Field(None, description="Where the data is: oss://, s3://, hdfs://, pvc://, juicefs:///, ...")
+    nfs: NfsSource | None = Field(None, description="An NFS export, compiled to a PV + PVC + pvc:// mount.")
+    name: str | None = Field(None, description="Mount name (default: the dataset name for one mount).")
+    path: str | None = Field(None, description="Path in the cache namespace (default /<name>).")
+    readOnly: bool | None = None
+    shared: bool | None = None
+    options: StrMap = Field(default_factory=dict, description="Non-secret engine options.")
+    credentials: Credentials | None = Field(None, description="Secret options, delivered via encryptOptions.")
+
+    @model_validator(mode="after")
+    def _one_source(self) -> Mount:
+        if (self.uri is None) == (self.nfs is None):
+            raise ValueError("give exactly one of uri or nfs")
+        if self.uri is not None and len(self.uri) < 5:
+            raise ValueError(f'uri "{self.uri}" is too short (Fluid needs at least 5 characters)')
+        return self
+
+
+class Toleration(Model):
+    key: str | None = None
+    operator: Literal["Exists", "Equal"] | None = None
+    value: str | None = None
+    effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"] | None = None
+    tolerationSeconds: int | None = None
+
+
+class Placement(Model):
+    gpu: StrList = Field(default_factory=list, description="GPU model(s) to pin the cache to, e.g. Tesla-V100-SXM2-16GB.")
+    gpuLabel: str = Field(DEFAULT_GPU_LABEL, description="Node label holding the GPU model (nvidia.com/gpu.product with the GPU operator).")
+    nodeSelector: StrMap = Field(default_factory=dict, description="Extra node labels the cache nodes must have.")
+    tolerations: list[Toleration] = Field(default_factory=list)
+    exclusive: bool | None = Field(None, description="Dataset placement: true=Exclusive, false=Shared.")
+
+
+class CacheTier(Model):
+    medium: Literal["MEM", "SSD", "HDD"]
+    path: StrList = Field(default_factory=list, description="Cache directory (or list of them). MEM defaults to /dev/shm.")
+    quota: QuantityList = Field(description="Size, or one size per path (becomes quotaList).")
+    high: Ratio | None = Field(None, description="High watermark ratio, e.g. 0.95.")
+    low: Ratio | None = Field(None, description="Low watermark ratio, e.g. 0.7.")
+    volumeType: Literal["hostPath", "emptyDir"] | None = None
+
+
+class ThinSettings(Model):
+    profileName: Name | None = Field(None, description="Use an existing ThinRuntimeProfile.")
+    fileSystemType: str | None = Field(None, description="Generate a ThinRuntimeProfile for this file system.")
+    profile: dict[str, Any] = Field(default_factory=dict, description="Extra ThinRuntimeProfile spec fields (fuse, worker, ...).")
+
+    @model_validator(mode="after")
+    def _one_way(self) -> ThinSettings:
+        if (self.profileName is None) == (self.fileSystemType is None):
+            raise ValueError("give exactly one of profileName (existing) or fileSystemType (generated)")
+        if self.profileName and self.profile:
+            raise ValueError("profile fields only apply to a generated profile (fileSystemType)")
+        return self
+
+
+class Runtime(Model):
+    engine: Engine
+    replicas: Annotated[int, Field(ge=1)] = Field(1, description="Cache workers.")
+    cache: list[CacheTier] = Field(default_factory=list, description="Cache tiers, fastest first.")
+    profile: str | None = Field(None, description="Tuning profile: a bundled name or a path to a file.")
+    overrides: dict[str, Any] = Field(default_factory=dict, description="Runtime spec fields that beat the profile.")
+    thin: ThinSettings | None = Field(None, description="ThinRuntime only: its ThinRuntimeProfile.")
+
+    @model_validator(mode="after")
+    def _thin(self) -> Runtime:
+        if self.engine == "thin" and self.thin is None:
+            raise ValueError("engine thin needs a thin: section (profileName or fileSystemType)")
+        if self.engine != "thin" and self.thin is not None:
+            raise ValueError(f"thin: only applies to engine thin, not {self.engine}")
+        return self
+
+
+class Migrate(Model):
+    from_: str = Field(alias="from", description="Source: a URI (oss://...) or a path in this dataset (/raw).")
+    to: str = Field(description="Target: a URI or a path in this dataset.")
+    credentials: Credentials | None = None
+    options: StrMap = Field(default_factory=dict)
+    image: str | None = None
+    imageTag: str | None = None
+    parallelism: Annotated[int, Field(ge=1)] | None = None
+    sshSecretName: Name | None = Field(None, description="Required by Fluid when parallelism > 1.")
+    policy: Policy | None = None
+    schedule: str | None = None
+
+
+class Process(Model):
+    mountPath: str = Field(description="Where the dataset is mounted in the processing pod.")
+    subPath: str | None = None
+    serviceAccount: Name | None = None
+    image: str | None = None
+    imageTag: str | None = None
+    command: list[str] = Field(default_factory=lambda: ["bash"])
+    script: str | None = Field(None, description="Script source, run with command.")
+    scriptFile: str | None = Field(None, description="File (relative to the spec) holding the script.")
+    env: StrMap = Field(default_factory=dict)
+    restartPolicy: Literal["Never", "OnFailure"] | None = None
+    job: dict[str, Any] | None = Field(None, description="A full pod spec (job processor) instead of a script.")
+    policy: Policy | None = None
+    schedule: str | None = None
+
+    @model_validator(mode="after")
+    def _one_processor(self) -> Process:
+        given = [n for n in ("script", "scriptFile", "job") if getattr(self, n) is not None]
+        if len(given) != 1:
+            raise ValueError("give exactly one of script, scriptFile or job")
+        if self.job is None and not self.image:
+            raise ValueError("a script processor needs an image")
+        return self
+
+
+class Load(Model):
+    paths: StrList = Field(default_factory=lambda: ["/"], description="Paths to warm up, in the cache namespace.")
+    replicas: Annotated[int, Field(ge=1)] | None = None
+    metadata: bool | None = Field(None, description="Load metadata first.")
+    options: StrMap = Field(default_factory=dict)
+    policy: Policy | None = None
+    schedule: str | None = None
+
+
+class Backup(Model):
+    path: str = Field(description="pvc://<claim>/<subpath>/ or local:///<path>/")
+
+
+class Step(Model):
+    name: Name | None = Field(None, description="Object name (default <dataset>-step<N>-<op>).")
+    ttlSecondsAfterFinished: int | None = None
+    migrate: Migrate | None = None
+    process: Process | None = None
+    load: Load | None = None
+    backup: Backup | None = None
+
+    @model_validator(mode="after")
+    def _one_op(self) -> Step:
+        ops = [n for n in ("migrate", "process", "load", "backup") if getattr(self, n) is not None]
+        if len(ops) != 1:
+            raise ValueError("each step needs exactly one of migrate, process, load or backup")
+        return self
+
+    @property
+    def op(self) -> str:
+        return next(n for n in ("migrate", "process", "load", "backup") if getattr(self, n) is not None)
+
+
+class LintSettings(Model):
+    ignore: list[str] = Field(default_factory=list, description="Lint rule IDs to silence for this spec.")
+
+
+class Spec(Model):
+    apiVersion: Literal["fluidgen.io/v1alpha1"]
+    kind: Literal["CachedDataset"]
+    metadata: Metadata
+    fluid: Literal["v1.0.8", "v1.1.0-dev"] | None = Field(None, description="Target Fluid version.")
+    source: list[Mount] = Field(default_factory=list, description="One entry per mount.")
+    sharedOptions: StrMap = Field(default_factory=dict)
+    accessModes: list[Literal["ReadOnlyMany", "ReadWriteMany"]] = Field(default_factory=list)
+    placement: Placement = Field(default_factory=Placement)
+    runtime: Runtime
+    dataflow: list[Step] = Field(default_factory=list, description="Data operations, run in order.")
+    lint: LintSettings = Field(default_factory=LintSettings)
+
+
+assert set(FLUID_VERSIONS) == {"v1.0.8", "v1.1.0-dev"}
+
+
+def is_spec(data: object) -> bool:
+    return isinstance(data, dict) and data.get("kind") == KIND and \
+        str(data.get("apiVersion", "")).startswith("fluidgen.io/")
+
+
+def parse_spec(doc: Document) -> Spec:
+    if not isinstance(doc.data, dict):
+        raise FluidgenError([doc.diag((), f"expected a mapping (a {KIND} spec), "
+                                          f"found {_kind(doc.data)}")])
+    try:
+        return Spec.model_validate(doc.data)
+    except ValidationError as exc:
+        raise FluidgenError(_translate(exc, doc)) from None
+
+
+def _kind(value: object) -> str:
+    return {dict: "a mapping", list: "a list", str: "a string", bool: "a boolean",
+            int: "an integer", float: "a number", type(None): "nothing"}.get(type(value), "a value")
+
+
+def _data_path(data: Any, loc: tuple[int | str, ...]) -> tuple[PathT, Any, tuple[int | str, ...]]:
+    """Split a pydantic loc into the real data path and the model-only tail."""
+    path: list[str | int] = []
+    node = data
+    for i, part in enumerate(loc):
+        if isinstance(node, dict) and isinstance(part, str) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+        elif isinstance(node, dict | list):
+            if isinstance(part, str) and ("[" in part or part in {"str", "int", "list", "dict"}):
+                continue  # union member tag
+            return tuple(path), node, loc[i:]
+        else:
+            continue
+        path.append(part)
+    return tuple(path), node, ()
+
+
+def _translate(exc: ValidationError, doc: Document) -> list[Diagnostic]:
+    diags: dict[tuple[PathT, str], Diagnostic] = {}
+    for err in exc.errors(include_url=False):
+        path, node, rest = _data_path(doc.data, tuple(err["loc"]))
+        kind = err["type"]
+        if kind == "extra_forbidden":
+            key = path[-1]
+            parent = _model_at(tuple(err["loc"])[:-1])
+            names = sorted(_aliases(parent)) if parent else []
+            hint = did_you_mean(str(key), names)
+            allowed = f"; expected one of: {', '.join(names)}" if names and not hint else ""
+            msg = f"unknown key{hint}{allowed}"
+        elif kind == "missing":
+            missing = rest[0] if rest else path[-1]
+            msg = f'missing required key "{missing}"'
+        else:
+            msg = _message(err, node)
+        d = doc.diag(path, msg, stage="spec")
+        diags.setdefault((path, msg), d)
+    return sorted(diags.values(), key=lambda d: (d.line, d.col, d.message))
+
+
+def _message(err: Any, node: Any) -> str:
+    kind, ctx, msg = err["type"], err.get("ctx") or {}, err["msg"]
+    if kind in ("value_error", "assertion_error"):
+        return str(ctx.get("error", msg))
+    if kind == "literal_error":
+        expected = ctx.get("expected", "")
+        hint = ""
+        if isinstance(node, str):
+            options = [o.strip(" '") for o in str(expected).replace(" or ", ",").split(",")]
+            hint = did_you_mean(node, [o for o in options if o])
+        return f"expected {expected}, got {node!r}{hint}"
+    if kind in ("string_type", "int_type", "bool_type", "dict_type", "list_type", "tuple_type",
+                "model_type", "float_type", "model_attributes_type"):
+        wanted = {"string_type": "a string", "int_type": "an integer", "bool_type": "true or false",
+                  "dict_type": "a mapping", "model_type": "a mapping",
+                  "model_attributes_type": "a mapping", "list_type": "a list",
+                  "tuple_type": "a list", "float_type": "a number"}[kind]
+        quote = ""
+        if kind == "string_type" and isinstance(node, bool | int | float):
+            text = str(node).lower() if isinstance(node, bool) else str(node)
+            quote = f'; quote it: "{text}"'
+        return f"expected {wanted}, found {_kind(node)}{quote}"
+    if kind == "greater_than_equal":
+        return f"must be at least {ctx.get('ge')}, got {node!r}"
+    if kind == "too_short":
+        return "must not be empty"
+    return str(msg)
+
+
+def _model_at(loc: list[int | str]) -> type[BaseModel] | None:
+    model: type[BaseModel] = Spec
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        field = model.model_fields.get(part) or next(
+            (f for f in model.model_fields.values() if f.alias == part), None)
+        if field is None:
+            continue
+        inner = _model_type(field.annotation)
+        if inner is None:
+            return None
+        model = inner
+    return model
+
+
+def _model_type(annotation: Any) -> type[BaseModel] | None:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in getattr(annotation, "__args__", ()) or ():
+        found = _model_type(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def _aliases(model: type[BaseModel]) -> set[str]:
+    return {f.alias or n for n, f in model.model_fields.items()}

@@ -1,0 +1,72 @@
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterator
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-golden", action="store_true",
+                     help="Rewrite golden/ expected files from the current output.")
+
+
+@pytest.fixture
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--update-golden"))
+
+
+def crds_root() -> Path | None:
+    """Real Fluid CRDs: $FLUIDGEN_CRDS_DIR, else ../shared/fluid-crds beside the repo."""
+    env = os.environ.get("FLUIDGEN_CRDS_DIR")
+    for candidate in ([Path(env)] if env else []) + [ROOT.parent / "shared" / "fluid-crds"]:
+        if (candidate / "v1.0.8").is_dir():
+            return candidate
+    return None
+
+
+@pytest.fixture(scope="session")
+def crds() -> Iterator[dict[str, object]]:
+    root = crds_root()
+    if root is None:
+        pytest.skip("Fluid CRDs not found: set FLUIDGEN_CRDS_DIR or put them in ../shared/fluid-crds")
+    from fluidgen.crds import CrdSet
+
+    yield {v: CrdSet.load(root / v) for v in ("v1.0.8", "v1.1.0-dev")}
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None) -> Run:
+    """Run the CLI in-process, the way the console script does."""
+    from fluidgen.cli import run
+
+    out, err = io.StringIO(), io.StringIO()
+    saved = dict(os.environ)
+    try:
+        if env is not None:
+            os.environ.clear()
+            os.environ.update(env)
+        with redirect_stdout(out), redirect_stderr(err):
+            code = run(list(args))
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return Run(code, out.getvalue(), err.getvalue())
+
+
+@pytest.fixture
+def cli() -> object:
+    return run_cli
