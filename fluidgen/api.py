@@ -167,8 +167,7 @@ def _kinds(version: str) -> dict[str, T]:
             initUsers=obj(image=S, imageTag=S, imagePullPolicy=S, env=SMAP, resources=K8S),
             master=JUICEFS_COMP, worker=JUICEFS_COMP, jobWorker=JUICEFS_COMP, fuse=JUICEFS_FUSE,
             tieredstore=TIEREDSTORE, configs=SLIST, replicas=I, runAs=RUN_AS, disablePrometheus=B,
-            volumes=K8S_LIST, podMetadata=POD_METADATA, management=MANAGEMENT,
-            **({"volumeClaimTemplates": K8S_LIST} if dev else {})),
+            volumes=K8S_LIST, podMetadata=POD_METADATA, management=MANAGEMENT),
         "EFCRuntime": obj(
             master=EFC_COMP, worker=EFC_COMP, fuse=EFC_FUSE, initFuse=obj(version=IMAGE),
             tieredstore=TIEREDSTORE, replicas=I, osAdvise=obj(osVersion=S, enabled=B),
@@ -184,8 +183,8 @@ def _kinds(version: str) -> dict[str, T]:
                 "NotMountNodePublishSecret", "MountNodePublishSecretIfExists",
                 "CopyNodePublishSecretAndMountIfNotExists"))),
         "VineyardRuntime": obj(
-            master=obj({**VINEYARD_COMP.fields, "endpoint": obj(
-                uri=S, options=SMAP, encryptOptions=ENCRYPT_OPTIONS)}),
+            master=obj({**VINEYARD_COMP.fields,
+                        "endpoint": obj(uri=S, options=SMAP, encryptOptions=ENCRYPT_OPTIONS)}),
             worker=VINEYARD_COMP,
             fuse=obj(image=S, imageTag=S, imagePullPolicy=S, env=SMAP, options=SMAP, resources=K8S,
                      cleanPolicy=S, networkMode=NETWORK_MODE, podMetadata=POD_METADATA),
@@ -213,7 +212,10 @@ def _kinds(version: str) -> dict[str, T]:
             req=("dataset", "processor")),
         "DataBackup": obj(OP_COMMON, dataset=S, backupPath=S, runAs=RUN_AS),
     }
-    if not dev:
+    if dev:  # added after v1.0.8
+        runtime = kinds["JuiceFSRuntime"]
+        kinds["JuiceFSRuntime"] = obj({**runtime.fields, "volumeClaimTemplates": K8S_LIST})
+    else:  # removed after v1.0.8
         kinds["GooseFSRuntime"] = obj(
             goosefsVersion=IMAGE, master=GOOSEFS_COMP, jobMaster=GOOSEFS_COMP, worker=GOOSEFS_COMP,
             jobWorker=GOOSEFS_COMP, apiGateway=GOOSEFS_COMP,

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import sys
 import traceback
-
 from typing import Any
 
 import click
@@ -111,8 +110,10 @@ def profiles_show(name: str, fluid_version: str) -> None:
     click.echo(f"# chain: {' -> '.join(p.name for p in chain)}")
     for p in chain:
         for e in p.entries:
-            value = emit.dump({"v": e.value}).strip()[3:].strip() if not isinstance(
-                e.value, dict | list) else "\n" + emit.dump(e.value).rstrip()
+            if isinstance(e.value, dict | list):
+                value = "\n" + emit.dump({"_": e.value}).rstrip().partition("\n")[2]
+            else:
+                value = emit.scalar(e.value)
             click.echo(f"\n{'/'.join(e.path)}: {value}")
             click.echo(f"  # from {p.name}: {' '.join(e.why.split())}")
 
@@ -145,7 +146,7 @@ def run(argv: list[str]) -> int:
         return _code(exc.code)
     except BrokenPipeError:
         return EXIT_OK
-    except Exception:  # noqa: BLE001 - the one place a bug becomes exit 3
+    except Exception:
         click.echo("fluidgen: internal error, please report it at the fluidgen issue tracker"
                    + ("" if show_tb else " (rerun with --traceback for details)"), err=True)
         if show_tb:

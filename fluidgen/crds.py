@@ -107,7 +107,7 @@ def _crds_in(doc: Any) -> Iterator[dict[str, Any]]:
 
 def _schemas_of(crd: dict[str, Any]) -> dict[tuple[str, str], Any]:
     spec = crd.get("spec") or {}
-    group, kind = spec.get("group"), (spec.get("names") or {}).get("kind")
+    group, kind = str(spec.get("group")), str((spec.get("names") or {}).get("kind"))
     out = {}
     for version in spec.get("versions") or []:
         schema = ((version.get("schema") or {}).get("openAPIV3Schema")) or \

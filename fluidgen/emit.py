@@ -80,7 +80,7 @@ def _block(text: str, indent: int) -> str:
     chomp = "-" if trailing == 0 else ("" if trailing == 1 else "+")
     first = next(line for line in body.split("\n") if line)
     indicator = "2" if first[:1] in (" ", "\t") else ""
-    pad = " " * (indent + 2) if indicator == "" else " " * (indent + 2)
+    pad = " " * (indent + 2)
     lines = [(pad + line) if line else "" for line in body.split("\n")]
     lines += [""] * (trailing - 1 if trailing > 1 else 0)
     return f"|{indicator}{chomp}\n" + "\n".join(lines)
@@ -112,11 +112,7 @@ def _lines(value: Any, indent: int, out: list[str], top: bool = False) -> None:
                 out.append(f"{head} {_empty_or_scalar(item)}")
         return
     for item in value:
-        if isinstance(item, dict) and item:
-            start = len(out)
-            _lines(item, indent + 2, out)
-            out[start] = f"{pad}- {out[start][indent + 2:]}"
-        elif isinstance(item, list) and item:
+        if (isinstance(item, dict) and item) or (isinstance(item, list) and item):
             start = len(out)
             _lines(item, indent + 2, out)
             out[start] = f"{pad}- {out[start][indent + 2:]}"

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from pydantic import Field, ValidationError
 
 from . import api
-from .diagnostics import Diagnostic, FluidgenError, did_you_mean
+from .diagnostics import Diagnostic, FluidgenError, Severity, did_you_mean
 from .merge import deep_merge, set_path
 from .source import Document, load_file, load_text, resolve_relative
 from .spec import Engine, Model
@@ -137,7 +136,7 @@ def apply(profiles: list[Profile], version: str, base: dict[str, Any]) -> tuple[
             fragment = set_path({}, entry.path, entry.value)
             problems = [] if entry.value is None else list(api.check(model, fragment))
             for p in problems:
-                severity = "warning" if p.unknown_field else "error"
+                severity: Severity = "warning" if p.unknown_field else "error"
                 warnings.append(Diagnostic(entry.file, entry.line, entry.col, severity,
                                            _problem_text(p, version), stage="profile"))
             if any(p.unknown_field for p in problems):

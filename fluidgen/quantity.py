@@ -43,7 +43,7 @@ def to_bytes(text: str | int) -> Decimal:
     try:
         if suffix[:1] in ("e", "E"):
             return Decimal(number + suffix)
-        return Decimal(number) * Decimal(_SUFFIX[suffix])
+        return Decimal(number) * Decimal(str(_SUFFIX[suffix]))
     except (InvalidOperation, KeyError) as exc:
         raise ValueError(quantity_hint(text)) from exc
 

@@ -81,10 +81,11 @@ def _ratio(value: object) -> object:
 Name = Annotated[str, BeforeValidator(_dns1123_subdomain)]
 DatasetName = Annotated[str, BeforeValidator(_dns1035)]
 Namespace = Annotated[str, BeforeValidator(_dns1123_label)]
-Quantity = Annotated[str, BeforeValidator(_quantity)]
-QuantityList = Annotated[list[str], BeforeValidator(_quantities), Field(min_length=1)]
-StrList = Annotated[list[str], BeforeValidator(_str_list)]
-Ratio = Annotated[str, BeforeValidator(_ratio)]
+Quantity = Annotated[str, BeforeValidator(_quantity, json_schema_input_type=int | str)]
+QuantityList = Annotated[list[str], BeforeValidator(
+    _quantities, json_schema_input_type=int | str | list[int | str]), Field(min_length=1)]
+StrList = Annotated[list[str], BeforeValidator(_str_list, json_schema_input_type=str | list[str])]
+Ratio = Annotated[str, BeforeValidator(_ratio, json_schema_input_type=float | str)]
 StrMap = dict[str, str]
 Engine = Literal["alluxio", "jindo", "juicefs", "efc", "thin", "vineyard", "goosefs"]
 Policy = Literal["Once", "Cron", "OnEvent"]
@@ -104,18 +105,21 @@ class Metadata(Model):
 class ExistingSecret(Model):
     name: Name = Field(description="An existing Secret in the Dataset's namespace.")
     keys: Annotated[StrMap, BeforeValidator(
-        lambda v: {k: k for k in v} if isinstance(v, list) else v)] = Field(
+        lambda v: {k: k for k in v} if isinstance(v, list) else v,
+        json_schema_input_type=dict[str, str] | list[str])] = Field(
         description="Option name -> key in that Secret (a list means the same names).")
 
 
 class Credentials(Model):
     secretName: Name | None = Field(None, description="Name of the generated Secret.")
     fromEnv: StrMap = Field(default_factory=dict, description="Option name -> environment variable read at build time.")
-    fromFile: StrMap = Field(default_factory=dict, description="Option name -> file (relative to the spec) whose content is the value.")
+    fromFile: StrMap = Field(default_factory=dict,
+        description="Option name -> file (relative to the spec) whose content is the value.")
     envFile: str | None = Field(None, description="A KEY=VALUE file (relative to the spec); keys are option names.")
     inline: StrMap = Field(default_factory=dict, description="Literal values in the spec. Needs allowInline: true.")
     allowInline: bool = Field(False, description="Accept inline credential values (draws a warning).")
-    existingSecret: ExistingSecret | None = Field(None, description="Reference an existing Secret instead of generating one.")
+    existingSecret: ExistingSecret | None = Field(None,
+        description="Reference an existing Secret instead of generating one.")
 
     @model_validator(mode="after")
     def _one_way(self) -> Credentials:
@@ -138,7 +142,8 @@ class NfsSource(Model):
     mountOptions: list[str] = Field(default_factory=list, description="NFS mount options, e.g. nfsvers=4.1.")
     storageClass: str = Field("nfs", description="storageClassName on both volume and claim.")
     volumeName: Name | None = Field(None, description="Name of the PV and PVC (default: the mount name).")
-    accessModes: list[Literal["ReadOnlyMany", "ReadWriteMany"]] = Field(default_factory=lambda: ["ReadOnlyMany"])
+    accessModes: list[Literal["ReadOnlyMany", "ReadWriteMany"]] = Field(
+        default_factory=lambda: ["ReadOnlyMany"])  # type: ignore[arg-type]
 
 
 class Mount(Model):
@@ -169,8 +174,10 @@ class Toleration(Model):
 
 
 class Placement(Model):
-    gpu: StrList = Field(default_factory=list, description="GPU model(s) to pin the cache to, e.g. Tesla-V100-SXM2-16GB.")
-    gpuLabel: str = Field(DEFAULT_GPU_LABEL, description="Node label holding the GPU model (nvidia.com/gpu.product with the GPU operator).")
+    gpu: StrList = Field(default_factory=list,
+        description="GPU model(s) to pin the cache to, e.g. Tesla-V100-SXM2-16GB.")
+    gpuLabel: str = Field(DEFAULT_GPU_LABEL,
+        description="Node label holding the GPU model (nvidia.com/gpu.product with the GPU operator).")
     nodeSelector: StrMap = Field(default_factory=dict, description="Extra node labels the cache nodes must have.")
     tolerations: list[Toleration] = Field(default_factory=list)
     exclusive: bool | None = Field(None, description="Dataset placement: true=Exclusive, false=Shared.")
@@ -178,7 +185,8 @@ class Placement(Model):
 
 class CacheTier(Model):
     medium: Literal["MEM", "SSD", "HDD"]
-    path: StrList = Field(default_factory=list, description="Cache directory (or list of them). MEM defaults to /dev/shm.")
+    path: StrList = Field(default_factory=list,
+        description="Cache directory (or list of them). MEM defaults to /dev/shm.")
     quota: QuantityList = Field(description="Size, or one size per path (becomes quotaList).")
     high: Ratio | None = Field(None, description="High watermark ratio, e.g. 0.95.")
     low: Ratio | None = Field(None, description="Low watermark ratio, e.g. 0.7.")
@@ -188,7 +196,8 @@ class CacheTier(Model):
 class ThinSettings(Model):
     profileName: Name | None = Field(None, description="Use an existing ThinRuntimeProfile.")
     fileSystemType: str | None = Field(None, description="Generate a ThinRuntimeProfile for this file system.")
-    profile: dict[str, Any] = Field(default_factory=dict, description="Extra ThinRuntimeProfile spec fields (fuse, worker, ...).")
+    profile: dict[str, Any] = Field(default_factory=dict,
+        description="Extra ThinRuntimeProfile spec fields (fuse, worker, ...).")
 
     @model_validator(mode="after")
     def _one_way(self) -> ThinSettings:
@@ -299,7 +308,7 @@ class Spec(Model):
     source: list[Mount] = Field(default_factory=list, description="One entry per mount.")
     sharedOptions: StrMap = Field(default_factory=dict)
     accessModes: list[Literal["ReadOnlyMany", "ReadWriteMany"]] = Field(default_factory=list)
-    placement: Placement = Field(default_factory=Placement)
+    placement: Placement = Field(default_factory=lambda: Placement.model_validate({}))
     runtime: Runtime
     dataflow: list[Step] = Field(default_factory=list, description="Data operations, run in order.")
     lint: LintSettings = Field(default_factory=LintSettings)
@@ -333,9 +342,9 @@ def _data_path(data: Any, loc: tuple[int | str, ...]) -> tuple[PathT, Any, tuple
     path: list[str | int] = []
     node = data
     for i, part in enumerate(loc):
-        if isinstance(node, dict) and isinstance(part, str) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+        in_map = isinstance(node, dict) and isinstance(part, str) and part in node
+        in_list = isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
+        if in_map or in_list:
             node = node[part]
         elif isinstance(node, dict | list):
             if isinstance(part, str) and ("[" in part or part in {"str", "int", "list", "dict"}):
@@ -398,7 +407,7 @@ def _message(err: Any, node: Any) -> str:
     return str(msg)
 
 
-def _model_at(loc: list[int | str]) -> type[BaseModel] | None:
+def _model_at(loc: tuple[int | str, ...]) -> type[BaseModel] | None:
     model: type[BaseModel] = Spec
     for part in loc:
         if isinstance(part, int):

@@ -117,7 +117,8 @@ def node_affinity(ctx: Context) -> dict[str, Any] | None:
 
 
 def dataset(ctx: Context, mounts: list[dict[str, Any]]) -> dict[str, Any]:
-    s, spec = ctx.spec, {}
+    s = ctx.spec
+    spec: dict[str, Any] = {}
     if mounts:
         spec["mounts"] = mounts
     if s.sharedOptions:

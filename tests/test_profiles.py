@@ -1,0 +1,59 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fluidgen import FLUID_VERSIONS, profiles
+from fluidgen.diagnostics import FluidgenError
+
+from .conftest import run_cli
+
+BUNDLED = profiles.bundled_names()
+
+
+def test_bundled_profiles_exist() -> None:
+    assert "alluxio-imagenet" in BUNDLED and "alluxio-default" in BUNDLED
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+@pytest.mark.parametrize("version", FLUID_VERSIONS)
+def test_bundled_profile_fits_every_target(name: str, version: str) -> None:
+    p = profiles.load_profile(name)
+    if p.engine == "goosefs" and version != "v1.0.8":
+        pytest.skip("GooseFS exists only in v1.0.8")
+    chain = profiles.chain(name, p.engine)
+    _, diags = profiles.apply(chain, version, {})
+    assert diags == []
+    for entry in p.entries:
+        assert len(entry.why.split()) >= 5, entry.path
+
+
+def test_cycle_is_reported(tmp_path: Path) -> None:
+    for a, b in (("a", "b"), ("b", "a")):
+        (tmp_path / f"{a}.yaml").write_text(
+            f"apiVersion: fluidgen.io/v1alpha1\nkind: Profile\nname: {a}\nengine: alluxio\n"
+            f"description: x\nextends: ./{b}.yaml\nsettings: []\n")
+    with pytest.raises(FluidgenError, match="cycle: a -> b -> a"):
+        profiles.chain(str(tmp_path / "a.yaml"), "alluxio")
+
+
+def test_engine_mismatch_is_reported() -> None:
+    with pytest.raises(FluidgenError, match="is for engine alluxio, not jindo"):
+        profiles.chain("alluxio-imagenet", "jindo")
+
+
+def test_unknown_profile_suggests_a_name() -> None:
+    with pytest.raises(KeyError, match='did you mean "alluxio-imagenet"'):
+        profiles.load_profile("alluxio-imagenett")
+
+
+def test_profiles_list_and_show() -> None:
+    listed = run_cli("profiles", "list")
+    assert listed.code == 0 and "alluxio-imagenet" in listed.out
+    shown = run_cli("profiles", "show", "alluxio-imagenet")
+    assert shown.code == 0
+    assert "properties/alluxio.master.metastore: ROCKS" in shown.out
+    assert "# from alluxio-default:" in shown.out  # settings inherited through extends
+    missing = run_cli("profiles", "show", "nope")
+    assert missing.code == 2
