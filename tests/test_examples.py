@@ -107,3 +107,47 @@ def test_credentials_absent_from_errors(tmp_path: Path) -> None:
     result = run_cli("build", str(spec), env={})
     assert result.code == 1
     assert "SUPERSECRETVALUE" not in result.err + result.out
+
+
+def test_nfs_example_matches_reference_volumes_and_runtime() -> None:
+    ref_pv = reference("nfs-imagenet-pv-pvc.yaml")
+    ref_ds = reference("alluxio-accelerate-nfs-pvc.yaml")
+    out = build("nfs-imagenet-alluxio.yaml")
+    pv_spec = copy.deepcopy(out["PersistentVolume"]["spec"])
+    # The reference leaves the server and path as <placeholders>; compare everything else.
+    assert set(pv_spec.pop("nfs")) == {"server", "path"}
+    expected_pv = copy.deepcopy(ref_pv["PersistentVolume"]["spec"])
+    del expected_pv["nfs"]
+    assert pv_spec == expected_pv
+    pvc_spec = dict(out["PersistentVolumeClaim"]["spec"])
+    assert pvc_spec.pop("volumeName") == out["PersistentVolume"]["metadata"]["name"]
+    assert pvc_spec == ref_pv["PersistentVolumeClaim"]["spec"]
+    claim = out["PersistentVolumeClaim"]["metadata"]["name"]
+    assert out["Dataset"]["spec"]["mounts"] == [{"mountPoint": f"pvc://{claim}", "name": "nfs-imagenet"}]
+    assert out["Dataset"]["spec"]["nodeAffinity"] == ref_ds["Dataset"]["spec"]["nodeAffinity"]
+    assert out["AlluxioRuntime"]["spec"] == ref_ds["AlluxioRuntime"]["spec"]
+
+
+def test_juicefs_pipeline_is_chained_in_order() -> None:
+    result = run_cli("build", str(EXAMPLES / "juicefs-mnist-pipeline.yaml"), env={})
+    assert result.code == 0, result.err
+    docs = list(yaml.safe_load_all(result.out))
+    assert [d["kind"] for d in docs] == ["Dataset", "JuiceFSRuntime", "DataMigrate", "DataProcess",
+                                         "DataLoad", "DataProcess", "DataMigrate"]
+    ds, rt, ops = docs[0], docs[1], docs[2:]
+    names = {o["name"] for o in ds["spec"]["mounts"][0]["encryptOptions"]}
+    assert names == {"access-key", "secret-key", "metaurl"}
+    assert ds["spec"]["mounts"][0]["mountPoint"] == "juicefs:///"
+    assert rt["spec"]["replicas"] == 2
+    assert rt["spec"]["tieredstore"]["levels"] == [{"mediumtype": "MEM", "path": "/dev/shm", "quota": "10Gi"}]
+    for before, after in zip(ops, ops[1:], strict=False):
+        assert after["spec"]["runAfter"] == {"kind": before["kind"], "name": before["metadata"]["name"],
+                                             "namespace": "default"}
+    assert "runAfter" not in ops[0]["spec"]
+    assert ops[0]["spec"]["to"]["dataset"] == {"name": "mydataset", "namespace": "default", "path": "/MNIST/raw/"}
+    assert ops[4]["spec"]["from"]["dataset"]["path"] == "/ckpt/mnist_cnn.pt"
+    assert ops[3]["spec"]["processor"]["serviceAccountName"] == "fluid-demo"
+    assert "gzip -d --keep" in ops[1]["spec"]["processor"]["script"]["source"]
+    for op in ops:
+        if "dataset" in op["spec"] and isinstance(op["spec"]["dataset"], dict):
+            assert op["spec"]["dataset"]["namespace"] == op["metadata"]["namespace"]
