@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import itertools
 import os
 import subprocess
 import sys
@@ -140,7 +141,7 @@ def test_juicefs_pipeline_is_chained_in_order() -> None:
     assert ds["spec"]["mounts"][0]["mountPoint"] == "juicefs:///"
     assert rt["spec"]["replicas"] == 2
     assert rt["spec"]["tieredstore"]["levels"] == [{"mediumtype": "MEM", "path": "/dev/shm", "quota": "10Gi"}]
-    for before, after in zip(ops, ops[1:], strict=False):
+    for before, after in itertools.pairwise(ops):
         assert after["spec"]["runAfter"] == {"kind": before["kind"], "name": before["metadata"]["name"],
                                              "namespace": "default"}
     assert "runAfter" not in ops[0]["spec"]
