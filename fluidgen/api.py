@@ -11,6 +11,7 @@ A test cross-checks every field here against the real CRDs of each version.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -294,8 +295,6 @@ def check(node: T, value: Any, path: PathT = ()) -> Iterator[Problem]:
 
 
 def _check_scalar(node: T, value: Any, path: PathT) -> Iterator[Problem]:
-    import re
-
     if node.kind == "bool":
         if not isinstance(value, bool):
             yield Problem(path, f"expected true or false, found {_type(value)}")

@@ -57,7 +57,7 @@ def _mounts(ctx: Context, engine: Engine) -> None:
                     stage="check"))
     _unique_mounts(ctx)
     if engine.name == "alluxio":
-        roots = [i for i, m in enumerate(source) if (m.path or "").rstrip("/") == "" and m.path]
+        roots = [i for i, m in enumerate(source) if m.path and not m.path.strip("/")]
         if roots and len(source) > 1:
             ctx.diagnostics.append(ctx.doc.diag(
                 ("source", roots[0], "path"), 'path "/" is only honoured for a single mount; '

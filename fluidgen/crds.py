@@ -26,7 +26,7 @@ def _load_yaml_docs(path: Path) -> Iterator[Any]:
         yield from yaml.load_all(fh, Loader=loader)
 
 
-def close_schema(schema: Any, root: bool = False) -> Any:
+def close_schema(schema: Any) -> Any:
     """A copy of an OpenAPI schema where objects with properties reject unknown keys."""
     if isinstance(schema, list):
         return [close_schema(s) for s in schema]
@@ -113,7 +113,7 @@ def _schemas_of(crd: dict[str, Any]) -> dict[tuple[str, str], Any]:
         schema = ((version.get("schema") or {}).get("openAPIV3Schema")) or \
             (spec.get("validation") or {}).get("openAPIV3Schema")
         if schema:
-            closed = close_schema(copy.deepcopy(schema), root=True)
+            closed = close_schema(copy.deepcopy(schema))
             closed.setdefault("properties", {})
             closed["additionalProperties"] = False
             out[(f"{group}/{version['name']}", kind)] = closed

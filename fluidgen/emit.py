@@ -112,7 +112,7 @@ def _lines(value: Any, indent: int, out: list[str], top: bool = False) -> None:
                 out.append(f"{head} {_empty_or_scalar(item)}")
         return
     for item in value:
-        if (isinstance(item, dict) and item) or (isinstance(item, list) and item):
+        if isinstance(item, dict | list) and item:
             start = len(out)
             _lines(item, indent + 2, out)
             out[start] = f"{pad}- {out[start][indent + 2:]}"

@@ -265,7 +265,7 @@ def lint_manifests(docs: list[Document], ignore: set[str]) -> list[Diagnostic]:
     return out
 
 
-def lint_objects(objects: list[dict[str, Any]], doc: Document, version: str, ignore: set[str]) -> list[Diagnostic]:
+def lint_objects(objects: list[dict[str, Any]], doc: Document, ignore: set[str]) -> list[Diagnostic]:
     """Rules over compiled output, reported against the spec that produced it."""
     out = []
     for obj in objects:

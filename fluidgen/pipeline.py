@@ -91,7 +91,7 @@ def compile_document(doc: Document, options: Options) -> tuple[list[dict[str, An
     if options.lint and not errors_in(ctx.diagnostics):
         from .lint import lint_objects
 
-        ctx.diagnostics += lint_objects(objects, doc, version, set(spec.lint.ignore))
+        ctx.diagnostics += lint_objects(objects, doc, set(spec.lint.ignore))
     return objects, ctx.diagnostics
 
 

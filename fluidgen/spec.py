@@ -11,7 +11,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
-from . import FLUID_VERSIONS
 from .diagnostics import Diagnostic, FluidgenError, PathT, did_you_mean
 from .quantity import is_quantity, quantity_hint
 from .source import Document
@@ -313,8 +312,6 @@ class Spec(Model):
     dataflow: list[Step] = Field(default_factory=list, description="Data operations, run in order.")
     lint: LintSettings = Field(default_factory=LintSettings)
 
-
-assert set(FLUID_VERSIONS) == {"v1.0.8", "v1.1.0-dev"}
 
 
 def is_spec(data: object) -> bool:

@@ -54,3 +54,13 @@ def test_crd_spec_fields_known_to_builtin_model(version: str, crds: dict[str, An
 def test_goosefs_only_in_v108() -> None:
     assert "GooseFSRuntime" in api.kinds("v1.0.8")
     assert "GooseFSRuntime" not in api.kinds("v1.1.0-dev")
+
+
+def test_spec_fluid_field_lists_every_supported_version() -> None:
+    from typing import get_args
+
+    from fluidgen.spec import Spec
+
+    annotation = Spec.model_fields["fluid"].annotation
+    literal = next(a for a in get_args(annotation) if a is not type(None))
+    assert set(get_args(literal)) == set(FLUID_VERSIONS)

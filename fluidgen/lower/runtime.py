@@ -101,11 +101,11 @@ def thin_profile(ctx: Context) -> dict[str, Any] | None:
     assert model is not None
     at = ("runtime", "thin", "profile")
     for p in api.check(model, spec):
-        hint = did_you_mean(str(p.path[-1]), p.choices) if p.unknown_field else ""
-        message = f"ThinRuntimeProfile has no field {'.'.join(map(str, p.path))}{hint}" \
-            if p.unknown_field else p.message
-        ctx.diagnostics.append(ctx.doc.diag((*at, *p.path[0:]) if p.path[:1] != ("fileSystemType",)
-                                            else ("runtime", "thin", "fileSystemType"),
-                                            message, stage="resolve"))
-    obj = fluid_object(ctx, "ThinRuntimeProfile", thin_profile_name(ctx), spec, namespaced=False)
-    return obj
+        message = p.message
+        if p.unknown_field:
+            hint = did_you_mean(str(p.path[-1]), p.choices)
+            message = f"ThinRuntimeProfile has no field {'.'.join(map(str, p.path))}{hint}"
+        # fileSystemType comes from thin.fileSystemType; everything else from thin.profile.
+        where = ("runtime", "thin", "fileSystemType") if p.path[:1] == ("fileSystemType",) else (*at, *p.path)
+        ctx.diagnostics.append(ctx.doc.diag(where, message, stage="resolve"))
+    return fluid_object(ctx, "ThinRuntimeProfile", thin_profile_name(ctx), spec, namespaced=False)
