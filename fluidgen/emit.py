@@ -41,11 +41,19 @@ def _needs_quotes(text: str) -> bool:
     )
 
 
+def _yaml_printable(ch: str) -> bool:
+    """YAML 1.1/1.2 c-printable, minus the line/BOM characters that need escaping."""
+    code = ord(ch)
+    return (0x20 <= code <= 0x7E or code in (0x09, 0x0A) or (0xA0 <= code <= 0xD7FF and code not in (0x2028, 0x2029))
+            or (0xE000 <= code <= 0xFFFD and code != 0xFEFF) or code >= 0x10000)
+
+
 def _quoted(text: str) -> str:
     out = json.dumps(text, ensure_ascii=False)
-    for ch in ("\u2028", "\u2029", "\u0085", "\ufeff"):
-        out = out.replace(ch, f"\\u{ord(ch):04x}")
-    return out
+    if all(_yaml_printable(ch) for ch in out):
+        return out
+    return "".join(ch if _yaml_printable(ch) else
+                   (f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}") for ch in out)
 
 
 def scalar(value: Any) -> str:
@@ -70,7 +78,7 @@ def scalar(value: Any) -> str:
 
 
 def _block_ok(text: str) -> bool:
-    return "\n" in text and all(ch in "\n\t" or ch.isprintable() for ch in text) \
+    return "\n" in text and all(ch in "\n\t" or (ch.isprintable() and _yaml_printable(ch)) for ch in text) \
         and "\r" not in text and text.strip("\n") != ""
 
 
