@@ -128,7 +128,7 @@ def validate(files: tuple[str, ...], crds: str | None, fluid_version: str, fmt: 
 
 
 @main.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@click.argument("files", nargs=-1, type=click.Path(allow_dash=True))
 @click.option("--ignore", multiple=True, help="Rule ID to silence (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--rules", "list_rules", is_flag=True, help="List the rules and exit.")
@@ -142,6 +142,8 @@ def lint(files: tuple[str, ...], ignore: tuple[str, ...], fmt: str, list_rules: 
         for rule in RULES:
             click.echo(f"{rule.id}  {rule.severity:<7}  {rule.reason}")
         return
+    if not files:
+        raise click.UsageError("give at least one spec or manifest file (or --rules)")
     per_file, diags = _load_all(files)
     for docs in per_file:
         specs = [d for d in docs if is_spec(d.data)]

@@ -12,13 +12,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .diagnostics import Diagnostic, PathT, Severity
-from .quantity import cpu_to_millis, java_size_to_bytes, to_bytes
+from .diagnostics import Diagnostic, PathT, Severity, did_you_mean
+from .quantity import QUANTITY_RE, cpu_to_millis, java_size_to_bytes, quantity_hint, to_bytes
 from .source import Document
 
 IGNORE_ANNOTATION = "fluidgen.io/lint-ignore"
 RUNTIME_KINDS = frozenset({"AlluxioRuntime", "JindoRuntime", "JuiceFSRuntime", "EFCRuntime", "ThinRuntime",
                            "VineyardRuntime", "GooseFSRuntime"})
+SINGLE_TIER = frozenset({"JindoRuntime", "JuiceFSRuntime", "EFCRuntime"})
 DNS1035 = re.compile(r"^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$")
 SECRET_OPTION = re.compile(r"(accesskeysecret|secretkey|secret-key|secret_key|password|token|metaurl)$",
                            re.IGNORECASE)
@@ -222,6 +223,113 @@ def jvm_memory_budget(obj: dict[str, Any], _: list[dict[str, Any]]) -> Iterator[
                           f"{used} exceeds the {name} memory limit {limit}; the container will be OOM-killed")
 
 
+def _levels(obj: dict[str, Any]) -> list[Any]:
+    levels = (((obj.get("spec") or {}).get("tieredstore") or {}).get("levels")) or []
+    return levels if isinstance(levels, list) else []
+
+
+def _quota_problems(level: dict[str, Any], separator: str) -> Iterator[tuple[str, str]]:
+    paths = [p for p in str(level.get("path", "")).split(separator) if p]
+    quota, quota_list = level.get("quota"), level.get("quotaList")
+    if quota is None and quota_list is None:
+        yield "quota", "set quota or quotaList; Fluid refuses a level with neither"
+    if isinstance(quota, str) and not QUANTITY_RE.match(quota):
+        yield "quota", quantity_hint(quota)
+    if isinstance(quota_list, str):
+        items = [q.strip() for q in quota_list.split(",")]
+        if len(items) < 2:
+            yield "quotaList", f'quotaList "{quota_list}" holds one value; use quota for a single size'
+        elif quota_list != ",".join(items) or not all(QUANTITY_RE.match(q) for q in items):
+            yield "quotaList", f'quotaList "{quota_list}" must be sizes joined by "," with no spaces'
+        elif paths and len(items) != len(paths):
+            yield "quotaList", f"{len(items)} quotas for {len(paths)} paths; give one quota per path"
+
+
+def quota_forms(obj: dict[str, Any], _: list[dict[str, Any]]) -> Iterator[Finding]:
+    separator = ":" if obj.get("kind") == "JuiceFSRuntime" else ","
+    for i, level in enumerate(_levels(obj)):
+        if isinstance(level, dict):
+            for key, message in _quota_problems(level, separator):
+                yield Finding(("spec", "tieredstore", "levels", i, key), message)
+
+
+def single_tier(obj: dict[str, Any], _: list[dict[str, Any]]) -> Iterator[Finding]:
+    if obj.get("kind") in SINGLE_TIER and len(_levels(obj)) > 1:
+        yield Finding(("spec", "tieredstore", "levels", 1),
+                      f"{obj['kind']} only uses the first tieredstore level; the others are ignored")
+
+
+def juicefs_byte_quota(obj: dict[str, Any], _: list[dict[str, Any]]) -> Iterator[Finding]:
+    if obj.get("kind") != "JuiceFSRuntime":
+        return
+    for i, level in enumerate(_levels(obj)):
+        quota = level.get("quota") if isinstance(level, dict) else None
+        if isinstance(quota, int) and quota < 2**20:
+            yield Finding(("spec", "tieredstore", "levels", i, "quota"),
+                          f"quota {quota} is in bytes, so the JuiceFS cache-size becomes {quota >> 20} MiB; "
+                          f"did you mean {quota}Mi?")
+
+
+def _mounts(obj: dict[str, Any]) -> list[Any]:
+    mounts = ((obj.get("spec") or {}).get("mounts")) or [] if obj.get("kind") == "Dataset" else []
+    return [m for m in mounts if isinstance(m, dict)] if isinstance(mounts, list) else []
+
+
+def mount_uniqueness(obj: dict[str, Any], _: list[dict[str, Any]]) -> Iterator[Finding]:
+    seen: dict[tuple[str, str], int] = {}
+    for i, m in enumerate(_mounts(obj)):
+        name = str(m.get("name", ""))
+        for label, value in (("name", name), ("path", str(m.get("path") or f"/{name}"))):
+            if value and (label, value) in seen:
+                yield Finding(("spec", "mounts", i, label if label in m else "mountPoint"),
+                              f'mount {label} "{value}" is also used by mounts[{seen[(label, value)]}]')
+            seen.setdefault((label, value), i)
+
+
+def reference_dataset_alone(obj: dict[str, Any], _: list[dict[str, Any]]) -> Iterator[Finding]:
+    mounts = _mounts(obj)
+    for i, m in enumerate(mounts):
+        if str(m.get("mountPoint", "")).startswith("dataset://") and len(mounts) > 1:
+            yield Finding(("spec", "mounts", i, "mountPoint"),
+                          "a dataset:// mount must be the only mount of its Dataset")
+
+
+def fuse_metadata_timeouts(obj: dict[str, Any], _: list[dict[str, Any]]) -> Iterator[Finding]:
+    opts = _fuse_opts(obj)
+    names = {o.split("=", 1)[0] for _, o in opts}
+    if "kernel_cache" in names:
+        missing = [n for n in ("attr_timeout", "entry_timeout") if n not in names]
+        if missing:
+            where = next(i for i, o in opts if o == "kernel_cache")
+            yield Finding(("spec", "fuse", "args", where),
+                          f"kernel_cache without {' and '.join(missing)} keeps the 1 s default, so every "
+                          "file is looked up again each second; 7200 suits read-only training data")
+
+
+def secret_key_names(obj: dict[str, Any], objects: list[dict[str, Any]]) -> Iterator[Finding]:
+    from .lower import ENGINES
+
+    if obj.get("kind") != "Dataset":
+        return
+    meta = obj.get("metadata") or {}
+    runtime = next((o for o in objects if o.get("kind") in RUNTIME_KINDS
+                    and (o.get("metadata") or {}).get("name") == meta.get("name")
+                    and (o.get("metadata") or {}).get("namespace") == meta.get("namespace")), None)
+    engine = next((e for e in ENGINES.values() if runtime and e.kind == runtime.get("kind")), None)
+    if engine is None:
+        return
+    for i, m in enumerate(_mounts(obj)):
+        scheme = str(m.get("mountPoint", "")).partition("://")[0].lower()
+        expected = engine.secret_keys.get(scheme)
+        for j, option in enumerate(m.get("encryptOptions") or []):
+            name = option.get("name") if isinstance(option, dict) else None
+            if expected and name not in expected and engine.name != "juicefs":
+                hint = did_you_mean(str(name), expected)
+                yield Finding(("spec", "mounts", i, "encryptOptions", j, "name"),
+                              f"{engine.kind} does not read {name} for {scheme}:// (it reads "
+                              f"{', '.join(sorted(expected))}){hint}")
+
+
 RULES: tuple[Rule, ...] = (
     Rule("FG101", "error", "credentials in plain options are stored unencrypted and shown by kubectl",
          plain_credentials),
@@ -237,6 +345,14 @@ RULES: tuple[Rule, ...] = (
          processor_count),
     Rule("FG110", "error", "JVM heap + direct memory (+ MEM tier) must fit the memory limit", jvm_memory_budget),
     Rule("FG111", "warning", "a MEMORY client cache above 1800MB stresses the FUSE JVM heap", client_cache_size),
+    Rule("FG112", "error", "quota/quotaList must be valid sizes, one per cache path", quota_forms),
+    Rule("FG113", "error", "Jindo, JuiceFS and EFC use only the first cache tier", single_tier),
+    Rule("FG114", "error", "mount names and paths must be unique within a Dataset", mount_uniqueness),
+    Rule("FG115", "error", "a dataset:// reference must be the Dataset's only mount", reference_dataset_alone),
+    Rule("FG116", "warning", "kernel_cache wants long attr/entry timeouts (AlluxioFuse tuning guide)",
+         fuse_metadata_timeouts),
+    Rule("FG117", "warning", "a plain-integer JuiceFS quota is bytes and is rounded down to MiB", juicefs_byte_quota),
+    Rule("FG118", "warning", "each runtime reads fixed encryptOption names per storage type", secret_key_names),
 )
 RULE_IDS = frozenset(r.id for r in RULES)
 
