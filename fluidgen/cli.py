@@ -153,8 +153,17 @@ def lint(files: tuple[str, ...], ignore: tuple[str, ...], fmt: str, list_rules: 
             except FluidgenError as exc:
                 found = exc.diagnostics
             diags += [d for d in found if d.code not in ignore]
-        diags += lint_manifests([d for d in docs if not is_spec(d.data)], set(ignore))
+        manifests = [d for d in docs if not is_spec(d.data)]
+        silenced = set(ignore) | (_file_ignores(manifests[0].file) if manifests else set())
+        diags += lint_manifests(manifests, silenced)
     _finish(diags, fmt)
+
+
+def _file_ignores(path: str) -> set[str]:
+    from .lint import file_ignores
+    from .source import decode, read_bytes
+
+    return file_ignores(decode(path, read_bytes(path))) if path != "-" else set()
 
 
 @main.group()

@@ -1,7 +1,8 @@
 """Semantic lint rules over Fluid and core manifests, each with an ID, severity and reason.
 
-Silence a rule for one spec with `lint: {ignore: [FG103]}`, for one object with the
-annotation `fluidgen.io/lint-ignore: FG103,FG109`, or for a run with `--ignore FG103`.
+Silence a rule for one spec with `lint: {ignore: [FG103]}`, for one manifest file with a
+comment line `# fluidgen-lint: ignore=FG103,FG109`, for one object with the annotation
+`fluidgen.io/lint-ignore: FG103`, or for a run with `--ignore FG103`.
 """
 
 from __future__ import annotations
@@ -355,6 +356,14 @@ RULES: tuple[Rule, ...] = (
     Rule("FG118", "warning", "each runtime reads fixed encryptOption names per storage type", secret_key_names),
 )
 RULE_IDS = frozenset(r.id for r in RULES)
+
+
+FILE_DIRECTIVE = re.compile(r"^#\s*fluidgen-lint:\s*ignore=([A-Z0-9, ]+)\s*$", re.MULTILINE)
+
+
+def file_ignores(text: str) -> set[str]:
+    """Rule IDs silenced by `# fluidgen-lint: ignore=...` lines in a manifest file."""
+    return {i.strip() for m in FILE_DIRECTIVE.finditer(text) for i in m.group(1).split(",") if i.strip()}
 
 
 def _ignored(obj: dict[str, Any]) -> set[str]:

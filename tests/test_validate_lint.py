@@ -147,3 +147,10 @@ def test_output_dir_is_untouched_on_error(tmp_path: Path) -> None:
     failed = run_cli("build", str(EXAMPLES / "jindo-imagenet-oss.yaml"), str(bad), "-o", str(out), env={})
     assert failed.code == 1
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_lint_file_directive_silences_rules_for_that_file(tmp_path: Path) -> None:
+    manifest = tmp_path / "pv.yaml"
+    manifest.write_text("# fluidgen-lint: ignore=FG102, FG103\n" + Path(ref("nfs-imagenet-pv-pvc.yaml")).read_text())
+    result = run_cli("lint", str(manifest))
+    assert result.code == 0 and result.err == ""
