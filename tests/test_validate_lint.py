@@ -154,3 +154,23 @@ def test_lint_file_directive_silences_rules_for_that_file(tmp_path: Path) -> Non
     manifest.write_text("# fluidgen-lint: ignore=FG102, FG103\n" + Path(ref("nfs-imagenet-pv-pvc.yaml")).read_text())
     result = run_cli("lint", str(manifest))
     assert result.code == 0 and result.err == ""
+
+
+@pytest.mark.parametrize("shape", ["multi-document", "List"])
+def test_validate_with_crds_as_one_file(shape: str, tmp_path: Path, crds: dict[str, object]) -> None:
+    import yaml
+
+    from .conftest import crds_root
+
+    root = crds_root()
+    assert root is not None
+    docs = [yaml.safe_load(p.read_text()) for p in sorted((root / "v1.0.8").glob("*.yaml"))]
+    bundle = tmp_path / "crds.yaml"
+    if shape == "List":
+        bundle.write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": docs}))
+    else:
+        bundle.write_text(yaml.safe_dump_all(docs))
+    bad = run_cli("validate", "--crds", str(bundle), ref("alluxio-imagenet-oss.yaml"))
+    assert bad.code == 1 and "spec.fuse.shortCircuitPolicy: unknown field" in bad.err
+    good = run_cli("validate", "--crds", str(bundle), ref("jindo-imagenet-oss.yaml"))
+    assert good.code == 0, good.err
