@@ -331,6 +331,19 @@ def secret_key_names(obj: dict[str, Any], objects: list[dict[str, Any]]) -> Iter
                               f"{', '.join(sorted(expected))}){hint}")
 
 
+def jindo_args_drop_root_ns(obj: dict[str, Any], objects: list[dict[str, Any]]) -> Iterator[Finding]:
+    if obj.get("kind") != "JindoRuntime" or not _fuse(obj).get("args"):
+        return
+    meta = obj.get("metadata") or {}
+    for d in objects:
+        dmeta = d.get("metadata") or {}
+        same = (dmeta.get("name"), dmeta.get("namespace")) == (meta.get("name"), meta.get("namespace"))
+        if d.get("kind") == "Dataset" and same and any(m.get("path") for m in _mounts(d)):
+            yield Finding(("spec", "fuse", "args"),
+                          "fuse.args replaces Fluid's JindoFuse defaults, including the -oroot_ns=jindo it adds "
+                          "for mounts that set path; add it to fuse.args or drop the mount path")
+
+
 RULES: tuple[Rule, ...] = (
     Rule("FG101", "error", "credentials in plain options are stored unencrypted and shown by kubectl",
          plain_credentials),
@@ -354,6 +367,8 @@ RULES: tuple[Rule, ...] = (
          fuse_metadata_timeouts),
     Rule("FG117", "warning", "a plain-integer JuiceFS quota is bytes and is rounded down to MiB", juicefs_byte_quota),
     Rule("FG118", "warning", "each runtime reads fixed encryptOption names per storage type", secret_key_names),
+    Rule("FG119", "warning", "JindoRuntime fuse.args replace Fluid's defaults, including -oroot_ns",
+         jindo_args_drop_root_ns),
 )
 RULE_IDS = frozenset(r.id for r in RULES)
 
