@@ -77,20 +77,6 @@ def build(specs: tuple[str, ...], output_dir: str | None, fmt: str, fluid_versio
     sys.stdout.write(text)
 
 
-def _load_all(files: tuple[str, ...]) -> tuple[list[Any], list[Any]]:
-    """(documents, diagnostics) for every file; unreadable files become diagnostics."""
-    from .pipeline import expand
-    from .source import load_file
-
-    docs, diags = [], []
-    for path in expand(files):
-        try:
-            docs.append(load_file(path))
-        except FluidgenError as exc:
-            diags += exc.diagnostics
-    return docs, diags
-
-
 def _finish(diags: list[Any], fmt: str) -> None:
     from . import report
     from .diagnostics import errors_in
@@ -105,38 +91,29 @@ def _finish(diags: list[Any], fmt: str) -> None:
 @click.option("--crds", type=click.Path(exists=True), help="CRD directory or multi-document file to check "
               "Fluid kinds against (default: fluidgen's built-in model of the target version).")
 @click.option("--fluid-version", type=click.Choice(FLUID_VERSIONS), default=FLUID_VERSIONS[0], show_default=True)
+@click.option("--lint", "with_lint", is_flag=True, help="Also run the lint rules.")
+@click.option("--specs-only", is_flag=True, help="Skip files that hold no fluidgen spec (for pre-commit).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def validate(files: tuple[str, ...], crds: str | None, fluid_version: str, fmt: str) -> None:
+def validate(files: tuple[str, ...], crds: str | None, fluid_version: str, with_lint: bool, specs_only: bool,
+             fmt: str) -> None:
     """Check specs and manifests strictly against the Fluid and Kubernetes APIs."""
     from .crds import CrdSet
-    from .pipeline import Options, compile_document
-    from .spec import is_spec
-    from .validate import validate_manifest
+    from .review import Review, review_paths
 
-    crd_set = CrdSet.load(crds) if crds else None
-    per_file, diags = _load_all(files)
-    for docs in per_file:
-        for doc in docs:
-            if is_spec(doc.data):
-                try:
-                    diags += compile_document(doc, Options(fluid_version=fluid_version, lint=False))[1]
-                except FluidgenError as exc:
-                    diags += exc.diagnostics
-            else:
-                diags += validate_manifest(doc, fluid_version, crd_set)
-    _finish(diags, fmt)
+    review = Review(fluid_version, CrdSet.load(crds) if crds else None, lint=with_lint, specs_only=specs_only)
+    _finish(review_paths(files, review), fmt)
 
 
 @main.command()
 @click.argument("files", nargs=-1, type=click.Path(allow_dash=True))
 @click.option("--ignore", multiple=True, help="Rule ID to silence (repeatable).")
+@click.option("--fluid-version", type=click.Choice(FLUID_VERSIONS), default=FLUID_VERSIONS[0], show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--rules", "list_rules", is_flag=True, help="List the rules and exit.")
-def lint(files: tuple[str, ...], ignore: tuple[str, ...], fmt: str, list_rules: bool) -> None:
+def lint(files: tuple[str, ...], ignore: tuple[str, ...], fluid_version: str, fmt: str, list_rules: bool) -> None:
     """Semantic rules for specs and hand-written manifests."""
-    from .lint import RULES, lint_manifests
-    from .pipeline import Options, compile_document
-    from .spec import is_spec
+    from .lint import RULES
+    from .review import Review, review_paths
 
     if list_rules:
         for rule in RULES:
@@ -144,26 +121,8 @@ def lint(files: tuple[str, ...], ignore: tuple[str, ...], fmt: str, list_rules: 
         return
     if not files:
         raise click.UsageError("give at least one spec or manifest file (or --rules)")
-    per_file, diags = _load_all(files)
-    for docs in per_file:
-        specs = [d for d in docs if is_spec(d.data)]
-        for doc in specs:
-            try:
-                found = compile_document(doc, Options())[1]
-            except FluidgenError as exc:
-                found = exc.diagnostics
-            diags += [d for d in found if d.code not in ignore]
-        manifests = [d for d in docs if not is_spec(d.data)]
-        silenced = set(ignore) | (_file_ignores(manifests[0].file) if manifests else set())
-        diags += lint_manifests(manifests, silenced)
-    _finish(diags, fmt)
-
-
-def _file_ignores(path: str) -> set[str]:
-    from .lint import file_ignores
-    from .source import decode, read_bytes
-
-    return file_ignores(decode(path, read_bytes(path))) if path != "-" else set()
+    review = Review(fluid_version, schema=False, lint=True, ignore=frozenset(ignore))
+    _finish(review_paths(files, review), fmt)
 
 
 @main.group()

@@ -29,13 +29,24 @@ class Delivered:
 
 
 def deliver(creds: Credentials, default_name: str, doc: Document, at: PathT,
-            env: Mapping[str, str] | None = None) -> Delivered:
-    """encryptOptions for `creds`, reading values from env/files at build time."""
+            env: Mapping[str, str] | None = None, read: bool = True) -> Delivered:
+    """encryptOptions for `creds`, reading values from env/files at build time.
+
+    With read=False (validate, lint) no value is read: the Secret gets the right keys with
+    empty values, so checking a spec never needs the credentials to be present.
+    """
     env = os.environ if env is None else env
     if creds.existingSecret is not None:
         ref = creds.existingSecret
         options = [_option(opt, ref.name, key) for opt, key in sorted(ref.keys.items())]
         return Delivered(options, None, [])
+    if not read:
+        keys = {*creds.fromEnv, *creds.fromFile, *creds.inline}
+        if creds.envFile:
+            keys |= set(_read_env_file(creds.envFile, doc, (*at, "envFile"), []))
+        name = creds.secretName or default_name
+        return Delivered([_option(opt, name, opt) for opt in sorted(keys)], SecretPlan(name, dict.fromkeys(keys, "")),
+                         [])
     diags: list[Diagnostic] = []
     values: dict[str, str] = {}
     if creds.envFile:

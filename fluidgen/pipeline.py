@@ -37,6 +37,7 @@ class Options:
     env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
     warnings_as_errors: bool = False
     lint: bool = True
+    read_credentials: bool = True  # False for validate/lint: check a spec without its secrets
 
 
 @dataclass
@@ -86,7 +87,7 @@ def compile_document(doc: Document, options: Options) -> tuple[list[dict[str, An
     spec = parse_spec(doc)
     version = spec.fluid or options.fluid_version or DEFAULT_FLUID_VERSION
     namespace = spec.metadata.namespace or options.namespace or "default"
-    ctx = Context(spec, doc, version, namespace, options.env)
+    ctx = Context(spec, doc, version, namespace, options.env, options.read_credentials)
     engine = ENGINES[spec.runtime.engine]
     check_spec(ctx, engine)
     if errors_in(ctx.diagnostics):

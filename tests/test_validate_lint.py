@@ -174,3 +174,21 @@ def test_validate_with_crds_as_one_file(shape: str, tmp_path: Path, crds: dict[s
     assert bad.code == 1 and "spec.fuse.shortCircuitPolicy: unknown field" in bad.err
     good = run_cli("validate", "--crds", str(bundle), ref("jindo-imagenet-oss.yaml"))
     assert good.code == 0, good.err
+
+
+def test_checking_a_spec_needs_no_credentials(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"  # its envFile (credentials/imagenet-oss.env) is absent here
+    spec.write_text((EXAMPLES / "jindo-imagenet-oss.yaml").read_text())
+    env_spec = tmp_path / "env.yaml"
+    env_spec.write_text((ROOT / "golden" / "err" / "missing-env-credentials" / "spec.yaml").read_text())
+    for command in ("validate", "lint"):
+        result = run_cli(command, str(spec), str(env_spec), env={})
+        assert result.code == 0, result.err
+    assert run_cli("build", str(spec), env={}).code == 1  # building does need them
+
+
+def test_specs_only_skips_other_yaml(tmp_path: Path) -> None:
+    (tmp_path / "values.yaml").write_text("image: {tag: 1.0}\n")
+    (tmp_path / "broken.yaml").write_text("apiVersion: v1\nkind: [\n")
+    result = run_cli("validate", "--specs-only", "--lint", str(tmp_path / "values.yaml"), str(tmp_path / "broken.yaml"))
+    assert result.code == 0, result.err

@@ -45,6 +45,7 @@ class Context:
     version: str
     namespace: str
     env: Mapping[str, str]
+    read_credentials: bool = True
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     @property

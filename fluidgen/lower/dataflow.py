@@ -77,7 +77,7 @@ def _migrate(ctx: Context, m: Migrate, at: tuple[str | int, ...], name: str,
             end: dict[str, Any] = {"uri": value}
             if m.credentials is not None:
                 got = deliver(m.credentials, f"{name}-credentials", ctx.doc,
-                              (*at, "credentials"), ctx.env)
+                              (*at, "credentials"), ctx.env, ctx.read_credentials)
                 ctx.diagnostics.extend(got.diagnostics)
                 end["encryptOptions"] = got.encrypt_options
                 if got.secret is not None:

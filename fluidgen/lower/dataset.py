@@ -48,7 +48,7 @@ def lower_mounts(ctx: Context) -> tuple[list[dict[str, Any]], list[SecretPlan]]:
             out["options"] = dict(m.options)
         if m.credentials is not None:
             got = deliver(m.credentials, secret_name(ctx, name), ctx.doc,
-                          ("source", i, "credentials"), ctx.env)
+                          ("source", i, "credentials"), ctx.env, ctx.read_credentials)
             ctx.diagnostics.extend(got.diagnostics)
             out["encryptOptions"] = got.encrypt_options
             if got.secret is not None:
