@@ -125,6 +125,36 @@ def lint(files: tuple[str, ...], ignore: tuple[str, ...], fluid_version: str, fm
     _finish(review_paths(files, review), fmt)
 
 
+@main.command("diff")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--fluid-version", type=click.Choice(FLUID_VERSIONS), default=None)
+@click.option("-n", "--namespace", default=None)
+def diff_command(paths: tuple[str, ...], fluid_version: str | None, namespace: str | None) -> None:
+    """Compare SPEC... with RENDERED (the last path: a file or an -o directory); exit 1 on drift.
+
+    Secret values are neither read nor shown; Secrets are compared by their keys.
+    """
+    from . import report
+    from .drift import diff, missing
+    from .pipeline import Options, compile_paths
+
+    if len(paths) < 2:
+        raise click.UsageError("give the spec(s) and then the rendered file or directory")
+    *specs, rendered = paths
+    options = Options(fluid_version=fluid_version or _env("FLUID_VERSION"),
+                      namespace=namespace or _env("NAMESPACE"), read_credentials=False)
+    result = compile_paths(specs, options)
+    problems = result.diagnostics + missing(rendered)
+    report.text(problems, sys.stderr)
+    if any(d.severity == "error" for d in problems):
+        sys.exit(EXIT_USER)
+    text = diff(result.objects, rendered)
+    if text:
+        sys.stdout.write(text)
+        click.echo(f"fluidgen: {rendered} is out of date; regenerate it from the specs", err=True)
+        sys.exit(EXIT_USER)
+
+
 @main.group()
 def profiles() -> None:
     """List and show bundled tuning profiles."""

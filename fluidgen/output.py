@@ -22,6 +22,10 @@ def file_names(objects: list[dict[str, Any]]) -> list[str]:
     return names
 
 
+def kustomization(resources: list[str]) -> dict[str, Any]:
+    return {"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization", "resources": resources}
+
+
 def write_dir(directory: str, objects: list[dict[str, Any]]) -> None:
     """Replace `directory` with one file per object plus kustomization.yaml, all or nothing."""
     target = Path(directory)
@@ -31,9 +35,7 @@ def write_dir(directory: str, objects: list[dict[str, Any]]) -> None:
         names = file_names(objects)
         for name, obj in zip(names, objects, strict=True):
             (staging / name).write_text(emit.dump(obj), "utf-8")
-        kustomization = {"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization",
-                         "resources": names}
-        (staging / "kustomization.yaml").write_text(emit.dump(kustomization), "utf-8")
+        (staging / "kustomization.yaml").write_text(emit.dump(kustomization(names)), "utf-8")
         os.chmod(staging, 0o755)
         if target.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=target.parent))
