@@ -33,6 +33,9 @@ def main(traceback: bool) -> None:
 
 @main.command()
 @click.argument("specs", nargs=-1, type=click.Path(allow_dash=True))
+@click.option("-f", "--file", "overlays", multiple=True, type=click.Path(),
+              help="Overlay: deep-merge these files in order into one spec (maps merge, lists replace, "
+                   "null deletes).")
 @click.option("-o", "--output-dir", type=click.Path(file_okay=False),
               help="Write one file per object plus kustomization.yaml into DIR (atomically).")
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml",
@@ -44,21 +47,21 @@ def main(traceback: bool) -> None:
               help="Namespace for specs without metadata.namespace [env FLUIDGEN_NAMESPACE].")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("-q", "--quiet", is_flag=True, help="No summary line on stderr.")
-def build(specs: tuple[str, ...], output_dir: str | None, fmt: str, fluid_version: str | None,
-          namespace: str | None, strict: bool, quiet: bool) -> None:
+def build(specs: tuple[str, ...], overlays: tuple[str, ...], output_dir: str | None, fmt: str,
+          fluid_version: str | None, namespace: str | None, strict: bool, quiet: bool) -> None:
     """Compile SPECS (files or directories) into manifests on stdout."""
     from . import emit, report
     from .pipeline import Options, compile_paths
 
-    if not specs:
-        raise click.UsageError("give at least one spec file or directory")
+    if not specs and not overlays:
+        raise click.UsageError("give at least one spec file or directory (or -f overlays)")
     version = fluid_version or _env("FLUID_VERSION")
     if version is not None and version not in FLUID_VERSIONS:
         raise click.UsageError(f"unsupported Fluid version {version!r}; "
                                f"choose one of {', '.join(FLUID_VERSIONS)}")
     options = Options(fluid_version=version, namespace=namespace or _env("NAMESPACE"),
                       warnings_as_errors=strict)
-    result = compile_paths(specs, options)
+    result = compile_paths(specs, options, overlays)
     report.text(result.diagnostics, sys.stderr)
     if not result.ok:
         click.echo(report.failure(result.diagnostics), err=True)

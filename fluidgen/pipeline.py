@@ -121,41 +121,70 @@ def self_check(doc: Document, version: str, objects: list[dict[str, Any]]) -> li
     return diags
 
 
-def compile_paths(paths: Iterable[str], options: Options) -> CompileResult:
-    """Compile every spec in every file; collect all problems, then order the output."""
-    from .spec import is_spec
-
+def compile_paths(paths: Iterable[str], options: Options, overlays: Iterable[str] = ()) -> CompileResult:
+    """Compile every spec in every file (or one spec merged from overlay files, in order);
+    collect all problems, then order the output."""
     result = CompileResult()
-    ranked: list[tuple[int, int, int, dict[str, Any]]] = []
-    origin: dict[int, Document] = {}
+    docs: list[Document] = []
     for path in expand(paths, specs_only=True):
         try:
-            docs = load_file(path)
+            found = load_file(path)
         except FluidgenError as exc:
             result.diagnostics += exc.diagnostics
             continue
-        if not docs:
+        if not found:
             result.diagnostics.append(Diagnostic(path, 1, 1, "error", "no spec in this file (it is empty)"))
-        for doc in docs:
-            if not is_spec(doc.data):
-                result.diagnostics.append(doc.diag((), "not a fluidgen spec (expected apiVersion: "
-                                                       "fluidgen.io/v1alpha1, kind: CachedDataset)"))
-                continue
-            try:
-                objects, diags = compile_document(doc, options)
-            except FluidgenError as exc:
-                result.diagnostics += exc.diagnostics
-                continue
-            result.diagnostics += diags
-            result.specs += 1
-            origin.update({id(o): doc for o in objects})
-            ranked += [(KIND_RANK.get(o["kind"], 9), result.specs, i, o) for i, o in enumerate(objects)]
-    ranked.sort(key=lambda r: r[:3])
-    result.objects = [r[3] for r in ranked]
-    result.diagnostics += _duplicates(result.objects, origin)
+        docs += found
+    layers = list(overlays)
+    if layers:
+        merged = _overlay(layers, result)
+        docs += [merged] if merged else []
+    _compile_all(docs, options, result)
     if options.warnings_as_errors:
         result.diagnostics = [_promote(d) for d in result.diagnostics]
     return result
+
+
+def _overlay(files: list[str], result: CompileResult) -> Document | None:
+    """One spec deep-merged from files given with -f, later files winning."""
+    from .source import overlay
+
+    layers: list[Document] = []
+    for path in files:
+        try:
+            found = load_file(path)
+        except FluidgenError as exc:
+            result.diagnostics += exc.diagnostics
+            continue
+        if len(found) != 1 or not isinstance(found[0].data, dict):
+            result.diagnostics.append(Diagnostic(path, 1, 1, "error", "an overlay file (-f) holds exactly one mapping"))
+            continue
+        layers += found
+    return overlay(layers) if layers and len(layers) == len(files) else None
+
+
+def _compile_all(docs: list[Document], options: Options, result: CompileResult) -> None:
+    from .spec import is_spec
+
+    ranked: list[tuple[int, int, int, dict[str, Any]]] = []
+    origin: dict[int, Document] = {}
+    for doc in docs:
+        if not is_spec(doc.data):
+            result.diagnostics.append(doc.diag((), "not a fluidgen spec (expected apiVersion: "
+                                                   "fluidgen.io/v1alpha1, kind: CachedDataset)"))
+            continue
+        try:
+            objects, diags = compile_document(doc, options)
+        except FluidgenError as exc:
+            result.diagnostics += exc.diagnostics
+            continue
+        result.diagnostics += diags
+        result.specs += 1
+        origin.update({id(o): doc for o in objects})
+        ranked += [(KIND_RANK.get(o["kind"], 9), result.specs, i, o) for i, o in enumerate(objects)]
+    ranked.sort(key=lambda r: r[:3])
+    result.objects = [r[3] for r in ranked]
+    result.diagnostics += _duplicates(result.objects, origin)
 
 
 def _promote(d: Diagnostic) -> Diagnostic:

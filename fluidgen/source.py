@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import Diagnostic, FluidgenError, PathT
+from .diagnostics import Diagnostic, FluidgenError, PathT, Severity
 
 MAX_BYTES = 4 * 1024 * 1024  # a spec or manifest file larger than this is refused
 MAX_NODES = 200_000  # scalars + collections after alias expansion, per file
@@ -29,18 +29,24 @@ class Document:
     index: int
     data: Any
     positions: dict[PathT, tuple[int, int]] = field(default_factory=dict)
+    # For overlays: which file each key path came from (default: `file`).
+    origins: dict[PathT, str] = field(default_factory=dict)
 
     def where(self, path: PathT) -> tuple[int, int]:
         """Line and column (1-based) of the deepest known node on `path`."""
+        _, line, col = self._locate(path)
+        return line, col
+
+    def _locate(self, path: PathT) -> tuple[str, int, int]:
         for end in range(len(path), -1, -1):
             pos = self.positions.get(path[:end])
             if pos is not None:
-                return pos
-        return (1, 1)
+                return (self.origins.get(path[:end], self.file), *pos)
+        return (self.file, 1, 1)
 
-    def diag(self, path: PathT, message: str, severity: str = "error", **kw: str) -> Diagnostic:
-        line, col = self.where(path)
-        return Diagnostic(self.file, line, col, severity, message, path, **kw)  # type: ignore[arg-type]
+    def diag(self, path: PathT, message: str, severity: Severity = "error", **kw: str) -> Diagnostic:
+        file, line, col = self._locate(path)
+        return Diagnostic(file, line, col, severity, message, path, **kw)
 
 
 def read_bytes(path: str) -> bytes:
@@ -196,3 +202,31 @@ def resolve_relative(base_file: str, target: str) -> Path:
     if p.is_absolute() or base_file == "-":
         return p
     return Path(base_file).parent / p
+
+
+def overlay(docs: list[Document]) -> Document:
+    """Deep-merge documents in order (maps merge, lists replace, null deletes), keeping for
+    every key the file and position of the layer that set it last."""
+    from .merge import deep_merge
+
+    data: Any = {}
+    positions: dict[PathT, tuple[int, int]] = {}
+    origins: dict[PathT, str] = {}
+    for doc in docs:
+        data = deep_merge(data, doc.data)
+        for path, pos in doc.positions.items():
+            positions[path] = pos
+            origins[path] = doc.file
+    # Drop positions of keys a later layer deleted or replaced with a shorter list.
+    live = {p: pos for p, pos in positions.items() if _exists(data, p)}
+    return Document(docs[-1].file, 0, data, live, {p: origins[p] for p in live})
+
+
+def _exists(data: Any, path: PathT) -> bool:
+    for part in path:
+        in_map = isinstance(data, dict) and isinstance(part, str) and part in data
+        in_list = isinstance(data, list) and isinstance(part, int) and part < len(data)
+        if not (in_map or in_list):
+            return False
+        data = data[part]
+    return True

@@ -86,3 +86,26 @@ def test_override_of_computed_field_is_an_error(tmp_path: Path) -> None:
     result = run_cli("build", str(spec), env={})
     assert result.code == 1
     assert "runtime.overrides.replicas: set runtime.replicas instead" in result.err
+
+
+def _layers(*texts: str) -> dict:
+    from fluidgen.source import load_text, overlay
+
+    return overlay([load_text(f"l{i}.yaml", t)[0] for i, t in enumerate(texts)]).data
+
+
+def test_overlay_later_file_beats_earlier() -> None:
+    assert _layers("a: 1\nb: {c: 1}\n", "a: 2\n", "b: {c: 3}\n") == {"a": 2, "b": {"c": 3}}
+
+
+def test_overlay_maps_merge_lists_replace_null_deletes() -> None:
+    got = _layers("m: {x: 1, y: 2}\nl: [1, 2, 3]\nd: {k: v}\n", "m: {y: 5, z: 6}\nl: [9]\nd: null\n")
+    assert got == {"m": {"x": 1, "y": 5, "z": 6}, "l": [9]}
+
+
+def test_overlay_positions_follow_the_layer_that_set_the_key() -> None:
+    from fluidgen.source import load_text, overlay
+
+    doc = overlay([load_text("base.yaml", "a: 1\nb: 2\n")[0], load_text("prod.yaml", "\n\nb: 3\n")[0]])
+    assert doc.diag(("a",), "x").render().startswith("base.yaml:1:1:")
+    assert doc.diag(("b",), "x").render().startswith("prod.yaml:3:1:")
