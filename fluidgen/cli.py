@@ -199,6 +199,43 @@ def profiles_show(name: str, fluid_version: str) -> None:
             click.echo(f"  # from {p.name}: {' '.join(e.why.split())}")
 
 
+@main.command("init")
+@click.option("--engine", type=click.Choice(["alluxio", "jindo", "juicefs", "efc", "thin", "vineyard", "goosefs"]),
+              default="alluxio", show_default=True)
+@click.option("--source", default=None, help="Where the data is, e.g. oss://bucket/path/ (default: a placeholder).")
+@click.option("--name", default="my-dataset", show_default=True, help="Dataset name.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write to this file instead of stdout (refuses to overwrite).")
+def init_command(engine: str, source: str | None, name: str, output: str | None) -> None:
+    """Write a commented starter spec."""
+    from pathlib import Path
+
+    from .init import starter
+
+    text = starter(engine, source, name)
+    if output is None:
+        sys.stdout.write(text)
+        return
+    try:
+        with open(output, "x", encoding="utf-8") as fh:
+            fh.write(text)
+    except FileExistsError:
+        raise click.UsageError(f"{output} exists; not overwriting it") from None
+    click.echo(f"wrote {Path(output)}", err=True)
+
+
+@main.command("explain")
+@click.argument("path", default="")
+def explain_command(path: str) -> None:
+    """Describe a spec field, e.g. `fluidgen explain runtime.cache.quota`."""
+    from .explain import explain
+
+    try:
+        sys.stdout.write(explain(path))
+    except KeyError as exc:
+        raise click.UsageError(str(exc.args[0])) from None
+
+
 @main.command()
 def schema() -> None:
     """Print the JSON Schema of the spec (for editors and CI)."""

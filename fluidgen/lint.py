@@ -412,7 +412,24 @@ def lint_objects(objects: list[dict[str, Any]], doc: Document, ignore: set[str])
         where = f"{obj['kind']}/{obj['metadata']['name']}"
         for rule, f in run_rules(obj, objects, ignore):
             path = ".".join(map(str, f.path))
-            out.append(doc.diag(("runtime",) if obj["kind"] in RUNTIME_KINDS else (),
-                                f"generated {where} {path}: {f.message}", rule.severity, code=rule.id,
+            at = _spec_location(doc, obj, f)
+            out.append(doc.diag(at, f"generated {where} {path}: {f.message}", rule.severity, code=rule.id,
                                 stage="lint"))
     return out
+
+
+def _spec_location(doc: Document, obj: dict[str, Any], finding: Finding) -> PathT:
+    """Where in the spec a finding on generated output comes from, as closely as known."""
+    value: Any = obj
+    for part in finding.path:
+        if isinstance(value, dict):
+            value = value.get(part)
+        elif isinstance(value, list) and isinstance(part, int):
+            value = value[part]
+        else:
+            value = None
+    if isinstance(value, str):
+        for path, text in _strings(doc.data):
+            if text == value:
+                return path
+    return ("runtime",) if obj["kind"] in RUNTIME_KINDS else ()

@@ -1,0 +1,83 @@
+"""`fluidgen explain PATH`: describe a spec field from the schema generated from the models."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from .diagnostics import did_you_mean
+
+
+def _schema() -> dict[str, Any]:
+    from .schema import spec_schema_text
+
+    schema: dict[str, Any] = json.loads(spec_schema_text())
+    return schema
+
+
+def _resolve(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """Follow $ref, and step into the object/array branch of a nullable anyOf."""
+    while True:
+        if "$ref" in node:
+            node = {**defs[node["$ref"].rsplit("/", 1)[-1]], **{k: v for k, v in node.items() if k != "$ref"}}
+            continue
+        branches = [b for b in node.get("anyOf", []) if b.get("type") != "null"]
+        structured = [b for b in branches if "$ref" in b or b.get("type") in ("object", "array")]
+        if len(branches) == 1 and structured and "properties" not in node:
+            node = {**{k: v for k, v in node.items() if k != "anyOf"}, **structured[0]}
+            continue
+        return node
+
+
+def _type_name(node: dict[str, Any]) -> str:
+    if "$ref" in node:
+        return str(node["$ref"].rsplit("/", 1)[-1])
+    if "enum" in node:
+        return " | ".join(json.dumps(v) for v in node["enum"])
+    if "const" in node:
+        return json.dumps(node["const"])
+    if "anyOf" in node:
+        return " or ".join(_type_name(b) for b in node["anyOf"])
+    kind = node.get("type", "any")
+    if kind == "array":
+        return f"list of {_type_name(node.get('items', {}))}"
+    if kind == "object" and "properties" not in node:
+        return f"map of string to {_type_name(node.get('additionalProperties', {}))}"
+    return {"object": "mapping", "integer": "integer", "string": "string", "boolean": "boolean",
+            "number": "number"}.get(str(kind), str(kind))
+
+
+def explain(path: str) -> str:
+    """Text describing the spec field at `path` (dots, optional [N] indices)."""
+    schema = _schema()
+    defs = schema.get("$defs", {})
+    node = _resolve(schema, defs)
+    parts = [p for p in re.sub(r"\[\d+\]", "", path).split(".") if p]
+    walked: list[str] = []
+    for part in parts:
+        if node.get("type") == "array":
+            node = _resolve(node.get("items", {}), defs)
+        props = node.get("properties", {})
+        if part not in props:
+            where = ".".join(walked) or "the spec"
+            raise KeyError(f'{where} has no field "{part}"{did_you_mean(part, props)}; '
+                           f"fields: {', '.join(sorted(props)) or '(none)'}")
+        node = _resolve(props[part], defs)
+        walked.append(part)
+    lines = [f"FIELD: {path or '(spec)'}", f"TYPE:  {_type_name(node)}"]
+    if "default" in node:
+        lines.append(f"DEFAULT: {json.dumps(node['default'])}")
+    required = set(node.get("required", []))
+    if node.get("description"):
+        lines += ["", node["description"]]
+    item = _resolve(node.get("items", {}), defs) if node.get("type") == "array" else node
+    fields = item.get("properties", {})
+    if fields:
+        lines += ["", "FIELDS:"]
+        for name in sorted(fields):
+            sub = _resolve(fields[name], defs)
+            mark = " (required)" if name in (required | set(item.get("required", []))) else ""
+            desc = f"  {sub['description']}" if sub.get("description") else ""
+            lines.append(f"  {name} <{_type_name(sub)}>{mark}{desc}")
+    return "\n".join(lines) + "\n"
