@@ -45,10 +45,12 @@ def main(traceback: bool) -> None:
                    "[env FLUIDGEN_FLUID_VERSION; default v1.0.8].")
 @click.option("-n", "--namespace", default=None,
               help="Namespace for specs without metadata.namespace [env FLUIDGEN_NAMESPACE].")
+@click.option("--target", type=click.Choice(["fluid", "alluxio-helm"]), default="fluid", show_default=True,
+              help="fluid: Fluid manifests; alluxio-helm: a values file for the upstream Alluxio chart.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("-q", "--quiet", is_flag=True, help="No summary line on stderr.")
 def build(specs: tuple[str, ...], overlays: tuple[str, ...], output_dir: str | None, fmt: str,
-          fluid_version: str | None, namespace: str | None, strict: bool, quiet: bool) -> None:
+          fluid_version: str | None, namespace: str | None, target: str, strict: bool, quiet: bool) -> None:
     """Compile SPECS (files or directories) into manifests on stdout."""
     from . import emit, report
     from .pipeline import Options, compile_paths
@@ -59,7 +61,9 @@ def build(specs: tuple[str, ...], overlays: tuple[str, ...], output_dir: str | N
     if version is not None and version not in FLUID_VERSIONS:
         raise click.UsageError(f"unsupported Fluid version {version!r}; "
                                f"choose one of {', '.join(FLUID_VERSIONS)}")
-    options = Options(fluid_version=version, namespace=namespace or _env("NAMESPACE"),
+    if target != "fluid" and output_dir:
+        raise click.UsageError("-o DIR writes Kubernetes objects; use --target fluid, or redirect stdout")
+    options = Options(fluid_version=version, namespace=namespace or _env("NAMESPACE"), target=target,
                       warnings_as_errors=strict)
     result = compile_paths(specs, options, overlays)
     report.text(result.diagnostics, sys.stderr)

@@ -11,11 +11,14 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import DEFAULT_FLUID_VERSION, api
 from .diagnostics import Diagnostic, FluidgenError, errors_in
 from .source import MAX_BYTES, Document, load_file
+
+if TYPE_CHECKING:
+    from .lower.base import Context
 
 # Apply order inside the output. DO NOT CHANGE without a reason: Secrets and volumes
 # must exist before the Dataset that mounts them, the Dataset before its runtime, and
@@ -35,6 +38,7 @@ class Options:
     fluid_version: str | None = None  # used when a spec does not pin `fluid:`
     namespace: str | None = None  # used when a spec does not set metadata.namespace
     env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
+    target: str = "fluid"  # or "alluxio-helm": values for the upstream Alluxio chart
     warnings_as_errors: bool = False
     lint: bool = True
     read_credentials: bool = True  # False for validate/lint: check a spec without its secrets
@@ -87,7 +91,9 @@ def compile_document(doc: Document, options: Options) -> tuple[list[dict[str, An
     spec = parse_spec(doc)
     version = spec.fluid or options.fluid_version or DEFAULT_FLUID_VERSION
     namespace = spec.metadata.namespace or options.namespace or "default"
-    ctx = Context(spec, doc, version, namespace, options.env, options.read_credentials)
+    # A values file never carries credentials, so the Helm target does not read them.
+    read = options.read_credentials and options.target == "fluid"
+    ctx = Context(spec, doc, version, namespace, options.env, read)
     engine = ENGINES[spec.runtime.engine]
     check_spec(ctx, engine)
     if errors_in(ctx.diagnostics):
@@ -104,7 +110,19 @@ def compile_document(doc: Document, options: Options) -> tuple[list[dict[str, An
         from .lint import lint_objects
 
         ctx.diagnostics += lint_objects(objects, doc, set(spec.lint.ignore))
+    if options.target == "alluxio-helm" and not errors_in(ctx.diagnostics):
+        return _helm(objects, ctx, engine.name)
     return objects, ctx.diagnostics
+
+
+def _helm(objects: list[dict[str, Any]], ctx: Context, engine: str) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
+    from .helm import values
+
+    if engine != "alluxio":
+        return [], [*ctx.diagnostics, ctx.doc.diag(("runtime", "engine"), f"--target alluxio-helm needs engine "
+                                                                          f"alluxio, not {engine}", stage="helm")]
+    chart_values, diags = values(objects, ctx.doc)
+    return [chart_values], [*ctx.diagnostics, *diags]
 
 
 def self_check(doc: Document, version: str, objects: list[dict[str, Any]]) -> list[Diagnostic]:
@@ -140,6 +158,9 @@ def compile_paths(paths: Iterable[str], options: Options, overlays: Iterable[str
         merged = _overlay(layers, result)
         docs += [merged] if merged else []
     _compile_all(docs, options, result)
+    if options.target != "fluid" and result.specs > 1:
+        result.diagnostics.append(Diagnostic(docs[-1].file, 1, 1, "error", f"--target {options.target} writes one "
+                                             f"values file; give one spec, not {result.specs}"))
     if options.warnings_as_errors:
         result.diagnostics = [_promote(d) for d in result.diagnostics]
     return result
@@ -181,7 +202,7 @@ def _compile_all(docs: list[Document], options: Options, result: CompileResult) 
         result.diagnostics += diags
         result.specs += 1
         origin.update({id(o): doc for o in objects})
-        ranked += [(KIND_RANK.get(o["kind"], 9), result.specs, i, o) for i, o in enumerate(objects)]
+        ranked += [(KIND_RANK.get(o.get("kind", ""), 9), result.specs, i, o) for i, o in enumerate(objects)]
     ranked.sort(key=lambda r: r[:3])
     result.objects = [r[3] for r in ranked]
     result.diagnostics += _duplicates(result.objects, origin)
@@ -197,6 +218,8 @@ def _duplicates(objects: list[dict[str, Any]], origin: dict[int, Document]) -> l
     first: dict[tuple[str, str, str], Document] = {}
     out = []
     for o in objects:
+        if "metadata" not in o:  # a Helm values document
+            continue
         key = (o["kind"], o["metadata"].get("namespace", ""), o["metadata"]["name"])
         doc = origin[id(o)]
         if key in first:

@@ -68,7 +68,13 @@ def test_err(name: str, monkeypatch: pytest.MonkeyPatch, update_golden: bool) ->
     _compare(case / "expected.txt", err, update_golden)
 
 
-def ok_outputs() -> list[tuple[str, str]]:
-    """(case, expected.yaml text) for every ok golden case."""
-    return [(n, (GOLDEN / "ok" / n / "expected.yaml").read_text()) for n in _cases("ok")
-            if (GOLDEN / "ok" / n / "expected.yaml").exists()]
+def ok_outputs(target: str = "fluid") -> list[tuple[str, str]]:
+    """(case, expected.yaml text) for every ok golden case building that --target."""
+    out = []
+    for name in _cases("ok"):
+        args = [str(a) for a in _config(GOLDEN / "ok" / name).get("args", [])]  # type: ignore[union-attr]
+        case_target = args[args.index("--target") + 1] if "--target" in args else "fluid"
+        expected = GOLDEN / "ok" / name / "expected.yaml"
+        if case_target == target and expected.exists():
+            out.append((name, expected.read_text()))
+    return out

@@ -1,0 +1,116 @@
+"""`fluidgen build --target alluxio-helm`: values for the upstream Alluxio Helm chart.
+
+The same spec and profile that produce an AlluxioRuntime produce chart values instead:
+properties, jvmOptions per component, tieredstore levels, FUSE settings. What the chart
+cannot express is named in a warning. Credentials are never written into values (a values
+file is plain text); the warning says which properties to supply out of band.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .diagnostics import Diagnostic
+from .source import Document
+
+COMPONENTS = ("master", "jobMaster", "worker", "jobWorker")
+COMPONENT_KEYS = ("jvmOptions", "properties", "resources", "env", "nodeSelector")
+FUSE_KEYS = ("jvmOptions", "properties", "resources", "env", "nodeSelector", "image", "imageTag",
+             "imagePullPolicy")
+HANDLED = {"alluxioVersion", "properties", "jvmOptions", "tieredstore", "fuse", "replicas", *COMPONENTS}
+ROOT_UFS = "alluxio.master.mount.table.root.ufs"
+ROOT_OPTION = "alluxio.master.mount.table.root.option."
+
+
+def values(objects: list[dict[str, Any]], doc: Document) -> tuple[dict[str, Any], list[Diagnostic]]:
+    dataset = next(o for o in objects if o["kind"] == "Dataset")
+    runtime = next(o for o in objects if o["kind"] == "AlluxioRuntime")
+    spec: dict[str, Any] = runtime["spec"]
+    diags: list[Diagnostic] = []
+    out: dict[str, Any] = {}
+    image = spec.get("alluxioVersion") or {}
+    out.update({k: image[k] for k in ("image", "imageTag", "imagePullPolicy") if k in image})
+    out["properties"] = {**spec.get("properties", {}), **_root_mount(dataset, doc, diags)}
+    if spec.get("jvmOptions"):
+        out["jvmOptions"] = list(spec["jvmOptions"])
+    for name in COMPONENTS:
+        comp = {k: v for k, v in (spec.get(name) or {}).items() if k in COMPONENT_KEYS}
+        if comp:
+            out[name] = comp
+    levels = ((spec.get("tieredstore") or {}).get("levels")) or []
+    if levels:
+        out["tieredstore"] = {"levels": [_level(i, lv) for i, lv in enumerate(levels)]}
+    out["fuse"] = _fuse(spec.get("fuse") or {})
+    selector = _node_selector(dataset, doc, diags)
+    if selector:
+        out["nodeSelector"] = selector
+    dropped = sorted(k for k in spec if k not in HANDLED) + _dropped_parts(spec)
+    if dropped:
+        diags.append(doc.diag(("runtime",), "the Alluxio chart has no equivalent for "
+                                            f"{', '.join(dropped)}; not written to the values", "warning",
+                              stage="helm"))
+    diags.append(doc.diag(("runtime", "replicas"), "the Alluxio chart runs a worker on every node its "
+                                                   "nodeSelector matches; runtime.replicas does not apply",
+                          "info", stage="helm"))
+    return out, diags
+
+
+def _root_mount(dataset: dict[str, Any], doc: Document, diags: list[Diagnostic]) -> dict[str, str]:
+    mounts = dataset["spec"].get("mounts") or []
+    if len(mounts) != 1:
+        diags.append(doc.diag(("source",), "the Alluxio chart mounts exactly one root under storage; "
+                                           f"this spec has {len(mounts)} mounts", stage="helm"))
+        return {}
+    mount = mounts[0]
+    props = {ROOT_UFS: mount["mountPoint"]}
+    options = {**dataset["spec"].get("sharedOptions", {}), **mount.get("options", {})}
+    props.update({ROOT_OPTION + k: v for k, v in sorted(options.items())})
+    secret_options = [o["name"] for o in mount.get("encryptOptions", [])]
+    if secret_options:
+        keys = ", ".join(ROOT_OPTION + n for n in secret_options)
+        diags.append(doc.diag(("source", 0, "credentials"), f"credentials are not written to Helm values; "
+                                                            f"supply {keys} to the chart from your secret store",
+                              "warning", stage="helm"))
+    return props
+
+
+def _level(index: int, level: dict[str, Any]) -> dict[str, Any]:
+    paths = str(level.get("path", "/dev/shm" if level["mediumtype"] == "MEM" else "")).split(",")
+    quotas = str(level["quotaList"]).split(",") if "quotaList" in level else [str(level.get("quota", ""))] * len(paths)
+    out: dict[str, Any] = {
+        "level": index, "alias": level["mediumtype"], "mediumtype": ",".join([level["mediumtype"]] * len(paths)),
+        "path": ",".join(paths), "type": level.get("volumeType", "hostPath"), "quota": ",".join(quotas)}
+    for key in ("high", "low"):
+        if key in level:
+            out[key] = level[key]
+    return out
+
+
+def _fuse(fuse: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {"enabled": True}
+    out.update({k: v for k, v in fuse.items() if k in FUSE_KEYS})
+    for arg in fuse.get("args") or []:
+        if isinstance(arg, str) and arg.startswith("--fuse-opts="):
+            out["mountOptions"] = arg.split("=", 1)[1]
+    return out
+
+
+def _dropped_parts(spec: dict[str, Any]) -> list[str]:
+    dropped = [f"{name}.{key}" for name in COMPONENTS for key in (spec.get(name) or {}) if key not in COMPONENT_KEYS]
+    fuse = spec.get("fuse") or {}
+    dropped += [f"fuse.{k}" for k in fuse if k not in FUSE_KEYS and k != "args"]
+    extra_args = [a for a in fuse.get("args") or [] if a != "fuse" and not str(a).startswith("--fuse-opts=")]
+    dropped += ["fuse.args"] if extra_args else []
+    return sorted(dropped)
+
+
+def _node_selector(dataset: dict[str, Any], doc: Document, diags: list[Diagnostic]) -> dict[str, str]:
+    terms = (((dataset["spec"].get("nodeAffinity") or {}).get("required") or {}).get("nodeSelectorTerms")) or []
+    selector: dict[str, str] = {}
+    for expr in (terms[0].get("matchExpressions") or []) if terms else []:
+        if expr["operator"] == "In" and len(expr["values"]) == 1:
+            selector[expr["key"]] = expr["values"][0]
+        else:
+            diags.append(doc.diag(("placement",), f"the chart's nodeSelector cannot say {expr['key']} In "
+                                                  f"{expr['values']}; pin one value", stage="helm"))
+    return selector
