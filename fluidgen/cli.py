@@ -6,6 +6,7 @@ Exit codes: 0 ok, 1 user error (bad spec, failed validation), 2 usage error,
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 import traceback
@@ -52,7 +53,7 @@ def main(traceback: bool) -> None:
 def build(specs: tuple[str, ...], overlays: tuple[str, ...], output_dir: str | None, fmt: str,
           fluid_version: str | None, namespace: str | None, target: str, strict: bool, quiet: bool) -> None:
     """Compile SPECS (files or directories) into manifests on stdout."""
-    from . import emit, report
+    from . import deps, emit, report
     from .pipeline import Options, compile_paths
 
     if not specs and not overlays:
@@ -65,8 +66,11 @@ def build(specs: tuple[str, ...], overlays: tuple[str, ...], output_dir: str | N
         raise click.UsageError("-o DIR writes Kubernetes objects; use --target fluid, or redirect stdout")
     options = Options(fluid_version=version, namespace=namespace or _env("NAMESPACE"), target=target,
                       warnings_as_errors=strict)
+    recorder = deps.reset()
     result = compile_paths(specs, options, overlays)
-    report.text(result.diagnostics, sys.stderr)
+    diagnostics = io.StringIO()
+    report.text(result.diagnostics, diagnostics)
+    sys.stderr.write(diagnostics.getvalue())
     if not result.ok:
         click.echo(report.failure(result.diagnostics), err=True)
         sys.exit(EXIT_USER)
@@ -82,6 +86,12 @@ def build(specs: tuple[str, ...], overlays: tuple[str, ...], output_dir: str | N
         return
     text = emit.dump_json(result.objects) if fmt == "json" else emit.dump_all(result.objects)
     sys.stdout.write(text)
+    if _CACHE_ARGV is not None:
+        from .cache import store
+
+        summary = "" if quiet or result.specs <= 1 else report.summary(
+            result.specs, len(result.objects), result.diagnostics) + "\n"
+        store(_CACHE_ARGV, result.objects, diagnostics.getvalue() + summary, recorder)
 
 
 def _finish(diags: list[Any], fmt: str) -> None:
@@ -248,8 +258,13 @@ def schema() -> None:
     sys.stdout.write(spec_schema_text())
 
 
-def run(argv: list[str]) -> int:
+_CACHE_ARGV: list[str] | None = None  # set by the console entry point; None: do not store builds
+
+
+def run(argv: list[str], cache_argv: list[str] | None = None) -> int:
     """Entry point: map every outcome to an exit code; never show a traceback for user errors."""
+    global _CACHE_ARGV
+    _CACHE_ARGV = cache_argv
     show_tb = "--traceback" in argv or bool(os.environ.get("FLUIDGEN_TRACEBACK"))
     try:
         main.main(args=argv, prog_name="fluidgen", standalone_mode=False)

@@ -10,7 +10,10 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from . import deps
+from .deps import Recipe
 from .diagnostics import Diagnostic, PathT
+from .secretsource import parse_env_file, read_value_file
 from .source import Document, resolve_relative
 from .spec import Credentials
 
@@ -19,6 +22,7 @@ from .spec import Credentials
 class SecretPlan:
     name: str
     data: dict[str, str] = field(default_factory=dict)
+    recipes: dict[str, Recipe] = field(default_factory=dict)  # where each value came from (for the cache)
 
 
 @dataclass(frozen=True)
@@ -49,21 +53,28 @@ def deliver(creds: Credentials, default_name: str, doc: Document, at: PathT,
                          [])
     diags: list[Diagnostic] = []
     values: dict[str, str] = {}
+    recipes: dict[str, Recipe] = {}
     if creds.envFile:
-        values.update(_read_env_file(creds.envFile, doc, (*at, "envFile"), diags))
+        env_path = str(resolve_relative(doc.file, creds.envFile))
+        found = _read_env_file(creds.envFile, doc, (*at, "envFile"), diags)
+        values.update(found)
+        recipes.update({key: ("envfile", os.path.abspath(env_path), key) for key in found})
     for opt, path in sorted(creds.fromFile.items()):
         value = _read_file(path, doc, (*at, "fromFile", opt), diags)
         if value is not None:
             values[opt] = value
+            recipes[opt] = ("file", os.path.abspath(resolve_relative(doc.file, path)))
     for opt, var in sorted(creds.fromEnv.items()):
         if var in env:
             values[opt] = env[var]
+            recipes[opt] = ("env", var)
         else:
             diags.append(doc.diag((*at, "fromEnv", opt),
                                   f"environment variable {var} is not set (needed for {opt})",
                                   stage="credentials"))
     if creds.inline:
         values.update(creds.inline)
+        recipes.update(dict.fromkeys(creds.inline, ("inline",)))
         diags.append(doc.diag((*at, "inline"), "credential values are written inline in the spec; "
                               "prefer fromEnv or fromFile so they stay out of version control",
                               "warning", stage="credentials", code="FG012"))
@@ -72,7 +83,7 @@ def deliver(creds: Credentials, default_name: str, doc: Document, at: PathT,
             diags.append(doc.diag(at, f"credential {opt} is empty", stage="credentials"))
     name = creds.secretName or default_name
     options = [_option(opt, name, opt) for opt in sorted(values)]
-    return Delivered(options, SecretPlan(name, values), diags)
+    return Delivered(options, SecretPlan(name, values, recipes), diags)
 
 
 def _option(option: str, secret: str, key: str) -> dict[str, object]:
@@ -82,38 +93,21 @@ def _option(option: str, secret: str, key: str) -> dict[str, object]:
 def _read_file(path: str, doc: Document, at: PathT, diags: list[Diagnostic]) -> str | None:
     target = resolve_relative(doc.file, path)
     try:
-        data = target.read_bytes()
+        return read_value_file(str(target))
     except OSError as exc:
         diags.append(doc.diag(at, f"cannot read credential file {target}: {exc.strerror}",
                               stage="credentials"))
-        return None
-    try:
-        return data.decode("utf-8").rstrip("\r\n")
     except UnicodeDecodeError:
         diags.append(doc.diag(at, f"credential file {target} is not UTF-8 text", stage="credentials"))
-        return None
+    return None
 
 
 def _read_env_file(path: str, doc: Document, at: PathT, diags: list[Diagnostic]) -> dict[str, str]:
     text = _read_file(path, doc, at, diags)
     if text is None:
         return {}
-    values: dict[str, str] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        key, sep, value = line.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            # Never echo the line: it may hold a secret.
-            diags.append(doc.diag(at, f"{path}:{number}: expected KEY=VALUE", stage="credentials"))
-            continue
-        values[key] = _unquote(value.strip())
+    values, bad = parse_env_file(text)
+    deps.RECORDER.envfile(str(resolve_relative(doc.file, path)), sorted(values))
+    # Name the line, never echo it: it may hold a secret.
+    diags += [doc.diag(at, f"{path}:{number}: expected KEY=VALUE", stage="credentials") for number in bad]
     return values
-
-
-def _unquote(value: str) -> str:
-    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-        return value[1:-1]
-    return value

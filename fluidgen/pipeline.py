@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import DEFAULT_FLUID_VERSION, api
+from . import DEFAULT_FLUID_VERSION, api, deps
 from .diagnostics import Diagnostic, FluidgenError, errors_in
 from .source import MAX_BYTES, Document, load_file
 
@@ -71,11 +71,15 @@ def expand(paths: Iterable[str], specs_only: bool = False) -> list[str]:
         if not path.is_dir():
             out.append(p)
             continue
-        for f in sorted(path.rglob("*")):
-            hidden = any(part.startswith(".") for part in f.relative_to(path).parts)
-            if f.suffix in (".yaml", ".yml") and f.is_file() and not hidden and (
-                    not specs_only or SPEC_MARKER in f.read_bytes()[:MAX_BYTES]):
-                out.append(str(f))
+        candidates = deps.yaml_files(str(path))
+        deps.RECORDER.listing(str(path), candidates)
+        for f in candidates:
+            if specs_only:
+                head = Path(f).read_bytes()[:MAX_BYTES]
+                deps.RECORDER.file(f, head)
+                if SPEC_MARKER not in head:
+                    continue
+            out.append(f)
     return out
 
 

@@ -59,6 +59,9 @@ def read_bytes(path: str) -> bytes:
                 raw = fh.read(MAX_BYTES + 1)
     except OSError as exc:
         raise FluidgenError([Diagnostic(path, 0, 0, "error", f"cannot read: {exc.strerror}")]) from exc
+    from . import deps
+
+    deps.RECORDER.file(path, raw)
     if len(raw) > MAX_BYTES:
         raise FluidgenError([Diagnostic(
             path, 1, 1, "error",

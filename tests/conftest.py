@@ -13,6 +13,13 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # Builds run through the console entry point use the build cache; keep it out of $HOME.
+    import tempfile
+
+    os.environ["FLUIDGEN_CACHE_DIR"] = tempfile.mkdtemp(prefix="fluidgen-test-cache-")
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true",
                      help="Rewrite golden/ expected files from the current output.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import deps
 from ..credentials import SecretPlan, deliver
 from ..source import resolve_relative
 from ..spec import Backup, Load, Migrate, Process, Step
@@ -130,7 +131,9 @@ def _script(ctx: Context, p: Process, at: tuple[str | int, ...]) -> dict[str, An
     if p.scriptFile is not None:
         path = resolve_relative(ctx.doc.file, p.scriptFile)
         try:
-            source = path.read_text("utf-8")
+            raw = path.read_bytes()
+            deps.RECORDER.file(str(path), raw)
+            source = raw.decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             reason = getattr(exc, "strerror", None) or "not UTF-8 text"
             ctx.diagnostics.append(ctx.doc.diag((*at, "scriptFile"),

@@ -6,6 +6,7 @@ import base64
 import re
 from typing import Any
 
+from .. import deps
 from ..credentials import SecretPlan, deliver
 from ..spec import Mount
 from .base import Context, fluid_object, metadata
@@ -68,10 +69,13 @@ def merge_secrets(ctx: Context, plans: list[SecretPlan]) -> list[SecretPlan]:
                     (), f'Secret "{plan.name}" would get two different values for key {key}; '
                         "give the mounts different secretName values", stage="lower"))
             into.data[key] = value
+            into.recipes[key] = plan.recipes.get(key, ("inline",))
     return [merged[n] for n in sorted(merged)]
 
 
 def secret(ctx: Context, plan: SecretPlan) -> dict[str, Any]:
+    for key in plan.data:
+        deps.RECORDER.secret(ctx.namespace, plan.name, key, plan.recipes.get(key, ("inline",)))
     data = {k: base64.b64encode(v.encode("utf-8")).decode("ascii") for k, v in plan.data.items()}
     return {"apiVersion": "v1", "kind": "Secret", "metadata": metadata(ctx, plan.name),
             "type": "Opaque", "data": data}

@@ -1,0 +1,157 @@
+"""The build cache: identical output on a hit, never stale, no secrets on disk, safe in parallel."""
+
+from __future__ import annotations
+
+import base64
+import os
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fluidgen.cache import b64_scalar, cacheable_argv
+from fluidgen.emit import scalar
+
+from .conftest import EXAMPLES
+
+PROBE = ("import sys; from fluidgen.__main__ import main; rc = main(sys.argv[1:]); "
+         "print('COMPILED' if 'pydantic' in sys.modules else 'CACHED', file=sys.stderr); sys.exit(rc)")
+
+
+class Tool:
+    def __init__(self, work: Path, cache: Path) -> None:
+        self.work, self.cache = work, cache
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith(("FLUIDGEN_", "OSS_"))}
+        self.env["FLUIDGEN_CACHE_DIR"] = str(cache)
+
+    def build(self, *args: str, **env: str) -> tuple[int, str, str, str]:
+        proc = subprocess.run([sys.executable, "-c", PROBE, "build", *args], cwd=self.work, capture_output=True,
+                              text=True, env={**self.env, **env}, check=False)
+        err, _, how = proc.stderr.rstrip("\n").rpartition("\n")
+        return proc.returncode, proc.stdout, err + ("\n" if err else ""), how
+
+
+@pytest.fixture
+def tool(tmp_path: Path) -> Tool:
+    work = tmp_path / "work"
+    shutil.copytree(EXAMPLES, work)
+    return Tool(work, tmp_path / "cache")
+
+
+def test_hit_is_identical_and_skips_compiling(tool: Tool) -> None:
+    first = tool.build("alluxio-imagenet-oss.yaml")
+    second = tool.build("alluxio-imagenet-oss.yaml")
+    assert first[0] == second[0] == 0
+    assert (first[3], second[3]) == ("COMPILED", "CACHED")
+    assert first[1:3] == second[1:3]
+    warned = tool.build("nfs-imagenet-alluxio.yaml"), tool.build("nfs-imagenet-alluxio.yaml")
+    assert warned[1][3] == "CACHED" and "[FG103]" in warned[1][2] and warned[0][1:3] == warned[1][1:3]
+
+
+@pytest.mark.parametrize("change", ["spec", "script", "new-spec-in-dir", "setting", "env-file-keys"])
+def test_changed_inputs_are_rebuilt(tool: Tool, change: str) -> None:
+    target = "." if change == "new-spec-in-dir" else (
+        "juicefs-mnist-pipeline.yaml" if change == "script" else "alluxio-imagenet-oss.yaml")
+    args = [target, "-n", "ns"] if target == "." else [target]
+    if target == ".":
+        for extra in ("jindo-imagenet-oss.yaml", "juicefs-mnist-pipeline.yaml"):
+            (tool.work / extra).unlink()
+    if change == "setting":  # let the namespace come from the FLUIDGEN_NAMESPACE setting
+        spec = tool.work / "alluxio-imagenet-oss.yaml"
+        spec.write_text(spec.read_text().replace("  namespace: default\n", ""))
+    before = tool.build(*args)
+    assert before[0] == 0, before[2]
+    env: dict[str, str] = {}
+    if change == "spec":
+        spec = tool.work / "alluxio-imagenet-oss.yaml"
+        spec.write_text(spec.read_text().replace("replicas: 4", "replicas: 7"))
+    elif change == "script":
+        (tool.work / "scripts" / "decompress-mnist.sh").write_text("#!/bin/bash\necho changed\n")
+    elif change == "new-spec-in-dir":
+        shutil.copy(EXAMPLES / "jindo-imagenet-oss.yaml", tool.work / "zz-jindo.yaml")
+        zz = tool.work / "zz-jindo.yaml"
+        zz.write_text(zz.read_text().replace("name: imagenet\n  namespace: default", "name: other\n  namespace: ns"))
+    elif change == "setting":
+        env = {"FLUIDGEN_NAMESPACE": "elsewhere"}
+    else:
+        with (tool.work / "credentials" / "imagenet-oss.env").open("a") as fh:
+            fh.write("fs.oss.securityToken=abc\n")
+    after = tool.build(*args, **env)
+    assert after[3] == "COMPILED"
+    assert after[1] != before[1]
+
+
+def test_credential_values_are_read_on_every_hit(tool: Tool) -> None:
+    spec = tool.work / "env.yaml"
+    spec.write_text((EXAMPLES / "jindo-imagenet-oss.yaml").read_text().replace(
+        "      envFile: credentials/imagenet-oss.env",
+        "      fromEnv: {fs.oss.accessKeyId: OSS_ID, fs.oss.accessKeySecret: OSS_SECRET}"))
+    assert tool.build("env.yaml", OSS_ID="id-1", OSS_SECRET="first-secret-value")[0] == 0
+    rotated = tool.build("env.yaml", OSS_ID="id-1", OSS_SECRET="rotated-secret-value")
+    assert rotated[3] == "CACHED"
+    assert base64.b64encode(b"rotated-secret-value").decode() in rotated[1]
+    unset = tool.build("env.yaml", OSS_ID="id-1")
+    assert unset[0] == 1 and "OSS_SECRET is not set" in unset[2]
+
+
+def test_no_secret_material_in_the_cache(tool: Tool) -> None:
+    tool.build("alluxio-imagenet-oss.yaml")
+    tool.build("jindo-imagenet-oss.yaml")
+    blob = b"".join(p.read_bytes() for p in tool.cache.iterdir())
+    for value in (b"LTAI5tExampleAccessKeyId", b"ExampleAccessKeySecretNotReal0123"):
+        assert value not in blob and base64.b64encode(value) not in blob
+
+
+def test_parallel_cold_runs_agree(tool: Tool) -> None:
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        results = list(pool.map(lambda _: tool.build("alluxio-imagenet-oss.yaml"), range(6)))
+    assert {r[0] for r in results} == {0}
+    assert len({r[1] for r in results}) == 1
+    assert not [p for p in tool.cache.iterdir() if p.name.startswith(".entry-")]
+    assert tool.build("alluxio-imagenet-oss.yaml")[3] == "CACHED"
+
+
+@pytest.mark.parametrize("args", [["-o", "out"], ["--format", "json"], ["--format=json"]])
+def test_uncacheable_invocations_write_nothing(tool: Tool, args: list[str]) -> None:
+    assert tool.build("jindo-imagenet-oss.yaml", *args)[0] == 0
+    assert not tool.cache.exists() or not list(tool.cache.iterdir())
+
+
+def test_cache_can_be_switched_off(tool: Tool) -> None:
+    tool.build("jindo-imagenet-oss.yaml", FLUIDGEN_NO_CACHE="1")
+    assert tool.build("jindo-imagenet-oss.yaml", FLUIDGEN_NO_CACHE="1")[3] == "COMPILED"
+
+
+def test_inline_credentials_are_not_cached(tool: Tool) -> None:
+    spec = tool.work / "inline.yaml"
+    spec.write_text((EXAMPLES / "jindo-imagenet-oss.yaml").read_text().replace(
+        "      envFile: credentials/imagenet-oss.env",
+        "      allowInline: true\n      inline: {fs.oss.accessKeyId: a, fs.oss.accessKeySecret: b}"))
+    tool.build("inline.yaml")
+    assert tool.build("inline.yaml")[3] == "COMPILED"
+
+
+def test_cacheable_argv() -> None:
+    assert cacheable_argv(["build", "a.yaml", "-n", "x", "--fluid-version=v1.0.8", "-q", "-f", "b.yaml"])
+    for argv in (["validate", "a"], ["build", "-o", "d", "a"], ["build", "-"], ["build", "--help"],
+                 ["build", "a", "--format", "json"], ["build", "a", "-n"], ["--traceback", "build", "a"]):
+        assert not cacheable_argv(argv), argv
+
+
+@settings(max_examples=500, derandomize=True, deadline=None)
+@given(st.binary(min_size=1, max_size=30))
+def test_b64_scalar_matches_the_emitter(raw: bytes) -> None:
+    text = base64.b64encode(raw).decode()
+    assert b64_scalar(text) == scalar(text)
+
+
+def test_b64_scalar_keywords() -> None:
+    for word in ("true", "null", "TRUE", "Null", "1234", "+abc", "0x1F", "12e4"):
+        assert b64_scalar(word) == scalar(word)
+
+
