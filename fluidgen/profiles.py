@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import functools
+import hashlib
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -11,7 +14,7 @@ from pydantic import Field, ValidationError
 from . import api
 from .diagnostics import Diagnostic, FluidgenError, Severity, did_you_mean
 from .merge import deep_merge, set_path
-from .source import Document, load_file, load_text, resolve_relative
+from .source import Document, decode, load_text, read_bytes, resolve_relative
 from .spec import Engine, Model
 
 NONE = "none"  # `profile: none` means built-in defaults only
@@ -58,28 +61,43 @@ class Profile:
     file: str
     extends: str | None
     entries: tuple[Entry, ...]
+    digest: str = ""  # of the file's text: identifies this exact profile in memo keys
+
+
+@functools.cache
+def _bundled() -> tuple[str, ...]:
+    folder = resources.files("fluidgen") / "profiles"
+    return tuple(sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml")))
 
 
 def bundled_names() -> list[str]:
-    folder = resources.files("fluidgen") / "profiles"
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml"))
+    return list(_bundled())
 
 
 def _locate(ref: str, relative_to: str) -> tuple[str, str]:
     """(display name, text) of a profile reference: a bundled name or a path."""
     if "/" in ref or ref.endswith((".yaml", ".yml")):
-        path = resolve_relative(relative_to, ref)
-        return str(path), ""
+        path = str(resolve_relative(relative_to, ref))
+        return path, decode(path, read_bytes(path))
     if ref not in bundled_names():
         hint = did_you_mean(ref, [*bundled_names(), NONE])
         raise KeyError(f'no bundled profile "{ref}"{hint} (see `fluidgen profiles list`)')
-    text = (resources.files("fluidgen") / "profiles" / f"{ref}.yaml").read_text("utf-8")
-    return f"<bundled>/{ref}.yaml", text
+    return f"<bundled>/{ref}.yaml", _bundled_text(ref)
+
+
+@functools.cache
+def _bundled_text(name: str) -> str:
+    return (resources.files("fluidgen") / "profiles" / f"{name}.yaml").read_text("utf-8")
 
 
 def load_profile(ref: str, relative_to: str = ".") -> Profile:
-    name, text = _locate(ref, relative_to)
-    docs = load_text(name, text) if text else load_file(name)
+    return _parse_profile(*_locate(ref, relative_to))
+
+
+@functools.lru_cache(maxsize=256)
+def _parse_profile(name: str, text: str) -> Profile:
+    """Parsed once per (file, content): a batch of specs sharing a profile parses it once."""
+    docs = load_text(name, text)
     if len(docs) != 1:
         raise FluidgenError([Diagnostic(name, 1, 1, "error", "a profile file holds exactly one document")])
     doc = docs[0]
@@ -90,7 +108,8 @@ def load_profile(ref: str, relative_to: str = ".") -> Profile:
 
         raise FluidgenError(_translate(exc, doc)) from None
     entries = tuple(_entries(model, doc))
-    return Profile(model.name, model.engine, model.description, name, model.extends, entries)
+    return Profile(model.name, model.engine, model.description, name, model.extends, entries,
+                   hashlib.sha256(text.encode()).hexdigest())
 
 
 def _entries(model: ProfileFile, doc: Document) -> list[Entry]:
@@ -127,6 +146,19 @@ def chain(ref: str, engine: str, relative_to: str = ".") -> list[Profile]:
 
 def apply(profiles: list[Profile], version: str, base: dict[str, Any]) -> tuple[dict[str, Any], list[Diagnostic]]:
     """Fold a chain's settings onto `base`; fields the target API lacks become warnings."""
+    key = (tuple((p.file, p.digest) for p in profiles), version, repr(base))
+    if key not in _APPLIED:
+        _APPLIED[key] = _fold(tuple(profiles), version, base)
+    tree, diags = _APPLIED[key]
+    return copy.deepcopy(tree), list(diags)
+
+
+# Folding a chain is pure: memoised per (profile files and contents, target, base).
+_APPLIED: dict[tuple[Any, ...], tuple[dict[str, Any], tuple[Diagnostic, ...]]] = {}
+
+
+def _fold(profiles: tuple[Profile, ...], version: str,
+          base: dict[str, Any]) -> tuple[dict[str, Any], tuple[Diagnostic, ...]]:
     tree = base
     warnings: list[Diagnostic] = []
     for profile in profiles:
@@ -143,7 +175,7 @@ def apply(profiles: list[Profile], version: str, base: dict[str, Any]) -> tuple[
                 tree = deep_merge(tree, api.prune(model, fragment))
             else:
                 tree = set_path(tree, entry.path, entry.value)
-    return tree, warnings
+    return tree, tuple(warnings)
 
 
 def _problem_text(p: api.Problem, version: str) -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -90,26 +89,28 @@ def load_file(path: str) -> list[Document]:
 
 
 def load_text(name: str, text: str) -> list[Document]:
+    """Parse with ruamel's YAML 1.2 parser into nodes, then convert with positions.
+
+    The plain (non round-trip) parser is used: fluidgen needs every node's line and column,
+    which nodes carry, but not the comments the round-trip scanner spends its time on.
+    """
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-    yaml = YAML(typ="rt", pure=True)
-    yaml.allow_duplicate_keys = False
+    yaml = YAML(typ="safe", pure=True)
     docs: list[Document] = []
     try:
-        for index, node in enumerate(yaml.load_all(text)):
+        for index, node in enumerate(yaml.compose_all(text)):
             if node is None:
                 continue
-            conv = _Converter(name)
+            conv = _Converter(name, yaml.constructor)
             data = conv.convert(node, (), 0)
-            docs.append(Document(name, index, data, conv.positions))
+            if data is not None:
+                docs.append(Document(name, index, data, conv.positions))
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        if type(exc).__name__ == "DuplicateKeyError":
-            problem = _duplicate_message(exc)
-        else:
-            problem = " ".join(str(exc.problem or exc.context or "invalid YAML").split())
+        problem = " ".join(str(exc.problem or exc.context or "invalid YAML").split())
         raise FluidgenError([Diagnostic(name, line, col, "error", f"invalid YAML: {problem}")]) from exc
     except YAMLError as exc:
         raise FluidgenError([Diagnostic(name, 1, 1, "error", f"invalid YAML: {exc}")]) from exc
@@ -119,84 +120,89 @@ def load_text(name: str, text: str) -> list[Document]:
     return docs
 
 
-def _duplicate_message(exc: Exception) -> str:
-    """Name the key and where it first appeared; never echo values (they may be secrets)."""
-    import re
-
-    text = str(getattr(exc, "problem", "") or exc)
-    key = re.search(r'duplicate key "([^"]*)"', text)
-    name = f' "{key.group(1)}"' if key else ""
-    return f"duplicate key{name}; each key may appear once in a mapping"
+MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
 class _Converter:
-    """ruamel round-trip nodes -> plain dict/list/str/int/float/bool/None."""
+    """Composed YAML nodes -> plain dict/list/str/int/float/bool/None, with positions.
 
-    def __init__(self, name: str) -> None:
+    Owns the rules a loader would otherwise apply: duplicate keys are errors (values are
+    never echoed), keys must be strings, `<<` merge keys work, and aliases are expanded
+    within a node budget so alias bombs stop early.
+    """
+
+    def __init__(self, name: str, constructor: Any) -> None:
         self.name = name
+        self.constructor = constructor
         self.positions: dict[PathT, tuple[int, int]] = {}
         self.budget = MAX_NODES
 
-    def _fail(self, path: PathT, message: str) -> FluidgenError:
-        line, col = self._nearest(path)
+    def _fail(self, node: Any, path: PathT, message: str) -> FluidgenError:
+        mark = getattr(node, "start_mark", None)
+        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
         return FluidgenError([Diagnostic(self.name, line, col, "error", message, path)])
 
-    def _nearest(self, path: PathT) -> tuple[int, int]:
-        for end in range(len(path), -1, -1):
-            if path[:end] in self.positions:
-                return self.positions[path[:end]]
-        return (1, 1)
-
     def convert(self, node: Any, path: PathT, depth: int) -> Any:
+        from ruamel.yaml.nodes import MappingNode, SequenceNode
+
         self.budget -= 1
         if self.budget < 0:
-            raise self._fail(path, f"document expands to more than {MAX_NODES} nodes "
-                                   "(YAML aliases nested too deeply?)")
+            raise self._fail(node, path, f"document expands to more than {MAX_NODES} nodes "
+                                         "(YAML aliases nested too deeply?)")
         if depth > MAX_DEPTH:
-            raise self._fail(path, f"nesting deeper than {MAX_DEPTH} levels")
-        if isinstance(node, dict):
-            return dict(self._mapping(node, path, depth))
-        if isinstance(node, list):
-            return [self._item(node, i, v, path, depth) for i, v in enumerate(node)]
+            raise self._fail(node, path, f"nesting deeper than {MAX_DEPTH} levels")
+        if isinstance(node, MappingNode):
+            return self._mapping(node, path, depth)
+        if isinstance(node, SequenceNode):
+            out = []
+            for i, item in enumerate(node.value):
+                self.positions[(*path, i)] = (item.start_mark.line + 1, item.start_mark.column + 1)
+                out.append(self.convert(item, (*path, i), depth + 1))
+            return out
         return self._scalar(node, path)
 
-    def _mapping(self, node: Any, path: PathT, depth: int) -> Iterator[tuple[str, Any]]:
-        lc = getattr(node, "lc", None)
-        for key, value in node.items():
+    def _mapping(self, node: Any, path: PathT, depth: int) -> dict[str, Any]:
+        merged: dict[str, Any] = {}
+        own: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == MERGE_TAG:
+                merged = {**self._merge_sources(value_node, path, depth), **merged}
+                continue
+            key = self._scalar(key_node, path) if not hasattr(key_node.value, "__iter__") or \
+                isinstance(key_node.value, str) else None
             if not isinstance(key, str):
-                raise self._fail(path, f"mapping key {key!r} is not a string; quote it")
+                raise self._fail(key_node, path, "mapping keys must be strings; quote this key")
+            if key in own:
+                raise self._fail(key_node, (*path, key),
+                                 f'invalid YAML: duplicate key "{key}"; each key may appear once in a mapping')
             child = (*path, key)
-            if lc is not None:
-                try:
-                    line, col = lc.key(key)
-                    self.positions[child] = (line + 1, col + 1)
-                except (KeyError, TypeError):
-                    pass
-            yield str(key), self.convert(value, child, depth + 1)
+            self.positions[child] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+            own[key] = self.convert(value_node, child, depth + 1)
+        return {**merged, **own}
 
-    def _item(self, node: Any, i: int, value: Any, path: PathT, depth: int) -> Any:
-        lc = getattr(node, "lc", None)
-        if lc is not None:
-            try:
-                line, col = lc.item(i)
-                self.positions[(*path, i)] = (line + 1, col + 1)
-            except (KeyError, TypeError, IndexError):
-                pass
-        return self.convert(value, (*path, i), depth + 1)
+    def _merge_sources(self, node: Any, path: PathT, depth: int) -> dict[str, Any]:
+        sources = node.value if isinstance(node.value, list) and node.tag.endswith(":seq") else [node]
+        out: dict[str, Any] = {}
+        for source in reversed(sources):  # earlier sources win
+            value = self.convert(source, path, depth + 1)
+            if not isinstance(value, dict):
+                raise self._fail(source, path, "a << merge key needs a mapping or a list of mappings")
+            out.update(value)
+        return out
 
     def _scalar(self, node: Any, path: PathT) -> Any:
-        if node is None or isinstance(node, bool):
-            return node
-        if isinstance(node, int):
-            return bool(node) if type(node).__name__ == "ScalarBoolean" else int(node)
-        if isinstance(node, float):
-            return float(node)
-        if isinstance(node, str):
-            return str(node)
-        if isinstance(node, datetime.date | datetime.datetime):
-            raise self._fail(path, "unquoted date/time value; quote it to make it a string")
-        tag = getattr(getattr(node, "tag", None), "value", None)
-        raise self._fail(path, f"unsupported YAML value{f' with tag {tag}' if tag else ''}")
+        from ruamel.yaml.error import YAMLError
+
+        try:
+            value = self.constructor.construct_object(node, deep=True)
+        except YAMLError as exc:
+            problem = str(getattr(exc, "problem", "") or "unsupported value")
+            raise self._fail(node, path, f"invalid YAML: {' '.join(problem.split())}") from exc
+        if value is None or isinstance(value, bool | int | float | str):
+            return value
+        if isinstance(value, datetime.date | datetime.datetime):
+            raise self._fail(node, path, "unquoted date/time value; quote it to make it a string")
+        raise self._fail(node, path, f"unsupported YAML value (tag {node.tag})")
 
 
 def resolve_relative(base_file: str, target: str) -> Path:

@@ -1,0 +1,58 @@
+"""One `fluidgen build` call over N distinct specs: wall time, peak memory, cost per spec.
+
+Runs each size in a fresh process with the cache off, a few times, and reports the median
+wall time, the peak RSS of the child, and the marginal cost per spec relative to the
+smallest size (flat when there is no super-linear work).
+Usage: python benchmarks/batch.py [--sizes 10 100 300 1000] [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from common import fluidgen
+from specs import spec
+
+
+def run_once(tool: str, folder: Path) -> tuple[float, int]:
+    probe = ("import resource, subprocess, sys; p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, "
+             "stderr=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    env = {**os.environ, "FLUIDGEN_NO_CACHE": "1"}
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", probe, tool, "build", "-q", str(folder)], env=env,
+                         capture_output=True, text=True, check=True)
+    return time.perf_counter() - start, int(out.stdout)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 300, 1000])
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    tool = fluidgen()
+    print(f"{'specs':>6} {'wall':>8} {'peak RSS':>9} {'per spec (marginal)':>20}")
+    first: tuple[int, float] | None = None
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in args.sizes:
+            folder = Path(tmp) / str(size)
+            folder.mkdir()
+            for i in range(size):
+                (folder / f"spec-{i:05d}.yaml").write_text(spec(i))
+            samples = [run_once(tool, folder) for _ in range(args.runs)]
+            wall = statistics.median(s[0] for s in samples)
+            rss = max(s[1] for s in samples)
+            marginal = "" if first is None else f"{(wall - first[1]) / (size - first[0]) * 1000:.2f} ms"
+            first = first or (size, wall)
+            print(f"{size:>6} {wall:>7.2f}s {rss / 1024:>7.0f}MB {marginal:>20}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
