@@ -104,9 +104,9 @@ def _parse_profile(name: str, text: str) -> Profile:
     try:
         model = ProfileFile.model_validate(doc.data)
     except ValidationError as exc:
-        from .spec import _translate
+        from .spec_errors import translate
 
-        raise FluidgenError(_translate(exc, doc)) from None
+        raise FluidgenError(translate(exc, doc, ProfileFile)) from None
     entries = tuple(_entries(model, doc))
     return Profile(model.name, model.engine, model.description, name, model.extends, entries,
                    hashlib.sha256(text.encode()).hexdigest())

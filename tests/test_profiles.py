@@ -57,3 +57,12 @@ def test_profiles_list_and_show() -> None:
     assert "# from alluxio-default:" in shown.out  # settings inherited through extends
     missing = run_cli("profiles", "show", "nope")
     assert missing.code == 2
+
+
+def test_profile_typo_suggests_profile_keys(tmp_path: Path) -> None:
+    bad = tmp_path / "p.yaml"
+    bad.write_text("apiVersion: fluidgen.io/v1alpha1\nkind: Profile\nname: p\nengine: alluxio\ndescription: x\n"
+                   "settings:\n  - why: a reason long enough\n    sett: {a: b}\n")
+    with pytest.raises(FluidgenError) as caught:
+        profiles.load_profile(str(bad))
+    assert f'{bad}:8:5: error: settings[0].sett: unknown key; did you mean "set"?' in str(caught.value)
