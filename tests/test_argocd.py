@@ -81,3 +81,15 @@ def test_discover_finds_spec_directories(tmp_path: Path) -> None:
     none = subprocess.run(spec["discover"]["find"]["command"], cwd=empty, capture_output=True, text=True,
                           check=False)
     assert none.stdout.strip() == ""
+
+
+def test_summary_line_for_many_specs_and_quiet(tmp_path: Path) -> None:
+    from .conftest import run_cli
+
+    app_dir = app(tmp_path)
+    shutil.copy(EXAMPLES / "nfs-imagenet-alluxio.yaml", app_dir / "nfs.yaml")
+    loud = run_cli("build", str(app_dir), env={})
+    assert loud.code == 0, loud.err
+    assert loud.err.splitlines()[-1] == "fluidgen: 2 specs, 7 objects, 1 warning, 0 errors"
+    quiet = run_cli("build", "-q", str(app_dir), env={})
+    assert "fluidgen: 2 specs" not in quiet.err and quiet.out == loud.out
