@@ -11,6 +11,7 @@ from .lower.dataset import mount_name
 def check_spec(ctx: Context, engine: Engine) -> None:
     _version(ctx, engine)
     _mounts(ctx, engine)
+    _reference(ctx, engine)
     _tiers(ctx, engine)
 
 
@@ -63,6 +64,37 @@ def _mounts(ctx: Context, engine: Engine) -> None:
                 ("source", roots[0], "path"), 'path "/" is only honoured for a single mount; '
                                               "Alluxio mounts the others under /underFSStorage",
                 stage="check"))
+
+
+def is_reference(ctx: Context) -> bool:
+    """A dataset:// source: this Dataset only points at another one (Fluid's reference mode)."""
+    return any(m.uri is not None and scheme_of(m.uri) == "dataset" for m in ctx.spec.source)
+
+
+def _reference(ctx: Context, engine: Engine) -> None:
+    """Reference mode: Fluid serves the data through the referenced dataset's own runtime and
+    drives this Dataset's ThinRuntime itself, ignoring its spec; say so instead of dropping it."""
+    rt = ctx.spec.runtime
+    if not is_reference(ctx):
+        if engine.name == "thin" and rt.thin is None:
+            ctx.diagnostics.append(ctx.doc.diag(
+                ("runtime",), "engine thin needs a thin: section (profileName or fileSystemType), "
+                              "unless the source is a dataset:// reference", stage="check"))
+        return
+    if engine.name != "thin":
+        ctx.diagnostics.append(ctx.doc.diag(
+            ("runtime", "engine"), f"a dataset:// reference is served by a ThinRuntime that Fluid "
+                                   f"manages, so engine must be thin; {engine.kind} cannot mount it",
+            stage="check"))
+        return
+    ignored = [k for k in ("thin", "profile") if getattr(rt, k) is not None]
+    ignored += [k for k in ("cache", "overrides") if getattr(rt, k)]
+    ignored += ["replicas"] if "replicas" in rt.model_fields_set else []
+    for key in ignored:
+        ctx.diagnostics.append(ctx.doc.diag(
+            ("runtime", key), "does not apply to a dataset:// reference: Fluid ignores "
+                              "the ThinRuntime spec of a reference dataset (the referenced dataset's "
+                              "runtime serves the data); remove it", stage="check"))
 
 
 def _unique_mounts(ctx: Context) -> None:

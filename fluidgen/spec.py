@@ -213,12 +213,12 @@ class Runtime(Model):
     cache: list[CacheTier] = Field(default_factory=list, description="Cache tiers, fastest first.")
     profile: str | None = Field(None, description="Tuning profile: a bundled name or a path to a file.")
     overrides: dict[str, Any] = Field(default_factory=dict, description="Runtime spec fields that beat the profile.")
-    thin: ThinSettings | None = Field(None, description="ThinRuntime only: its ThinRuntimeProfile.")
+    thin: ThinSettings | None = Field(
+        None, description="ThinRuntime only: its ThinRuntimeProfile. Leave out for a dataset:// reference.")
 
     @model_validator(mode="after")
     def _thin(self) -> Runtime:
-        if self.engine == "thin" and self.thin is None:
-            raise ValueError("engine thin needs a thin: section (profileName or fileSystemType)")
+        # engine thin without thin: is a dataset:// reference; checks.py knows the source.
         if self.engine != "thin" and self.thin is not None:
             raise ValueError(f"thin: only applies to engine thin, not {self.engine}")
         return self

@@ -114,10 +114,14 @@ def specs(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, str]]:
     source, secrets = draw(mounts(engine))
     replicas = draw(mostly(st.integers(1, 5), st.just(0)))
     runtime: dict[str, Any] = {"engine": engine, "replicas": replicas, "cache": draw(tiers())}
-    if engine == "thin":
-        runtime["thin"] = {"fileSystemType": "minio", "profile": {"fuse": {"image": "x/y", "imageTag": "v1"}}}
-    if engine == "alluxio" and draw(st.booleans()):
-        runtime["profile"] = draw(st.sampled_from(["alluxio-default", "alluxio-imagenet", "none"]))
+    reference = any(str(m.get("uri", "")).startswith("dataset://") for m in source)
+    if reference and draw(mostly(st.just(True), st.just(False))):
+        runtime = {"engine": engine}  # Fluid ignores a reference dataset's runtime spec
+    elif engine == "thin":
+        runtime["thin"] = {"fileSystemType": "fuse", "profile": {"fuse": {"image": "x/y", "imageTag": "v1"}}}
+    if len(runtime) > 1 and draw(st.booleans()):
+        extra = ["alluxio-imagenet"] if engine == "alluxio" else []
+        runtime["profile"] = draw(st.sampled_from([f"{engine}-default", "none", *extra]))
     if draw(st.booleans()):
         runtime["overrides"] = draw(mostly(
             st.sampled_from([{"podMetadata": {"labels": {"a": "b"}}}, {"master": {"bogusField": 1}}]),

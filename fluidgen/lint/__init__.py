@@ -32,6 +32,8 @@ from .storage import (
     plain_credentials,
     quota_forms,
     reference_dataset_alone,
+    reference_dataset_engine,
+    reference_dataset_spec,
     runtime_binding,
     secret_key_names,
     single_tier,
@@ -66,6 +68,9 @@ RULES: tuple[Rule, ...] = (
     Rule("FG118", "warning", "each runtime reads fixed encryptOption names per storage type", secret_key_names),
     Rule("FG119", "warning", "JindoRuntime fuse.args replace Fluid's defaults, including -oroot_ns",
          jindo_args_drop_root_ns),
+    Rule("FG120", "error", "a dataset:// reference is served by a ThinRuntime, not another engine",
+         reference_dataset_engine),
+    Rule("FG121", "warning", "Fluid ignores the ThinRuntime spec of a dataset:// reference", reference_dataset_spec),
 )
 
 

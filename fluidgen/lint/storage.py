@@ -152,6 +152,31 @@ def reference_dataset_alone(obj: dict[str, Any], _: list[dict[str, Any]]) -> Ite
                           "a dataset:// mount must be the only mount of its Dataset")
 
 
+def _references(obj: dict[str, Any], objects: list[dict[str, Any]]) -> bool:
+    """Is obj a runtime bound to a Dataset whose mount is a dataset:// reference?"""
+    if obj.get("kind") not in RUNTIME_KINDS:
+        return False
+    meta = obj.get("metadata") or {}
+    return any(str(m.get("mountPoint", "")).startswith("dataset://")
+               for d in objects if d.get("kind") == "Dataset"
+               and (d.get("metadata") or {}).get("name") == meta.get("name")
+               and (d.get("metadata") or {}).get("namespace") == meta.get("namespace")
+               for m in mounts_of(d))
+
+
+def reference_dataset_engine(obj: dict[str, Any], objects: list[dict[str, Any]]) -> Iterator[Finding]:
+    if obj.get("kind") != "ThinRuntime" and _references(obj, objects):
+        yield Finding(("kind",), "its Dataset is a dataset:// reference, which Fluid serves through a "
+                                 f"ThinRuntime; {obj.get('kind')} cannot mount it")
+
+
+def reference_dataset_spec(obj: dict[str, Any], objects: list[dict[str, Any]]) -> Iterator[Finding]:
+    if obj.get("kind") == "ThinRuntime" and _references(obj, objects):
+        for key in sorted(obj.get("spec") or {}):
+            yield Finding(("spec", key), "Fluid ignores the ThinRuntime spec of a reference dataset (the "
+                                         "referenced dataset's runtime serves the data)")
+
+
 def secret_key_names(obj: dict[str, Any], objects: list[dict[str, Any]]) -> Iterator[Finding]:
     from ..lower import ENGINES
 

@@ -31,6 +31,8 @@ def tier(engine: Engine, t: CacheTier) -> dict[str, Any]:
 
 
 def generated(ctx: Context, engine: Engine) -> dict[str, Any]:
+    if engine.name == "thin" and ctx.spec.runtime.thin is None:
+        return {}  # a dataset:// reference: Fluid ignores the spec (checks.py rejects settings)
     out: dict[str, Any] = {"replicas": ctx.spec.runtime.replicas}
     if ctx.spec.runtime.cache:
         out["tieredstore"] = {"levels": [tier(engine, t) for t in ctx.spec.runtime.cache]}
