@@ -66,3 +66,34 @@ def test_profile_typo_suggests_profile_keys(tmp_path: Path) -> None:
     with pytest.raises(FluidgenError) as caught:
         profiles.load_profile(str(bad))
     assert f'{bad}:8:5: error: settings[0].sett: unknown key; did you mean "set"?' in str(caught.value)
+
+
+def _golden_runtimes() -> set[tuple[str, str | None, str]]:
+    """(engine, profile, Fluid version) of every golden case written as a spec."""
+    import yaml
+
+    from fluidgen import DEFAULT_FLUID_VERSION
+
+    from .conftest import ROOT
+
+    out = set()
+    for case in sorted((ROOT / "golden" / "ok").iterdir()):
+        if not (case / "spec.yaml").exists():
+            continue
+        spec = yaml.safe_load((case / "spec.yaml").read_text())
+        config = case / "_config.yaml"
+        args = yaml.safe_load(config.read_text())["args"] if config.exists() else []
+        version = spec.get("fluid") or (args[args.index("--fluid-version") + 1] if "--fluid-version" in args
+                                        else DEFAULT_FLUID_VERSION)
+        out.add((spec["runtime"]["engine"], spec["runtime"].get("profile"), version))
+    return out
+
+
+def test_every_engine_has_a_default_profile_with_goldens() -> None:
+    from fluidgen.lower import ENGINES
+
+    goldens = _golden_runtimes()
+    for name, engine in sorted(ENGINES.items()):
+        assert f"{name}-default" in BUNDLED, name
+        for version in sorted(engine.versions):
+            assert (name, f"{name}-default", version) in goldens, (name, version)
