@@ -37,6 +37,7 @@ from .storage import (
     runtime_binding,
     secret_key_names,
     single_tier,
+    thin_profile_drops_ro,
     watermarks,
 )
 
@@ -71,6 +72,8 @@ RULES: tuple[Rule, ...] = (
     Rule("FG120", "error", "a dataset:// reference is served by a ThinRuntime, not another engine",
          reference_dataset_engine),
     Rule("FG121", "warning", "Fluid ignores the ThinRuntime spec of a dataset:// reference", reference_dataset_spec),
+    Rule("FG122", "warning", "ThinRuntimeProfile fuse.options replace the ro Fluid adds for read-only datasets",
+         thin_profile_drops_ro),
 )
 
 

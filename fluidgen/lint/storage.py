@@ -15,6 +15,7 @@ from .base import (
     SECRET_OPTION,
     SINGLE_TIER,
     Finding,
+    fuse_spec,
     levels_of,
     mounts_of,
     walk_strings,
@@ -175,6 +176,30 @@ def reference_dataset_spec(obj: dict[str, Any], objects: list[dict[str, Any]]) -
         for key in sorted(obj.get("spec") or {}):
             yield Finding(("spec", key), "Fluid ignores the ThinRuntime spec of a reference dataset (the "
                                          "referenced dataset's runtime serves the data)")
+
+
+def thin_profile_drops_ro(obj: dict[str, Any], objects: list[dict[str, Any]]) -> Iterator[Finding]:
+    if obj.get("kind") != "ThinRuntimeProfile":
+        return
+    options = fuse_spec(obj).get("options")
+    if not isinstance(options, dict) or {"ro", "rw"} & set(options):
+        return
+    name = (obj.get("metadata") or {}).get("name")
+    for runtime in objects:
+        if runtime.get("kind") != "ThinRuntime" or (runtime.get("spec") or {}).get("profileName") != name:
+            continue
+        if {"ro", "rw"} & set(fuse_spec(runtime).get("options") or {}):
+            continue
+        meta = runtime.get("metadata") or {}
+        for d in objects:
+            dmeta = d.get("metadata") or {}
+            if d.get("kind") == "Dataset" and (dmeta.get("name"), dmeta.get("namespace")) == \
+                    (meta.get("name"), meta.get("namespace")) and \
+                    "ReadOnlyMany" in ((d.get("spec") or {}).get("accessModes") or ["ReadOnlyMany"]):
+                yield Finding(("spec", "fuse", "options"),
+                              f"these options replace the ro that Fluid adds for the ReadOnlyMany Dataset "
+                              f"{meta.get('name')}, so its FUSE program gets no ro; add ro: \"\"")
+                return
 
 
 def secret_key_names(obj: dict[str, Any], objects: list[dict[str, Any]]) -> Iterator[Finding]:

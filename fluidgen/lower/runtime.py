@@ -43,7 +43,10 @@ def generated(ctx: Context, engine: Engine) -> dict[str, Any]:
 
 
 def thin_profile_name(ctx: Context) -> str:
-    return f"{ctx.name}-profile"
+    """ThinRuntimeProfiles are cluster-scoped: two namespaces may both have a dataset named
+    imagenet, so the namespace is part of the name. A dot cannot occur in either label, so
+    team-a.imagenet and team.a-imagenet never collide."""
+    return f"{ctx.namespace}.{ctx.name}"
 
 
 def profile_layer(ctx: Context, engine: Engine, base: dict[str, Any]) -> dict[str, Any]:
@@ -99,6 +102,7 @@ def thin_profile(ctx: Context) -> dict[str, Any] | None:
     if thin is None or thin.fileSystemType is None:
         return None
     spec: dict[str, Any] = deep_merge({"fileSystemType": thin.fileSystemType}, thin.profile)
+    keep_read_only(ctx, spec)
     model = api.spec_model(ctx.version, "ThinRuntimeProfile")
     assert model is not None
     at = ("runtime", "thin", "profile")
@@ -111,3 +115,14 @@ def thin_profile(ctx: Context) -> dict[str, Any] | None:
         where = ("runtime", "thin", "fileSystemType") if p.path[:1] == ("fileSystemType",) else (*at, *p.path)
         ctx.diagnostics.append(ctx.doc.diag(where, message, stage="resolve"))
     return fluid_object(ctx, "ThinRuntimeProfile", thin_profile_name(ctx), spec, namespaced=False)
+
+
+def keep_read_only(ctx: Context, profile_spec: dict[str, Any]) -> None:
+    """Fluid adds `ro` to a ThinRuntime FUSE program's MOUNT_OPTIONS when the Dataset is
+    ReadOnlyMany (the default), but a profile with fuse.options replaces that set instead of
+    adding to it, so the read-only dataset would be mounted read-write. Put `ro` back."""
+    fuse = profile_spec.get("fuse")
+    options = fuse.get("options") if isinstance(fuse, dict) else None
+    modes = ctx.spec.accessModes or ["ReadOnlyMany"]
+    if isinstance(options, dict) and "ReadOnlyMany" in modes and not {"ro", "rw"} & set(options):
+        options["ro"] = ""
