@@ -57,6 +57,10 @@ def starter(engine_name: str, source: str | None, name: str) -> str:
     ]
     if engine.needs_mounts:
         out += _source(engine_name, uri, scheme)
+    if scheme == "dataset":
+        # A reference to another dataset: its own runtime serves the data, Fluid ignores ours.
+        out.append("runtime: {engine: thin}  # a dataset:// reference is always a ThinRuntime, with no settings")
+        return "\n".join(out) + "\n"
     out += [
         "placement:",
         "  gpu: <GPU_MODEL>  # e.g. Tesla-V100-SXM2-16GB: cache on the GPU nodes; delete to cache anywhere",

@@ -16,7 +16,7 @@ from .conftest import run_cli
 FILL = {"<GPU_MODEL>": "Tesla-V100-SXM2-16GB", "<BUCKET>": "bucket", "<PATH>": "data",
         "<OSS_ENDPOINT>": "oss-cn-hangzhou.aliyuncs.com", "<OBJECT_STORE_BUCKET_URL>": "https://b.s3.amazonaws.com",
         "<STORAGE_TYPE>": "s3", "<FILE_SYSTEM_ID>": "0a1b2c", "<REGION>": "cn-hangzhou",
-        "<SCHEME>": "minio", "<LOCATION>": "bucket/data", "<FILE_SYSTEM_TYPE>": "minio",
+        "<SCHEME>": "minio", "<LOCATION>": "bucket/data", "<FILE_SYSTEM_TYPE>": "fuse",
         "<FUSE_IMAGE>": "registry.example.com/minio-fuse", "<FUSE_IMAGE_TAG>": "v1"}
 
 
@@ -40,6 +40,20 @@ def test_init_starter_builds_once_filled_in(engine: str, tmp_path: Path, crds: d
     for obj in yaml.safe_load_all(built.out):
         if obj["apiVersion"].startswith("data.fluid.io"):
             assert crds["v1.0.8"].check(obj) == []
+
+
+def test_init_for_a_reference_dataset_builds_as_is(tmp_path: Path, crds: dict[str, Any]) -> None:
+    starter = run_cli("init", "--engine", "alluxio", "--source", "dataset://team-a/imagenet", "--name", "view")
+    assert starter.code == 0, starter.err
+    assert "runtime: {engine: thin}" in starter.out and "replicas" not in starter.out
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(starter.out.replace("<GPU_MODEL>", "x"))
+    built = run_cli("build", str(spec), env={})
+    assert built.code == 0, built.err
+    kinds = [(o["kind"], o["spec"]) for o in yaml.safe_load_all(built.out)]
+    assert kinds[-1] == ("ThinRuntime", {})
+    for obj in yaml.safe_load_all(built.out):
+        assert crds["v1.0.8"].check(obj) == []
 
 
 def test_init_refuses_to_overwrite(tmp_path: Path) -> None:
