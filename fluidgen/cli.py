@@ -208,8 +208,8 @@ def profiles_show(name: str, fluid_version: str) -> None:
             if isinstance(e.value, dict | list):
                 value = "\n" + emit.dump({"_": e.value}).rstrip().partition("\n")[2]
             else:
-                value = emit.scalar(e.value)
-            click.echo(f"\n{'/'.join(e.path)}: {value}")
+                value = " " + emit.scalar(e.value)
+            click.echo(f"\n{'/'.join(e.path)}:{value}")
             click.echo(f"  # from {p.name}: {' '.join(e.why.split())}")
 
 
