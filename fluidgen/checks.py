@@ -67,8 +67,11 @@ def _mounts(ctx: Context, engine: Engine) -> None:
 
 
 def is_reference(ctx: Context) -> bool:
-    """A dataset:// source: this Dataset only points at another one (Fluid's reference mode)."""
-    return any(m.uri is not None and scheme_of(m.uri) == "dataset" for m in ctx.spec.source)
+    """Only dataset:// sources: this Dataset points at another one (Fluid's reference mode). A
+    dataset:// mixed with other mounts is reported by _mounts; judging the runtime too would
+    give advice that no longer holds once that is fixed."""
+    source = ctx.spec.source
+    return bool(source) and all(m.uri is not None and scheme_of(m.uri) == "dataset" for m in source)
 
 
 def _reference(ctx: Context, engine: Engine) -> None:

@@ -49,8 +49,7 @@ def _yaml_printable(ch: str) -> bool:
 
 
 def _quoted(text: str) -> str:
-    if ('"' in text or "\\" in text) and all(ch != "\t" and _yaml_printable(ch) for ch in text) \
-            and "\n" not in text:
+    if ('"' in text or "\\" in text) and all(ch not in "\t\n" and _yaml_printable(ch) for ch in text):
         # Shell snippets and regexes read better without a second layer of escapes.
         return "'" + text.replace("'", "''") + "'"
     out = json.dumps(text, ensure_ascii=False)

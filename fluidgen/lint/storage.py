@@ -153,16 +153,21 @@ def reference_dataset_alone(obj: dict[str, Any], _: list[dict[str, Any]]) -> Ite
                           "a dataset:// mount must be the only mount of its Dataset")
 
 
+def _bound_datasets(runtime: dict[str, Any], objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The Datasets a runtime binds to: same namespace and name."""
+    meta = runtime.get("metadata") or {}
+    return [d for d in objects if d.get("kind") == "Dataset"
+            and ((d.get("metadata") or {}).get("name"), (d.get("metadata") or {}).get("namespace"))
+            == (meta.get("name"), meta.get("namespace"))]
+
+
 def _references(obj: dict[str, Any], objects: list[dict[str, Any]]) -> bool:
-    """Is obj a runtime bound to a Dataset whose mount is a dataset:// reference?"""
+    """Is obj a runtime bound to a reference Dataset (only dataset:// mounts)? A dataset:// mixed
+    with other mounts is FG115's finding; the runtime is fine once that is fixed."""
     if obj.get("kind") not in RUNTIME_KINDS:
         return False
-    meta = obj.get("metadata") or {}
-    return any(str(m.get("mountPoint", "")).startswith("dataset://")
-               for d in objects if d.get("kind") == "Dataset"
-               and (d.get("metadata") or {}).get("name") == meta.get("name")
-               and (d.get("metadata") or {}).get("namespace") == meta.get("namespace")
-               for m in mounts_of(d))
+    return any(mounts_of(d) and all(str(m.get("mountPoint", "")).startswith("dataset://") for m in mounts_of(d))
+               for d in _bound_datasets(obj, objects))
 
 
 def reference_dataset_engine(obj: dict[str, Any], objects: list[dict[str, Any]]) -> Iterator[Finding]:
@@ -190,15 +195,12 @@ def thin_profile_drops_ro(obj: dict[str, Any], objects: list[dict[str, Any]]) ->
             continue
         if {"ro", "rw"} & set(fuse_spec(runtime).get("options") or {}):
             continue
-        meta = runtime.get("metadata") or {}
-        for d in objects:
-            dmeta = d.get("metadata") or {}
-            if d.get("kind") == "Dataset" and (dmeta.get("name"), dmeta.get("namespace")) == \
-                    (meta.get("name"), meta.get("namespace")) and \
-                    "ReadOnlyMany" in ((d.get("spec") or {}).get("accessModes") or ["ReadOnlyMany"]):
+        for d in _bound_datasets(runtime, objects):
+            if "ReadOnlyMany" in ((d.get("spec") or {}).get("accessModes") or ["ReadOnlyMany"]):
                 yield Finding(("spec", "fuse", "options"),
                               f"these options replace the ro that Fluid adds for the ReadOnlyMany Dataset "
-                              f"{meta.get('name')}, so its FUSE program gets no ro; add ro: \"\"")
+                              f"{(d.get('metadata') or {}).get('name')}, so its FUSE program gets no ro; "
+                              "add ro: \"\"")
                 return
 
 
