@@ -1,35 +1,46 @@
 """A content-addressed cache for `fluidgen build`, checked before anything heavy is imported.
 
 Argo CD re-renders the same application on every refresh; with deterministic output the
-second build of the same inputs can be read back instead of recompiled. An entry is keyed
-by the tool's own files, the command line, the working directory and the FLUIDGEN_*
-settings, and it lists everything the build read (deps.py). It is served only if every
-one of those inputs is unchanged. Secret values are never stored: the cached text holds
-tokens, and each value is read again from its environment variable or file on every hit.
-Entries are written atomically (temp file + rename), so concurrent runs are safe.
+second build of the same inputs can be read back instead of recompiled.
+
+- Key: the tool's own files (by content), the command line, the working directory and the
+  FLUIDGEN_* settings.
+- Never stale: an entry lists everything the build read (buildinputs.py): files by digest,
+  directory listings, env-file key sets. It is served only if all of them are unchanged.
+- No secret material on disk: the stored output is cut around each Secret value. On a hit
+  the values are read again from their environment variables and files; if a value is now
+  missing or empty, or two sources of one Secret key now disagree, it is a miss and the
+  build runs (and reports the problem). Nothing a spec says can be taken for a slot: the
+  cut points are found with a random marker when the entry is written.
+- Private: the directory must belong to the user and be writable by nobody else, and so
+  must each entry; otherwise the cache is bypassed. Entries are JSON, checked for shape
+  before use, and written atomically (temp file + rename).
+- Only plain `build` runs that write YAML to stdout from regular files and directories
+  are cached; stdin, FIFOs, -o and --format json are always compiled.
 
 Off with FLUIDGEN_NO_CACHE=1; location FLUIDGEN_CACHE_DIR (default: $XDG_CACHE_HOME/fluidgen).
 """
 
 from __future__ import annotations
 
-import binascii
 import contextlib
-import marshal
+import json
 import os
+import stat
 import sys
 from collections.abc import Callable
 from typing import Any
 
-from . import deps
+from . import buildinputs
 
 SETTINGS_PREFIXES = ("FLUIDGEN_", "ARGOCD_ENV_FLUIDGEN_")
 NOT_SETTINGS = {"FLUIDGEN_NO_CACHE", "FLUIDGEN_CACHE_DIR", "FLUIDGEN_TRACEBACK"}
 MAX_ENTRIES = 2000
-FORMAT = 1  # bump when the entry layout changes
-TOKEN = "FLUIDGENCACHEDSECRET{}X"
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
+FORMAT = 2  # bump when the entry layout changes
 _FLAGS = {"-q", "--quiet", "--strict"}
-_VALUED = {"-n", "--namespace", "--fluid-version", "--format", "--target", "-f", "--file"}
+_VALUED = {"-n", "--namespace", "--fluid-version", "--format", "--target", "-f", "--file", "--ignore",
+           "--allow-read"}
 
 
 def enabled() -> bool:
@@ -45,40 +56,65 @@ def directory() -> str:
 
 
 def cacheable_argv(argv: list[str]) -> bool:
-    """Only plain `build` invocations writing YAML to stdout: anything else is never cached."""
+    """Only plain `build` invocations writing YAML to stdout from regular files and directories."""
     if not argv or argv[0] != "build":
         return False
+    paths: list[str] = []
     i = 1
     while i < len(argv):
         arg = argv[i]
-        name, _, value = arg.partition("=")
+        name, eq, value = arg.partition("=")
         if arg in _FLAGS:
             i += 1
-        elif name in _VALUED and name.startswith("--") and "=" in arg:
+        elif name in _VALUED and name.startswith("--") and eq:
             if name == "--format" and value != "yaml":
                 return False
+            paths += [value] if name == "--file" else []
             i += 1
         elif arg in _VALUED:
             if i + 1 >= len(argv) or (arg == "--format" and argv[i + 1] != "yaml"):
                 return False
+            paths += [argv[i + 1]] if arg in ("-f", "--file") else []
             i += 2
         elif arg.startswith("-"):  # -o, --help, -, unknown options: not cached
             return False
         else:
+            paths.append(arg)
             i += 1
-    return True
+    return all(_plain_path(p) for p in paths)
+
+
+def _plain_path(path: str) -> bool:
+    """A regular file or a directory: something a later run can read again and compare."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return True  # a missing file: the build reports it, and a miss costs nothing
+    return stat.S_ISREG(mode) or stat.S_ISDIR(mode)
+
+
+def _private(path: str, directory: bool) -> bool:
+    """Owned by this user and writable by nobody else (and a directory or a regular file)."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    kind_ok = stat.S_ISDIR(st.st_mode) if directory else stat.S_ISREG(st.st_mode)
+    owner_ok = not hasattr(os, "getuid") or st.st_uid == os.getuid()
+    return kind_ok and owner_ok and not st.st_mode & 0o022
 
 
 def _fingerprint() -> list[Any]:
-    """The tool itself: every file of the installed package, by name, size and mtime."""
+    """The tool itself: every file of the installed package, by name and content digest."""
     root = os.path.dirname(os.path.abspath(__file__))
     files = []
     for folder, dirnames, names in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
         for name in sorted(names):
-            if name.endswith((".py", ".yaml", ".typed")):
-                st = os.stat(os.path.join(folder, name))
-                files.append([os.path.relpath(os.path.join(folder, name), root), st.st_size, st.st_mtime_ns])
+            if name.endswith((".py", ".yaml", ".typed", ".json", ".lua")):
+                path = os.path.join(folder, name)
+                with open(path, "rb") as fh:
+                    files.append([os.path.relpath(path, root), buildinputs.digest(fh.read())])
     return [sys.version_info[:2], files]
 
 
@@ -87,18 +123,27 @@ def _key(argv: list[str]) -> str:
                       if k.startswith(SETTINGS_PREFIXES) and k not in NOT_SETTINGS)
     # repr of lists, tuples, strings and ints is stable across runs and hash seeds.
     material = repr([FORMAT, _fingerprint(), argv, os.getcwd(), settings])
-    return deps.digest(material.encode())
+    return buildinputs.digest(material.encode("utf-8", "surrogateescape"))
 
 
 def serve(argv: list[str], write: Callable[[str], Any], write_err: Callable[[str], Any]) -> bool:
     """Write a cached build's output if every recorded input is unchanged; False on a miss."""
     if not enabled() or not cacheable_argv(argv):
         return False
+    folder = directory()
     try:
-        with open(os.path.join(directory(), f"{_key(argv)}.entry"), "rb") as fh:
-            entry = marshal.load(fh)
+        if not _private(folder, directory=True):
+            return False
+        path = os.path.join(folder, f"{_key(argv)}.json")
+        if not _private(path, directory=False):
+            return False
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_ENTRY_BYTES + 1)
+        entry: Any = json.loads(raw) if len(raw) <= MAX_ENTRY_BYTES else None
+        if not _well_formed(entry):
+            return False
         text = _fresh_output(entry)
-    except (OSError, ValueError, KeyError, TypeError, EOFError):
+    except (OSError, ValueError, UnicodeError):
         return False
     if text is None:
         return False
@@ -107,40 +152,60 @@ def serve(argv: list[str], write: Callable[[str], Any], write_err: Callable[[str
     return True
 
 
+def _well_formed(entry: Any) -> bool:
+    if not isinstance(entry, dict) or entry.get("format") != FORMAT:
+        return False
+    maps = ("files", "dirs", "envfiles")
+    if not all(isinstance(entry.get(k), dict) and all(isinstance(v, str) for v in entry[k].values()) for k in maps):
+        return False
+    parts, slots = entry.get("parts"), entry.get("slots")
+    return (isinstance(parts, list) and all(isinstance(p, str) for p in parts) and isinstance(slots, list)
+            and len(parts) == len(slots) + 1 and isinstance(entry.get("stderr"), str)
+            and all(isinstance(s, list) and s and all(isinstance(r, list) and all(isinstance(x, str) for x in r)
+                                                      for r in s) for s in slots))
+
+
 def _fresh_output(entry: dict[str, Any]) -> str | None:
+    from .secretsource import parse_env_file, read_value_file
+
     for path, want in entry["files"].items():
         if _file_digest(path) != want:
             return None
     for path, want in entry["dirs"].items():
-        if deps.digest("\n".join(sorted(deps.yaml_files(path))).encode()) != want:
+        if buildinputs.listing_digest(buildinputs.folder_listing(path)) != want:
             return None
     for path, want in entry["envfiles"].items():
-        from .secretsource import parse_env_file, read_value_file
-
         keys = sorted(parse_env_file(read_value_file(path))[0])
-        if deps.digest("\n".join(keys).encode()) != want:
+        if buildinputs.digest("\n".join(keys).encode()) != want:
             return None
-    return _fill_secrets(entry["stdout"], entry["secrets"])
+    return _fill(entry["parts"], entry["slots"])
 
 
 def _file_digest(path: str) -> str:
     try:
         with open(path, "rb") as fh:
-            return deps.digest(fh.read())
+            return buildinputs.digest(fh.read())
     except FileNotFoundError:
         return ""
 
 
-def _fill_secrets(template: str, secrets: dict[str, list[str]]) -> str | None:
+def _fill(parts: list[str], slots: list[list[list[str]]]) -> str | None:
+    """The output with each Secret value read again; None when any would now be refused."""
+    import binascii
+
     from .secretsource import resolve
 
-    text = template
-    for token, recipe in secrets.items():
-        value = resolve(tuple(recipe))
-        if not value:  # unset or empty now: a real build reports it
-            return None
-        text = text.replace(token, b64_scalar(binascii.b2a_base64(value.encode("utf-8"), newline=False).decode()))
-    return text
+    out = [parts[0]]
+    for recipes, after in zip(slots, parts[1:], strict=True):
+        values = {resolve(tuple(r)) for r in recipes}
+        if len(values) != 1:
+            return None  # now two sources disagree: a fresh build reports it
+        value = values.pop()
+        if not value:
+            return None  # unset or empty now: a fresh build reports it
+        out.append(b64_scalar(binascii.b2a_base64(value.encode("utf-8"), newline=False).decode()))
+        out.append(after)
+    return "".join(out)
 
 
 _YAML_WORDS = frozenset({
@@ -161,46 +226,53 @@ def b64_scalar(text: str) -> str:
     return scalar(text)
 
 
-def store(argv: list[str], objects: list[dict[str, Any]], stderr: str, recorder: deps.Recorder) -> None:
+def store(argv: list[str], objects: list[dict[str, Any]], stderr: str, inputs: buildinputs.BuildInputs) -> None:
     """Remember a successful build. Best effort: a cache that cannot be written is skipped."""
-    if not enabled() or not cacheable_argv(argv):
+    if not enabled() or not cacheable_argv(argv) or not inputs.cacheable:
         return
-    tokenized, secrets = _tokenize(objects, recorder)
-    if secrets is None:
+    cut = _cut(objects, inputs)
+    if cut is None:
         return
+    parts, slots = cut
+    entry = {"format": FORMAT, "files": inputs.files, "dirs": inputs.dirs, "envfiles": inputs.envfiles,
+             "parts": parts, "slots": slots, "stderr": stderr}
+    with contextlib.suppress(OSError):
+        _write(directory(), f"{_key(argv)}.json", json.dumps(entry, sort_keys=True).encode())
+
+
+def _cut(objects: list[dict[str, Any]], inputs: buildinputs.BuildInputs) -> tuple[list[str], list[Any]] | None:
+    """The output split around every generated Secret value, and where each value comes from."""
+    import secrets as random
+
     from .emit import dump_all
 
-    entry = {"files": recorder.files, "dirs": recorder.dirs, "envfiles": recorder.envfiles, "secrets": secrets,
-             "stdout": dump_all(tokenized), "stderr": stderr}
-    with contextlib.suppress(OSError):
-        _write(directory(), f"{_key(argv)}.entry", marshal.dumps(entry))
-
-
-def _tokenize(objects: list[dict[str, Any]],
-              recorder: deps.Recorder) -> tuple[list[dict[str, Any]], dict[str, list[str]] | None]:
-    """Objects with every generated Secret value replaced by a token, and each token's recipe."""
-    secrets: dict[str, list[str]] = {}
-    out = []
+    marker = f"fluidgen-slot-{random.token_hex(16)}"
+    slots: list[Any] = []
+    marked = []
     for obj in objects:
         if obj.get("kind") == "Secret" and obj.get("apiVersion") == "v1" and obj.get("data"):
             meta = obj["metadata"]
             data = {}
-            for key in obj["data"]:
-                recipe = recorder.secrets.get((meta.get("namespace", ""), meta["name"], key))
-                if recipe is None or recipe[0] == "inline":
-                    return objects, None  # a value the cache could not read back: do not cache
-                token = TOKEN.format(len(secrets))
-                secrets[token] = list(recipe)
-                data[key] = token
+            for key in sorted(obj["data"]):
+                recipes = inputs.secrets.get((meta.get("namespace", ""), meta["name"], key))
+                if not recipes or any(r[0] == "inline" for r in recipes):
+                    return None  # a value the cache could not read back: do not cache
+                slots.append([list(r) for r in recipes])
+                data[key] = marker
             obj = {**obj, "data": data}
-        out.append(obj)
-    return out, secrets
+        marked.append(obj)
+    parts = dump_all(marked).split(marker)
+    if len(parts) != len(slots) + 1:
+        return None
+    return parts, slots
 
 
 def _write(folder: str, name: str, data: bytes) -> None:
     import tempfile
 
     os.makedirs(folder, mode=0o700, exist_ok=True)
+    if not _private(folder, directory=True):
+        return  # someone else can write here: never trust, never feed it
     fd, tmp = tempfile.mkstemp(prefix=".entry-", dir=folder)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -216,7 +288,7 @@ def _write(folder: str, name: str, data: bytes) -> None:
 def _prune(folder: str) -> None:
     from pathlib import Path
 
-    entries = list(Path(folder).glob("*.entry"))
+    entries = list(Path(folder).glob("*.json"))
     if len(entries) <= MAX_ENTRIES:
         return
     entries.sort(key=lambda p: p.stat().st_mtime)

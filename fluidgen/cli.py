@@ -1,7 +1,7 @@
-"""Command line: options in, one pipeline call, diagnostics and exit code out.
+"""Command line: options in, one call into the library, diagnostics and exit code out.
 
-Exit codes: 0 ok, 1 user error (bad spec, failed validation), 2 usage error,
-3 internal error (a bug: please report it, with --traceback output).
+Exit codes: 0 ok, 1 user error (bad spec, failed validation; nothing on stdout), 2 usage
+error, 3 internal error (a bug: please report it, with --traceback output).
 """
 
 from __future__ import annotations
@@ -10,19 +10,45 @@ import io
 import os
 import sys
 import traceback
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
-from . import FLUID_VERSIONS, __version__
+from . import __version__, settings, versions
 from .diagnostics import FluidgenError
 
 EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _env(name: str) -> str | None:
-    """Settings from the environment; Argo CD passes plugin env as ARGOCD_ENV_<NAME>."""
-    return os.environ.get(f"FLUIDGEN_{name}") or os.environ.get(f"ARGOCD_ENV_FLUIDGEN_{name}")
+def _resolve(call: Callable[[], Any]) -> Any:
+    try:
+        return call()
+    except settings.SettingError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def target_options(command: F) -> F:
+    """--fluid-version, --namespace and --allow-read, shared by every command that compiles."""
+    command = click.option("--allow-read", "allow_read", multiple=True, type=click.Path(file_okay=False),
+                           help="Also let specs read files below DIR (credentials, scripts, profiles) "
+                                "[env FLUIDGEN_ALLOW_READ].")(command)
+    command = click.option("-n", "--namespace", default=None,
+                           help="Namespace for specs without metadata.namespace [env FLUIDGEN_NAMESPACE].")(command)
+    command = click.option("--fluid-version", default=None, metavar="|".join(versions.NAMES),
+                           help="Target Fluid version for specs that do not pin `fluid:` "
+                                f"[env FLUIDGEN_FLUID_VERSION; default {versions.DEFAULT}].")(command)
+    return command
+
+
+def _ignore_ids(ignore: tuple[str, ...]) -> frozenset[str]:
+    from .lint import unknown_ids
+
+    bad = unknown_ids(ignore)
+    if bad:
+        raise click.UsageError(f"unknown lint rule {', '.join(bad)} in --ignore; `fluidgen lint --rules` lists them")
+    return frozenset(ignore)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -34,39 +60,34 @@ def main(traceback: bool) -> None:
 
 @main.command()
 @click.argument("specs", nargs=-1, type=click.Path(allow_dash=True))
-@click.option("-f", "--file", "overlays", multiple=True, type=click.Path(),
+@click.option("-f", "--file", "overlays", multiple=True, type=click.Path(allow_dash=True),
               help="Overlay: deep-merge these files in order into one spec (maps merge, lists replace, "
                    "null deletes).")
 @click.option("-o", "--output-dir", type=click.Path(file_okay=False),
               help="Write one file per object plus kustomization.yaml into DIR (atomically).")
-@click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml",
-              show_default=True, help="Output format on stdout.")
-@click.option("--fluid-version", type=click.Choice(FLUID_VERSIONS), default=None,
-              help="Target Fluid version for specs that do not pin `fluid:` "
-                   "[env FLUIDGEN_FLUID_VERSION; default v1.0.8].")
-@click.option("-n", "--namespace", default=None,
-              help="Namespace for specs without metadata.namespace [env FLUIDGEN_NAMESPACE].")
+@click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True,
+              help="Output format on stdout.")
+@target_options
 @click.option("--target", type=click.Choice(["fluid", "alluxio-helm"]), default="fluid", show_default=True,
               help="fluid: Fluid manifests; alluxio-helm: a values file for the upstream Alluxio chart.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option("--ignore", multiple=True, help="Lint rule ID to silence (repeatable).")
 @click.option("-q", "--quiet", is_flag=True, help="No summary line on stderr.")
 def build(specs: tuple[str, ...], overlays: tuple[str, ...], output_dir: str | None, fmt: str,
-          fluid_version: str | None, namespace: str | None, target: str, strict: bool, quiet: bool) -> None:
+          fluid_version: str | None, namespace: str | None, allow_read: tuple[str, ...], target: str, strict: bool,
+          ignore: tuple[str, ...], quiet: bool) -> None:
     """Compile SPECS (files or directories) into manifests on stdout."""
-    from . import deps, emit, report
+    from . import emit, report
     from .pipeline import Options, compile_paths
 
     if not specs and not overlays:
         raise click.UsageError("give at least one spec file or directory (or -f overlays)")
-    version = fluid_version or _env("FLUID_VERSION")
-    if version is not None and version not in FLUID_VERSIONS:
-        raise click.UsageError(f"unsupported Fluid version {version!r}; "
-                               f"choose one of {', '.join(FLUID_VERSIONS)}")
     if target != "fluid" and output_dir:
         raise click.UsageError("-o DIR writes Kubernetes objects; use --target fluid, or redirect stdout")
-    options = Options(fluid_version=version, namespace=namespace or _env("NAMESPACE"), target=target,
-                      warnings_as_errors=strict)
-    recorder = deps.reset()
+    options = Options(fluid_version=_resolve(lambda: settings.fluid_version(fluid_version)),
+                      namespace=_resolve(lambda: settings.namespace(namespace)), target=target,
+                      warnings_as_errors=strict, ignore=_ignore_ids(ignore),
+                      allow_read=_resolve(lambda: settings.allow_read(allow_read)))
     result = compile_paths(specs, options, overlays)
     diagnostics = io.StringIO()
     report.text(result.diagnostics, diagnostics)
@@ -74,8 +95,9 @@ def build(specs: tuple[str, ...], overlays: tuple[str, ...], output_dir: str | N
     if not result.ok:
         click.echo(report.failure(result.diagnostics), err=True)
         sys.exit(EXIT_USER)
-    if not quiet and result.specs > 1:
-        click.echo(report.summary(result.specs, len(result.objects), result.diagnostics), err=True)
+    summary = "" if quiet or result.specs <= 1 else report.summary(
+        result.specs, len(result.objects), result.diagnostics) + "\n"
+    sys.stderr.write(summary)
     if not result.objects:
         click.echo("fluidgen: error: nothing to build", err=True)
         sys.exit(EXIT_USER)
@@ -86,12 +108,10 @@ def build(specs: tuple[str, ...], overlays: tuple[str, ...], output_dir: str | N
         return
     text = emit.dump_json(result.objects) if fmt == "json" else emit.dump_all(result.objects)
     sys.stdout.write(text)
-    if _CACHE_ARGV is not None:
+    if _CACHE_ARGV is not None and result.inputs.cacheable:
         from .cache import store
 
-        summary = "" if quiet or result.specs <= 1 else report.summary(
-            result.specs, len(result.objects), result.diagnostics) + "\n"
-        store(_CACHE_ARGV, result.objects, diagnostics.getvalue() + summary, recorder)
+        store(_CACHE_ARGV, result.objects, diagnostics.getvalue() + summary, result.inputs)
 
 
 def _finish(diags: list[Any], fmt: str) -> None:
@@ -103,50 +123,64 @@ def _finish(diags: list[Any], fmt: str) -> None:
         sys.exit(EXIT_USER)
 
 
+def _checks(fluid_version: str | None, namespace: str | None, allow_read: tuple[str, ...], **kw: Any) -> Any:
+    from .filecheck import Checks
+
+    version = _resolve(lambda: settings.fluid_version(fluid_version)) or versions.DEFAULT
+    return Checks(version, namespace=_resolve(lambda: settings.namespace(namespace)),
+                  allow_read=_resolve(lambda: settings.allow_read(allow_read)), **kw)
+
+
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @click.option("--crds", type=click.Path(exists=True), help="CRD directory or multi-document file to check "
               "Fluid kinds against (default: fluidgen's built-in model of the target version).")
-@click.option("--fluid-version", type=click.Choice(FLUID_VERSIONS), default=FLUID_VERSIONS[0], show_default=True)
+@target_options
 @click.option("--lint", "with_lint", is_flag=True, help="Also run the lint rules.")
-@click.option("--specs-only", is_flag=True, help="Skip files that hold no fluidgen spec (for pre-commit).")
+@click.option("--ignore", multiple=True, help="Lint rule ID to silence (repeatable).")
+@click.option("--specs-only", is_flag=True, help="Check only fluidgen specs; skip other YAML (for pre-commit).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def validate(files: tuple[str, ...], crds: str | None, fluid_version: str, with_lint: bool, specs_only: bool,
+def validate(files: tuple[str, ...], crds: str | None, fluid_version: str | None, namespace: str | None,
+             allow_read: tuple[str, ...], with_lint: bool, ignore: tuple[str, ...], specs_only: bool,
              fmt: str) -> None:
     """Check specs and manifests strictly against the Fluid and Kubernetes APIs."""
-    from .crds import CrdSet
-    from .review import Review, review_paths
+    from .filecheck import check_paths
+    from .structural.crds import CrdSet
 
-    review = Review(fluid_version, CrdSet.load(crds) if crds else None, lint=with_lint, specs_only=specs_only)
-    _finish(review_paths(files, review), fmt)
+    checks = _checks(fluid_version, namespace, allow_read, crds=CrdSet.load(crds) if crds else None, lint=with_lint,
+                     ignore=_ignore_ids(ignore), specs_only=specs_only)
+    _finish(check_paths(files, checks), fmt)
 
 
 @main.command()
 @click.argument("files", nargs=-1, type=click.Path(allow_dash=True))
 @click.option("--ignore", multiple=True, help="Rule ID to silence (repeatable).")
-@click.option("--fluid-version", type=click.Choice(FLUID_VERSIONS), default=FLUID_VERSIONS[0], show_default=True)
+@target_options
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--rules", "list_rules", is_flag=True, help="List the rules and exit.")
-def lint(files: tuple[str, ...], ignore: tuple[str, ...], fluid_version: str, fmt: str, list_rules: bool) -> None:
+def lint(files: tuple[str, ...], ignore: tuple[str, ...], fluid_version: str | None, namespace: str | None,
+         allow_read: tuple[str, ...], fmt: str, list_rules: bool) -> None:
     """Semantic rules for specs and hand-written manifests."""
+    from .filecheck import check_paths
     from .lint import RULES
-    from .review import Review, review_paths
 
     if list_rules:
         for rule in RULES:
-            click.echo(f"{rule.id}  {rule.severity:<7}  {rule.reason}")
+            click.echo(f"{rule.id}  {rule.severity:<7}  {rule.summary}")
         return
     if not files:
         raise click.UsageError("give at least one spec or manifest file (or --rules)")
-    review = Review(fluid_version, schema=False, lint=True, ignore=frozenset(ignore))
-    _finish(review_paths(files, review), fmt)
+    checks = _checks(fluid_version, namespace, allow_read, schema=False, lint=True, ignore=_ignore_ids(ignore))
+    _finish(check_paths(files, checks), fmt)
 
 
 @main.command("diff")
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
-@click.option("--fluid-version", type=click.Choice(FLUID_VERSIONS), default=None)
-@click.option("-n", "--namespace", default=None)
-def diff_command(paths: tuple[str, ...], fluid_version: str | None, namespace: str | None) -> None:
+@click.option("-f", "--file", "overlays", multiple=True, type=click.Path(),
+              help="Overlay files merged into one spec, as in build -f.")
+@target_options
+def diff_command(paths: tuple[str, ...], overlays: tuple[str, ...], fluid_version: str | None,
+                 namespace: str | None, allow_read: tuple[str, ...]) -> None:
     """Compare SPEC... with RENDERED (the last path: a file or an -o directory); exit 1 on drift.
 
     Secret values are neither read nor shown; Secrets are compared by their keys.
@@ -155,12 +189,13 @@ def diff_command(paths: tuple[str, ...], fluid_version: str | None, namespace: s
     from .drift import diff, missing
     from .pipeline import Options, compile_paths
 
-    if len(paths) < 2:
+    if len(paths) < (1 if overlays else 2):
         raise click.UsageError("give the spec(s) and then the rendered file or directory")
     *specs, rendered = paths
-    options = Options(fluid_version=fluid_version or _env("FLUID_VERSION"),
-                      namespace=namespace or _env("NAMESPACE"), read_credentials=False)
-    result = compile_paths(specs, options)
+    options = Options(fluid_version=_resolve(lambda: settings.fluid_version(fluid_version)),
+                      namespace=_resolve(lambda: settings.namespace(namespace)), read_credentials=False,
+                      allow_read=_resolve(lambda: settings.allow_read(allow_read)))
+    result = compile_paths(specs, options, overlays)
     problems = result.diagnostics + missing(rendered)
     report.text(problems, sys.stderr)
     if any(d.severity == "error" for d in problems):
@@ -190,17 +225,18 @@ def profiles_list() -> None:
 
 @profiles.command("show")
 @click.argument("name")
-@click.option("--fluid-version", type=click.Choice(FLUID_VERSIONS), default=FLUID_VERSIONS[0])
-def profiles_show(name: str, fluid_version: str) -> None:
+def profiles_show(name: str) -> None:
     """Every setting of NAME (and what it extends), each with its reason."""
     from . import emit
     from . import profiles as prof
 
+    if prof.is_path(name):
+        raise click.UsageError(f"{name}: give a bundled profile name (`fluidgen profiles list`)")
     try:
         head = prof.load_profile(name)
+        chain = prof.chain(name, head.engine)
     except KeyError as exc:
         raise click.UsageError(str(exc.args[0])) from None
-    chain = prof.chain(name, head.engine)
     click.echo(f"# {head.name} ({head.engine}): {head.description}")
     click.echo(f"# chain: {' -> '.join(p.name for p in chain)}")
     for p in chain:
@@ -213,19 +249,25 @@ def profiles_show(name: str, fluid_version: str) -> None:
             click.echo(f"  # from {p.name}: {' '.join(e.why.split())}")
 
 
+def _engine_names() -> list[str]:
+    from .engines import ENGINES
+
+    return list(ENGINES)
+
+
 @main.command("init")
-@click.option("--engine", type=click.Choice(["alluxio", "jindo", "juicefs", "efc", "thin", "vineyard", "goosefs"]),
-              default="alluxio", show_default=True)
+@click.option("--engine", type=click.Choice(_engine_names()), default="alluxio", show_default=True)
 @click.option("--source", default=None, help="Where the data is, e.g. oss://bucket/path/ (default: a placeholder).")
 @click.option("--name", default="my-dataset", show_default=True, help="Dataset name.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write to this file instead of stdout (refuses to overwrite).")
 def init_command(engine: str, source: str | None, name: str, output: str | None) -> None:
     """Write a commented starter spec."""
-    from pathlib import Path
-
+    from . import names
     from .init import starter
 
+    if (problem := names.dns1035_label(name)) is not None:
+        raise click.UsageError(f"--name: {problem}")
     text = starter(engine, source, name)
     if output is None:
         sys.stdout.write(text)
@@ -235,7 +277,9 @@ def init_command(engine: str, source: str | None, name: str, output: str | None)
             fh.write(text)
     except FileExistsError:
         raise click.UsageError(f"{output} exists; not overwriting it") from None
-    click.echo(f"wrote {Path(output)}", err=True)
+    except OSError as exc:
+        raise click.UsageError(f"cannot write {output}: {exc.strerror}") from None
+    click.echo(f"wrote {output}", err=True)
 
 
 @main.command("explain")
@@ -253,7 +297,7 @@ def explain_command(path: str) -> None:
 @main.command()
 def schema() -> None:
     """Print the JSON Schema of the spec (for editors and CI)."""
-    from .schema import spec_schema_text
+    from .specschema import spec_schema_text
 
     sys.stdout.write(spec_schema_text())
 
@@ -283,6 +327,10 @@ def run(argv: list[str], cache_argv: list[str] | None = None) -> int:
         return _code(exc.code)
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as exc:
+        # The machine, not the input: a full or read-only disk, a vanished directory.
+        click.echo(f"fluidgen: error: {exc.strerror or exc} ({getattr(exc, 'filename', '') or 'output'})", err=True)
+        return EXIT_USER
     except Exception:
         click.echo("fluidgen: internal error, please report it at the fluidgen issue tracker"
                    + ("" if show_tb else " (rerun with --traceback for details)"), err=True)
@@ -296,6 +344,3 @@ def _code(code: Any) -> int:
     if code is None:
         return EXIT_OK
     return code if isinstance(code, int) else EXIT_USER
-
-
-

@@ -2,6 +2,7 @@
 
 Credentials are not read, and every Secret value is shown as <redacted> on both sides, so
 a diff never carries a secret: it reports Secrets whose keys differ, not whose values do.
+A committed file that does not read as YAML is never shown, only named.
 """
 
 from __future__ import annotations
@@ -12,19 +13,36 @@ from typing import Any
 
 from . import emit
 from .diagnostics import Diagnostic, FluidgenError
+from .inputs import Reader
 from .output import file_names, kustomization
-from .source import load_file
 
 REDACTED = "<redacted>"
 
 
-def redact(obj: dict[str, Any]) -> dict[str, Any]:
+def redact(obj: Any) -> Any:
+    if not isinstance(obj, dict):
+        return obj
+    if str(obj.get("kind", "")).endswith("List") and isinstance(obj.get("items"), list):
+        return {**obj, "items": [redact(i) for i in obj["items"]]}
     if obj.get("kind") != "Secret":
         return obj
     out = dict(obj)
     for key in ("data", "stringData"):
         if isinstance(obj.get(key), dict):
             out[key] = dict.fromkeys(obj[key], REDACTED)
+        elif key in obj:
+            out[key] = REDACTED
+    return out
+
+
+def _flatten(docs: list[Any]) -> list[Any]:
+    """Documents, with a kubectl List (or --format json output) opened into its items."""
+    out: list[Any] = []
+    for d in docs:
+        if isinstance(d, dict) and str(d.get("kind", "")).endswith("List") and isinstance(d.get("items"), list):
+            out += d["items"]
+        else:
+            out.append(d)
     return out
 
 
@@ -37,34 +55,32 @@ def expected_files(objects: list[dict[str, Any]], rendered: Path) -> dict[str, s
     return {rendered.name: emit.dump_all(objects)}
 
 
-def actual_files(rendered: Path) -> dict[str, str]:
-    if rendered.is_dir():
-        return {p.name: p.read_text("utf-8") for p in sorted(rendered.glob("*.y*ml")) if p.is_file()}
-    if not rendered.exists():
-        return {}
-    return {rendered.name: rendered.read_text("utf-8")}
-
-
-def _normalised(path: Path, text: str) -> str:
-    """Re-emit a YAML file through the one writer, with Secret values redacted."""
-    if not text.strip():
-        return ""
+def _normalised(reader: Reader, path: Path) -> str:
+    """Re-emit a committed YAML file through the one writer, with Secret values redacted."""
     try:
-        docs = [d.data for d in load_file(str(path))]
-    except FluidgenError:
-        return text  # not YAML we can read: compare it as it is
-    return emit.dump_all([redact(d) if isinstance(d, dict) else d for d in docs])
+        docs = [d.data for d in reader.load(str(path))]
+    except FluidgenError as exc:
+        reason = exc.diagnostics[0].message if exc.diagnostics else "unreadable"
+        return f"# {path} does not read as YAML ({reason}); its content is not shown\n"
+    return emit.dump_all([redact(d) if isinstance(d, dict) else {"value": "<not a mapping>"} for d in _flatten(docs)])
+
+
+def _committed(reader: Reader, rendered: Path) -> dict[str, Path]:
+    if rendered.is_dir():
+        return {p.name: p for p in sorted(rendered.glob("*.y*ml")) if p.is_file()}
+    return {rendered.name: rendered} if rendered.exists() else {}
 
 
 def diff(objects: list[dict[str, Any]], rendered: str) -> str:
     """A unified diff from the committed files to the expected ones ('' when they match)."""
+    reader = Reader()
     target = Path(rendered)
     want = expected_files([redact(o) for o in objects], target)
-    have = actual_files(target)
+    have = _committed(reader, target)
     chunks: list[str] = []
     for name in sorted(set(want) | set(have)):
         path = target / name if target.is_dir() else target
-        old = _normalised(path, have[name]) if name in have else ""
+        old = _normalised(reader, have[name]) if name in have else ""
         new = want.get(name, "")
         if old != new:
             label = str(path)

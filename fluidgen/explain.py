@@ -10,7 +10,7 @@ from .diagnostics import did_you_mean
 
 
 def _schema() -> dict[str, Any]:
-    from .schema import spec_schema_text
+    from .specschema import spec_schema_text
 
     schema: dict[str, Any] = json.loads(spec_schema_text())
     return schema

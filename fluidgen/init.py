@@ -8,24 +8,10 @@ from __future__ import annotations
 
 import re
 
-from . import DEFAULT_FLUID_VERSION
-from .lower import ENGINES
-from .lower.base import scheme_of
+from . import versions
+from .engines import ENGINES, Storage
+from .lower.mounts import scheme_of
 from .profiles import bundled_names
-
-# (engine, scheme) -> non-secret options the engine needs or almost always wants
-ENDPOINT_OPTIONS: dict[tuple[str, str], dict[str, str]] = {
-    ("alluxio", "oss"): {"fs.oss.endpoint": "<OSS_ENDPOINT>"},
-    ("alluxio", "s3"): {"alluxio.underfs.s3.endpoint": "<S3_ENDPOINT>", "alluxio.underfs.s3.region": "<S3_REGION>"},
-    ("jindo", "oss"): {"fs.oss.endpoint": "<OSS_ENDPOINT>"},
-    ("jindo", "s3"): {"fs.s3.endpoint": "<S3_ENDPOINT>", "fs.s3.region": "<S3_REGION>"},
-    ("jindo", "cos"): {"fs.cos.endpoint": "<COS_ENDPOINT>"},
-    ("jindo", "obs"): {"fs.obs.endpoint": "<OBS_ENDPOINT>"},
-    ("juicefs", "juicefs"): {"bucket": "<OBJECT_STORE_BUCKET_URL>", "storage": "<STORAGE_TYPE>"},
-}
-DEFAULT_SOURCE = {"alluxio": "oss://<BUCKET>/<PATH>/", "jindo": "oss://<BUCKET>/<PATH>/", "juicefs": "juicefs:///",
-                  "efc": "nfs://<FILE_SYSTEM_ID>.<REGION>.nas.aliyuncs.com:/<PATH>/",
-                  "thin": "<SCHEME>://<LOCATION>", "goosefs": "cosn://<BUCKET>/<PATH>/", "vineyard": ""}
 
 
 def env_name(option: str) -> str:
@@ -40,7 +26,7 @@ def _quote(value: str) -> str:
 
 def starter(engine_name: str, source: str | None, name: str) -> str:
     engine = ENGINES[engine_name]
-    uri = DEFAULT_SOURCE[engine_name] if source is None else source
+    uri = engine.starter_source if source is None else source
     scheme = scheme_of(uri)
     out = [
         "# yaml-language-server: $schema=https://raw.githubusercontent.com/<ORG>/fluidgen/main/"
@@ -53,7 +39,7 @@ def starter(engine_name: str, source: str | None, name: str) -> str:
         "metadata:",
         f"  name: {name}  # Dataset and runtime share it: lower-case letters, digits, '-'",
         "  namespace: default",
-        f"fluid: {DEFAULT_FLUID_VERSION}  # target Fluid version: v1.0.8 or v1.1.0-dev",
+        f"fluid: {versions.DEFAULT}  # target Fluid version: {' or '.join(versions.NAMES)}",
     ]
     if engine.needs_mounts:
         out += _source(engine_name, uri, scheme)
@@ -74,22 +60,32 @@ def starter(engine_name: str, source: str | None, name: str) -> str:
     if engine_name == "thin":
         out += ["  thin:", "    fileSystemType: <FILE_SYSTEM_TYPE>  # or profileName: an existing ThinRuntimeProfile",
                 "    profile:", "      fuse: {image: <FUSE_IMAGE>, imageTag: <FUSE_IMAGE_TAG>}"]
-    if f"{engine_name}-default" in bundled_names():
-        out.append(f"  profile: {engine_name}-default  # tuning; see `fluidgen profiles show {engine_name}-default`")
+    if engine.default_profile in bundled_names():
+        out.append(f"  profile: {engine.default_profile}  # tuning; see `fluidgen profiles show "
+                   f"{engine.default_profile}`")
     return "\n".join(out) + "\n"
 
 
 def _source(engine_name: str, uri: str, scheme: str) -> list[str]:
     lines = ["source:", f"  - uri: {_quote(uri)}"]
-    options = ENDPOINT_OPTIONS.get((engine_name, scheme), {})
+    facts = ENGINES[engine_name].storage.get(scheme)
+    options = {o: f"<{env_name(o)}>" for o in facts.options} if facts else {}
+    options.update(facts.suggested if facts else {})  # named placeholders for the required ones too
     if options:
         lines.append("    options:  # non-secret engine options")
-        lines += [f"      {key}: {_quote(value)}" for key, value in options.items()]
-    keys = sorted(ENGINES[engine_name].secret_keys.get(scheme, ()))
-    if engine_name == "juicefs":
-        keys = ["access-key", "metaurl", "secret-key"]
+        lines += [f"      {key}: {_quote(value)}" for key, value in sorted(options.items())]
+    keys = _starter_keys(facts) if facts else []
     if keys:
         lines += ["    credentials:  # read at build time; the values only ever go into a Secret",
                   "      fromEnv:"]
         lines += [f"        {key}: {env_name(key)}" for key in keys]
     return lines
+
+
+def _starter_keys(facts: Storage) -> list[str]:
+    """The secret options a starter asks for: what the engine requires, the first key pair,
+    and one of the alternatives it needs (a metadata URL before a token)."""
+    keys = set(facts.required) | (set(facts.pairs[0]) if facts.pairs else set())
+    if facts.needs_one_of and not facts.needs_one_of & keys:
+        keys.add(sorted(facts.needs_one_of)[0])
+    return sorted(keys)

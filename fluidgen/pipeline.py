@@ -1,34 +1,29 @@
 """The one place the compile stages are wired, in order.
 
-load -> parse spec -> controller checks -> lower (secrets, volumes, dataset, runtime,
-dataflow) -> self-check against the target API -> lint -> order. Nothing is written
-unless no stage reported an error.
+read -> parse spec -> checks only a spec can show -> lower (secrets, volumes, dataset,
+runtime, data operations) -> self-check every object against the target API and the
+naming rules -> lint rules (reported at the spec values they come from) -> order. Nothing
+is written unless no stage reported an error; every stage runs, so all problems show at
+once.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from . import DEFAULT_FLUID_VERSION, api, deps
+from . import kinds, versions
+from .buildinputs import BuildInputs
 from .diagnostics import Diagnostic, FluidgenError, errors_in
-from .source import MAX_BYTES, Document, load_file
+from .inputs import Reader
+from .source import Document
 
 if TYPE_CHECKING:
-    from .lower.base import Context
+    from .lower.context import Context
 
-# Apply order inside the output. DO NOT CHANGE without a reason: Secrets and volumes
-# must exist before the Dataset that mounts them, the Dataset before its runtime, and
-# data operations last (they keep their pipeline order among themselves).
-KIND_RANK = {
-    "Secret": 0, "PersistentVolume": 1, "PersistentVolumeClaim": 2, "ThinRuntimeProfile": 3,
-    "Dataset": 4, "AlluxioRuntime": 5, "JindoRuntime": 5, "JuiceFSRuntime": 5, "EFCRuntime": 5,
-    "ThinRuntime": 5, "VineyardRuntime": 5, "GooseFSRuntime": 5, "DataMigrate": 6,
-    "DataProcess": 6, "DataLoad": 6, "DataBackup": 6,
-}
+SPEC_MARKER = b"fluidgen.io/"
 
 
 @dataclass(frozen=True)
@@ -41,7 +36,9 @@ class Options:
     target: str = "fluid"  # or "alluxio-helm": values for the upstream Alluxio chart
     warnings_as_errors: bool = False
     lint: bool = True
+    ignore: frozenset[str] = frozenset()  # lint rule IDs silenced for the run
     read_credentials: bool = True  # False for validate/lint: check a spec without its secrets
+    allow_read: tuple[str, ...] = ()  # directories specs may read files from, besides their own
 
 
 @dataclass
@@ -49,74 +46,74 @@ class CompileResult:
     objects: list[dict[str, Any]] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     specs: int = 0
+    inputs: BuildInputs = field(default_factory=BuildInputs)
 
     @property
     def ok(self) -> bool:
         return not errors_in(self.diagnostics)
 
 
-SPEC_MARKER = b"fluidgen.io/"
-
-
-def expand(paths: Iterable[str], specs_only: bool = False) -> list[str]:
-    """Files as given; directories become their *.yaml / *.yml files, sorted, hidden ones skipped.
-
-    With specs_only, a directory contributes only files that mention fluidgen.io/, so
-    an application directory may also hold plain manifests, kustomizations or values
-    files; a broken spec still mentions its apiVersion and is still reported.
-    """
-    out: list[str] = []
-    for p in paths:
-        path = Path(p)
-        if not path.is_dir():
-            out.append(p)
-            continue
-        candidates = deps.yaml_files(str(path))
-        deps.RECORDER.listing(str(path), candidates)
-        for f in candidates:
-            if specs_only:
-                head = Path(f).read_bytes()[:MAX_BYTES]
-                deps.RECORDER.file(f, head)
-                if SPEC_MARKER not in head:
-                    continue
-            out.append(f)
-    return out
-
-
-def compile_document(doc: Document, options: Options) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
-    from .checks import check_spec
-    from .lower import ENGINES
-    from .lower.base import Context
-    from .lower.dataflow import lower_dataflow
-    from .lower.dataset import dataset, lower_mounts, merge_secrets, nfs_objects, secret
-    from .lower.runtime import runtime, thin_profile
+def compile_document(doc: Document, options: Options, reader: Reader | None = None
+                     ) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
+    from .engines import ENGINES
+    from .lower import mounts, runtime
+    from .lower.context import Context
     from .spec import parse_spec
 
     spec = parse_spec(doc)
-    version = spec.fluid or options.fluid_version or DEFAULT_FLUID_VERSION
+    version = spec.fluid or options.fluid_version or versions.DEFAULT
     namespace = spec.metadata.namespace or options.namespace or "default"
     # A values file never carries credentials, so the Helm target does not read them.
     read = options.read_credentials and options.target == "fluid"
-    ctx = Context(spec, doc, version, namespace, options.env, read)
+    ctx = Context(spec, doc, version, namespace, options.env, reader or Reader(allow=options.allow_read), read)
     engine = ENGINES[spec.runtime.engine]
-    check_spec(ctx, engine)
-    if errors_in(ctx.diagnostics):
-        return [], ctx.diagnostics
-    mounts, plans = lower_mounts(ctx)
-    ops, op_plans = lower_dataflow(ctx, engine)
-    objects = [secret(ctx, p) for p in merge_secrets(ctx, plans + op_plans)]
-    objects += nfs_objects(ctx)
-    profile = thin_profile(ctx)
-    objects += [profile] if profile else []
-    objects += [dataset(ctx, mounts), runtime(ctx, engine), *ops]
-    ctx.diagnostics += self_check(doc, version, objects)
-    if options.lint and not errors_in(ctx.diagnostics):
+    runtime.check(ctx, engine)
+    mounts.check(ctx, engine)
+    if not versions.has(version, engine.name):
+        return [], ctx.diagnostics  # there is no schema to lower into
+    objects = _lower(ctx)
+    ctx.diagnostics += self_check(ctx, objects)
+    if options.lint:
         from .lint import lint_objects
 
-        ctx.diagnostics += lint_objects(objects, doc, set(spec.lint.ignore))
+        ctx.diagnostics += lint_objects(objects, ctx.origins.locate, doc, set(spec.lint.ignore) | options.ignore)
     if options.target == "alluxio-helm" and not errors_in(ctx.diagnostics):
         return _helm(objects, ctx, engine.name)
     return objects, ctx.diagnostics
+
+
+def _lower(ctx: Context) -> list[dict[str, Any]]:
+    from .engines import ENGINES
+    from .lower.dataflow import lower_dataflow
+    from .lower.dataset import dataset, merge_secrets, secret
+    from .lower.mounts import lower_mounts, nfs_objects
+    from .lower.runtime import runtime
+
+    engine = ENGINES[ctx.spec.runtime.engine]
+    mounts, plans = lower_mounts(ctx)
+    operations, operation_plans = lower_dataflow(ctx, engine)
+    objects = [secret(ctx, p) for p in merge_secrets(ctx, plans + operation_plans)]
+    objects += nfs_objects(ctx)
+    objects += engine.extra_objects(ctx)
+    objects += [dataset(ctx, mounts), runtime(ctx, engine), *operations]
+    return objects
+
+
+def self_check(ctx: Context, objects: list[dict[str, Any]]) -> list[Diagnostic]:
+    """Every generated object must pass the target API and its naming rules. A problem in a
+    name or value the spec supplied is the user's to fix, reported at that value."""
+    from .objectcheck import check_object
+
+    out = []
+    for obj in objects:
+        for f in check_object(obj, ctx.version):
+            if f.severity == "info":
+                continue
+            file, line, col, at = ctx.origins.locate(obj, f.path) or (ctx.doc.file, 1, 1, ())
+            where = f'{obj["kind"]}/{obj["metadata"]["name"]}'
+            out.append(Diagnostic(file, line, col, f.severity, f"generated {where} {'.'.join(map(str, f.path))}: "
+                                                               f"{f.message}", at, stage="self-check"))
+    return out
 
 
 def _helm(objects: list[dict[str, Any]], ctx: Context, engine: str) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
@@ -126,31 +123,21 @@ def _helm(objects: list[dict[str, Any]], ctx: Context, engine: str) -> tuple[lis
         return [], [*ctx.diagnostics, ctx.doc.diag(("runtime", "engine"), f"--target alluxio-helm needs engine "
                                                                           f"alluxio, not {engine}", stage="helm")]
     chart_values, diags = values(objects, ctx.doc)
-    return [chart_values], [*ctx.diagnostics, *diags]
+    return ([chart_values] if not errors_in(diags) else []), [*ctx.diagnostics, *diags]
 
 
-def self_check(doc: Document, version: str, objects: list[dict[str, Any]]) -> list[Diagnostic]:
-    """Every generated Fluid object must fit the target API; anything else is our bug."""
-    diags = []
-    for obj in objects:
-        model = api.spec_model(version, obj["kind"])
-        if model is None:
-            continue
-        for p in api.check(model, obj["spec"], ("spec",)):
-            where = f'{obj["kind"]}/{obj["metadata"]["name"]}'
-            diags.append(doc.diag((), f"generated {where} {'.'.join(map(str, p.path))}: "
-                                      f"{p.message}", stage="self-check"))
-    return diags
-
-
-def compile_paths(paths: Iterable[str], options: Options, overlays: Iterable[str] = ()) -> CompileResult:
+def compile_paths(paths: Iterable[str], options: Options, overlays: Iterable[str] = (),
+                  reader: Reader | None = None) -> CompileResult:
     """Compile every spec in every file (or one spec merged from overlay files, in order);
     collect all problems, then order the output."""
-    result = CompileResult()
+    reader = reader or Reader(allow=options.allow_read)
+    result = CompileResult(inputs=reader.inputs)
+    files, notes = reader.expand(paths, marker=SPEC_MARKER)
+    result.diagnostics += notes
     docs: list[Document] = []
-    for path in expand(paths, specs_only=True):
+    for path in files:
         try:
-            found = load_file(path)
+            found = reader.load(path)
         except FluidgenError as exc:
             result.diagnostics += exc.diagnostics
             continue
@@ -159,63 +146,59 @@ def compile_paths(paths: Iterable[str], options: Options, overlays: Iterable[str
         docs += found
     layers = list(overlays)
     if layers:
-        merged = _overlay(layers, result)
+        merged = overlay_files(layers, reader, result.diagnostics)
         docs += [merged] if merged else []
-    _compile_all(docs, options, result)
+    _compile_all(docs, options, result, reader)
     if options.target != "fluid" and result.specs > 1:
         result.diagnostics.append(Diagnostic(docs[-1].file, 1, 1, "error", f"--target {options.target} writes one "
                                              f"values file; give one spec, not {result.specs}"))
     if options.warnings_as_errors:
-        result.diagnostics = [_promote(d) for d in result.diagnostics]
+        result.diagnostics = [replace(d, severity="error") if d.severity == "warning" else d
+                              for d in result.diagnostics]
     return result
 
 
-def _overlay(files: list[str], result: CompileResult) -> Document | None:
+def overlay_files(files: list[str], reader: Reader, diagnostics: list[Diagnostic]) -> Document | None:
     """One spec deep-merged from files given with -f, later files winning."""
     from .source import overlay
 
     layers: list[Document] = []
     for path in files:
         try:
-            found = load_file(path)
+            found = reader.load(path)
         except FluidgenError as exc:
-            result.diagnostics += exc.diagnostics
+            diagnostics += exc.diagnostics
             continue
         if len(found) != 1 or not isinstance(found[0].data, dict):
-            result.diagnostics.append(Diagnostic(path, 1, 1, "error", "an overlay file (-f) holds exactly one mapping"))
+            diagnostics.append(Diagnostic(path, 1, 1, "error", "an overlay file (-f) holds exactly one mapping"))
             continue
         layers += found
     return overlay(layers) if layers and len(layers) == len(files) else None
 
 
-def _compile_all(docs: list[Document], options: Options, result: CompileResult) -> None:
-    from .spec import is_spec
+def _compile_all(docs: list[Document], options: Options, result: CompileResult, reader: Reader) -> None:
+    from .spec import is_spec, near_miss
 
     ranked: list[tuple[int, int, int, dict[str, Any]]] = []
     origin: dict[int, Document] = {}
     for doc in docs:
         if not is_spec(doc.data):
-            result.diagnostics.append(doc.diag((), "not a fluidgen spec (expected apiVersion: "
-                                                   "fluidgen.io/v1alpha1, kind: CachedDataset)"))
+            hint = near_miss(doc.data)
+            result.diagnostics.append(doc.diag(("apiVersion",) if hint else (), hint or (
+                "not a fluidgen spec (expected apiVersion: fluidgen.io/v1alpha1, kind: CachedDataset)")))
             continue
         try:
-            objects, diags = compile_document(doc, options)
+            objects, diags = compile_document(doc, options, reader)
         except FluidgenError as exc:
             result.diagnostics += exc.diagnostics
             continue
         result.diagnostics += diags
         result.specs += 1
         origin.update({id(o): doc for o in objects})
-        ranked += [(KIND_RANK.get(o.get("kind", ""), 9), result.specs, i, o) for i, o in enumerate(objects)]
+        ranked += [(kinds.rank(str(o.get("kind", ""))), result.specs, i, o) for i, o in enumerate(objects)]
     ranked.sort(key=lambda r: r[:3])
     result.objects = [r[3] for r in ranked]
     result.diagnostics += _duplicates(result.objects, origin)
-
-
-def _promote(d: Diagnostic) -> Diagnostic:
-    from dataclasses import replace
-
-    return replace(d, severity="error") if d.severity == "warning" else d
 
 
 def _duplicates(objects: list[dict[str, Any]], origin: dict[int, Document]) -> list[Diagnostic]:
@@ -228,7 +211,7 @@ def _duplicates(objects: list[dict[str, Any]], origin: dict[int, Document]) -> l
         doc = origin[id(o)]
         if key in first:
             name = "/".join(k for k in key[1:] if k)
-            out.append(doc.diag(("metadata", "name"), f"{key[0]} {name} is also generated by "
-                                                      f"{first[key].file}; object names must be unique"))
+            out.append(doc.diag(("metadata", "name"), f"{key[0]} {name} is also generated by {first[key].file}; "
+                                                      "object names must be unique"))
         first.setdefault(key, doc)
     return out

@@ -1,4 +1,9 @@
-"""Tuning profiles: bundled or user files, with `extends:` chains and a reason per setting."""
+"""Tuning profiles: bundled or user files, with `extends:` chains and a reason per setting.
+
+Bundled profiles live in the repository's top-level profiles/ and ship inside the wheel as
+fluidgen/bundled_profiles/ (pyproject.toml force-includes them); a source checkout or an
+editable install reads profiles/ directly.
+"""
 
 from __future__ import annotations
 
@@ -7,22 +12,21 @@ import functools
 import hashlib
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field, ValidationError
 
-from . import api
-from .diagnostics import Diagnostic, FluidgenError, Severity, did_you_mean
+from .diagnostics import Diagnostic, FluidgenError, did_you_mean
 from .merge import deep_merge, set_path
-from .source import Document, decode, load_text, read_bytes, resolve_relative
-from .spec import Engine, Model
+from .source import Document, load_text
+from .spec import EngineName, Model
+
+if TYPE_CHECKING:
+    from .inputs import Reader
 
 NONE = "none"  # `profile: none` means built-in defaults only
-RUNTIME_KIND = {
-    "alluxio": "AlluxioRuntime", "jindo": "JindoRuntime", "juicefs": "JuiceFSRuntime",
-    "efc": "EFCRuntime", "thin": "ThinRuntime", "vineyard": "VineyardRuntime",
-    "goosefs": "GooseFSRuntime",
-}
+WHEEL_FOLDER = "bundled_profiles"
 
 
 class Setting(Model):
@@ -34,7 +38,7 @@ class ProfileFile(Model):
     apiVersion: str = Field(pattern=r"^fluidgen\.io/v1alpha1$")
     kind: str = Field(pattern=r"^Profile$")
     name: str
-    engine: Engine
+    engine: EngineName
     description: str
     extends: str | None = None
     settings: list[Setting] = Field(default_factory=list)
@@ -62,11 +66,23 @@ class Profile:
     extends: str | None
     entries: tuple[Entry, ...]
     digest: str = ""  # of the file's text: identifies this exact profile in memo keys
+    bundled: bool = False
+
+
+@functools.cache
+def bundled_folder() -> Any:
+    """Where the bundled profiles are: inside the installed wheel, else the checkout's profiles/."""
+    inside = resources.files("fluidgen") / WHEEL_FOLDER
+    if inside.is_dir():
+        return inside
+    return Path(__file__).resolve().parent.parent / "profiles"
 
 
 @functools.cache
 def _bundled() -> tuple[str, ...]:
-    folder = resources.files("fluidgen") / "profiles"
+    folder = bundled_folder()
+    if not folder.is_dir():
+        return ()
     return tuple(sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml")))
 
 
@@ -74,28 +90,45 @@ def bundled_names() -> list[str]:
     return list(_bundled())
 
 
-def _locate(ref: str, relative_to: str) -> tuple[str, str]:
-    """(display name, text) of a profile reference: a bundled name or a path."""
-    if "/" in ref or ref.endswith((".yaml", ".yml")):
-        path = str(resolve_relative(relative_to, ref))
-        return path, decode(path, read_bytes(path))
+@functools.cache
+def bundled_text(name: str) -> str:
+    text: str = (bundled_folder() / f"{name}.yaml").read_text("utf-8")
+    return text
+
+
+def bundled_path(name: str) -> str:
+    return str(bundled_folder() / f"{name}.yaml")
+
+
+def is_path(ref: str) -> bool:
+    return "/" in ref or ref.endswith((".yaml", ".yml"))
+
+
+def _locate(ref: str, doc: Document | None, reader: Reader | None,
+            relative_to: str | None = None) -> tuple[str, str, bool]:
+    """(display name, text, bundled) of a profile reference: a bundled name or a path."""
+    if is_path(ref):
+        from .inputs import Reader
+
+        reader = reader or Reader()
+        if doc is not None:
+            path = str(reader.referenced(doc, ("runtime", "profile"), ref, relative_to))
+        else:
+            path = str(Path(relative_to).parent / ref) if relative_to and not Path(ref).is_absolute() else ref
+        return path, reader.text(path), False
     if ref not in bundled_names():
         hint = did_you_mean(ref, [*bundled_names(), NONE])
         raise KeyError(f'no bundled profile "{ref}"{hint} (see `fluidgen profiles list`)')
-    return f"<bundled>/{ref}.yaml", _bundled_text(ref)
+    return f"<bundled>/{ref}.yaml", bundled_text(ref), True
 
 
-@functools.cache
-def _bundled_text(name: str) -> str:
-    return (resources.files("fluidgen") / "profiles" / f"{name}.yaml").read_text("utf-8")
-
-
-def load_profile(ref: str, relative_to: str = ".") -> Profile:
-    return _parse_profile(*_locate(ref, relative_to))
+def load_profile(ref: str, doc: Document | None = None, reader: Reader | None = None,
+                 relative_to: str | None = None) -> Profile:
+    return _parse_profile(*_locate(ref, doc, reader, relative_to))
 
 
 @functools.lru_cache(maxsize=256)
-def _parse_profile(name: str, text: str) -> Profile:
+def _parse_profile(name: str, text: str, bundled: bool) -> Profile:
     """Parsed once per (file, content): a batch of specs sharing a profile parses it once."""
     docs = load_text(name, text)
     if len(docs) != 1:
@@ -109,7 +142,7 @@ def _parse_profile(name: str, text: str) -> Profile:
         raise FluidgenError(translate(exc, doc, ProfileFile)) from None
     entries = tuple(_entries(model, doc))
     return Profile(model.name, model.engine, model.description, name, model.extends, entries,
-                   hashlib.sha256(text.encode()).hexdigest())
+                   hashlib.sha256(text.encode()).hexdigest(), bundled)
 
 
 def _entries(model: ProfileFile, doc: Document) -> list[Entry]:
@@ -122,33 +155,37 @@ def _entries(model: ProfileFile, doc: Document) -> list[Entry]:
     return out
 
 
-def chain(ref: str, engine: str, relative_to: str = ".") -> list[Profile]:
-    """The profile and its ancestors, base first. Detects cycles and engine mismatches."""
+def chain(ref: str, engine: str, doc: Document | None = None, reader: Reader | None = None) -> list[Profile]:
+    """The profile and its ancestors, base first. Detects cycles and engine mismatches.
+
+    A path in `extends:` is relative to the profile that says it, and, like the spec's own
+    profile path, must lie inside the spec's directory tree.
+    """
     seen: list[str] = []
     profiles: list[Profile] = []
     current: str | None = ref
-    base_dir = relative_to
+    relative_to: str | None = None
     while current is not None:
-        profile = load_profile(current, base_dir)
+        profile = load_profile(current, doc, reader, relative_to)
         if profile.name in seen:
             loop = " -> ".join([*seen, profile.name])
             raise FluidgenError([Diagnostic(profile.file, 1, 1, "error", f"profiles extend in a cycle: {loop}")])
         if profile.engine != engine:
             raise FluidgenError([Diagnostic(
-                profile.file, 1, 1, "error",
-                f'profile "{profile.name}" is for engine {profile.engine}, not {engine}')])
+                profile.file, 1, 1, "error", f'profile "{profile.name}" is for engine {profile.engine}, not {engine}')])
         seen.append(profile.name)
         profiles.append(profile)
         current = profile.extends
-        base_dir = profile.file if not profile.file.startswith("<bundled>") else "."
+        relative_to = None if profile.bundled else profile.file
     return list(reversed(profiles))
 
 
-def apply(profiles: list[Profile], version: str, base: dict[str, Any]) -> tuple[dict[str, Any], list[Diagnostic]]:
+def apply(profiles: list[Profile], version: str, kind: str,
+          base: dict[str, Any]) -> tuple[dict[str, Any], list[Diagnostic]]:
     """Fold a chain's settings onto `base`; fields the target API lacks become warnings."""
-    key = (tuple((p.file, p.digest) for p in profiles), version, repr(base))
+    key = (tuple((p.file, p.digest) for p in profiles), version, kind, repr(base))
     if key not in _APPLIED:
-        _APPLIED[key] = _fold(tuple(profiles), version, base)
+        _APPLIED[key] = _fold(tuple(profiles), version, kind, base)
     tree, diags = _APPLIED[key]
     return copy.deepcopy(tree), list(diags)
 
@@ -157,30 +194,23 @@ def apply(profiles: list[Profile], version: str, base: dict[str, Any]) -> tuple[
 _APPLIED: dict[tuple[Any, ...], tuple[dict[str, Any], tuple[Diagnostic, ...]]] = {}
 
 
-def _fold(profiles: tuple[Profile, ...], version: str,
+def _fold(profiles: tuple[Profile, ...], version: str, kind: str,
           base: dict[str, Any]) -> tuple[dict[str, Any], tuple[Diagnostic, ...]]:
+    from .fluid.schemas import describe_problem, prune_spec, spec_validator
+
     tree = base
-    warnings: list[Diagnostic] = []
+    found: list[Diagnostic] = []
+    validator = spec_validator(version, kind)
     for profile in profiles:
-        model = api.spec_model(version, RUNTIME_KIND[profile.engine])
-        assert model is not None
         for entry in profile.entries:
             fragment = set_path({}, entry.path, entry.value)
-            problems = [] if entry.value is None else list(api.check(model, fragment))
+            problems = [] if entry.value is None else validator.problems(fragment)
             for p in problems:
-                severity: Severity = "warning" if p.unknown_field else "error"
-                warnings.append(Diagnostic(entry.file, entry.line, entry.col, severity,
-                                           _problem_text(p, version), stage="profile"))
+                severity, message = describe_problem(version, kind, p, f"in profile {profile.name}")
+                found.append(Diagnostic(entry.file, entry.line, entry.col, severity, message, stage="profile",
+                                        code="FG001" if severity == "warning" else ""))
             if any(p.unknown_field for p in problems):
-                tree = deep_merge(tree, api.prune(model, fragment))
+                tree = deep_merge(tree, prune_spec(version, kind, fragment))
             else:
                 tree = set_path(tree, entry.path, entry.value)
-    return tree, tuple(warnings)
-
-
-def _problem_text(p: api.Problem, version: str) -> str:
-    if p.unknown_field:
-        hint = did_you_mean(str(p.path[-1]), p.choices)
-        field = ".".join(map(str, p.path))
-        return f"Fluid {version} has no field {field}; it is not emitted{hint}"
-    return p.message
+    return tree, tuple(found)

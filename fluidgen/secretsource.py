@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from .deps import Recipe
+from .buildinputs import Recipe
 
 
 def read_value_file(path: str) -> str:

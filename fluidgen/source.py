@@ -1,23 +1,33 @@
-"""Read YAML files into plain data plus a map from key paths to file positions.
+"""Read YAML text into plain data plus a map from key paths to file positions.
 
-Everything a user hands us goes through here, so this module owns the limits that
-keep hostile input (alias bombs, deep nesting, huge files, binary junk) cheap to
-reject: every failure becomes a located Diagnostic, never a traceback.
+Everything a user hands fluidgen (specs, manifests, profiles, CRDs) goes through here, so
+this module owns the limits that keep hostile input cheap to reject. They are enforced
+while the event stream is read, not after a tree is built: a document stops at
+MAX_NODES nodes (alias expansions and `<<` merges count by their size), MAX_DEPTH levels,
+and DEADLINE seconds. Every failure is a located Diagnostic, never a traceback.
+
+Scalars follow the YAML 1.2 core schema (`on`, `yes` and dates are strings), which is what
+editors and ruamel.yaml read; the emitter quotes every string YAML 1.1 would re-type.
+Events come from libyaml through PyYAML when it is present (about 20 times faster), else
+from ruamel.yaml's parser; both give the same data.
 """
 
 from __future__ import annotations
 
-import datetime
-import sys
+import math
+import re
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic, FluidgenError, PathT, Severity
 
-MAX_BYTES = 4 * 1024 * 1024  # a spec or manifest file larger than this is refused
-MAX_NODES = 200_000  # scalars + collections after alias expansion, per file
+MAX_BYTES = 4 * 1024 * 1024  # a file larger than this is refused
+MAX_NODES = 200_000  # scalars + collections per document, alias expansions included
 MAX_DEPTH = 100  # nesting levels; real manifests stay well under 30
+MAX_INT_DIGITS = 40  # int64 needs 19; longer integers are a mistake (and slow to convert)
+DEADLINE = 10.0  # seconds of parsing per file
 
 
 @dataclass(frozen=True)
@@ -33,10 +43,10 @@ class Document:
 
     def where(self, path: PathT) -> tuple[int, int]:
         """Line and column (1-based) of the deepest known node on `path`."""
-        _, line, col = self._locate(path)
+        _, line, col = self.locate(path)
         return line, col
 
-    def _locate(self, path: PathT) -> tuple[str, int, int]:
+    def locate(self, path: PathT) -> tuple[str, int, int]:
         for end in range(len(path), -1, -1):
             pos = self.positions.get(path[:end])
             if pos is not None:
@@ -44,28 +54,8 @@ class Document:
         return (self.file, 1, 1)
 
     def diag(self, path: PathT, message: str, severity: Severity = "error", **kw: str) -> Diagnostic:
-        file, line, col = self._locate(path)
+        file, line, col = self.locate(path)
         return Diagnostic(file, line, col, severity, message, path, **kw)
-
-
-def read_bytes(path: str) -> bytes:
-    """Read a file (or '-' for stdin), refusing anything over MAX_BYTES."""
-    try:
-        if path == "-":
-            raw = sys.stdin.buffer.read(MAX_BYTES + 1)
-        else:
-            with open(path, "rb") as fh:
-                raw = fh.read(MAX_BYTES + 1)
-    except OSError as exc:
-        raise FluidgenError([Diagnostic(path, 0, 0, "error", f"cannot read: {exc.strerror}")]) from exc
-    from . import deps
-
-    deps.RECORDER.file(path, raw)
-    if len(raw) > MAX_BYTES:
-        raise FluidgenError([Diagnostic(
-            path, 1, 1, "error",
-            f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB; refusing to parse it")])
-    return raw
 
 
 def decode(name: str, raw: bytes) -> str:
@@ -83,134 +73,258 @@ def decode(name: str, raw: bytes) -> str:
     return text
 
 
-def load_file(path: str) -> list[Document]:
-    """Parse every document in a YAML file. Empty documents are skipped."""
-    return load_text(path, decode(path, read_bytes(path)))
-
-
-def load_text(name: str, text: str) -> list[Document]:
-    """Parse with ruamel's YAML 1.2 parser into nodes, then convert with positions.
-
-    The plain (non round-trip) parser is used: fluidgen needs every node's line and column,
-    which nodes carry, but not the comments the round-trip scanner spends its time on.
-    """
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
-
-    yaml = YAML(typ="safe", pure=True)
-    docs: list[Document] = []
+def load_text(name: str, text: str, max_nodes: int = MAX_NODES) -> list[Document]:
+    """Parse every document in YAML text. Empty documents are skipped."""
+    composer = _Composer(name, max_nodes)
     try:
-        for index, node in enumerate(yaml.compose_all(text)):
-            if node is None:
-                continue
-            conv = _Converter(name, yaml.constructor)
-            data = conv.convert(node, (), 0)
-            if data is not None:
-                docs.append(Document(name, index, data, conv.positions))
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        problem = " ".join(str(exc.problem or exc.context or "invalid YAML").split())
-        raise FluidgenError([Diagnostic(name, line, col, "error", f"invalid YAML: {problem}")]) from exc
-    except YAMLError as exc:
-        raise FluidgenError([Diagnostic(name, 1, 1, "error", f"invalid YAML: {exc}")]) from exc
-    except RecursionError as exc:
+        return composer.documents(_events(text))
+    except _ParseError as exc:
+        raise FluidgenError([Diagnostic(name, exc.line, exc.col, "error", exc.message, exc.path)]) from None
+    except RecursionError:
         raise FluidgenError([Diagnostic(
-            name, 1, 1, "error", f"YAML nests deeper than the parser allows (limit {MAX_DEPTH})")]) from exc
-    return docs
+            name, 1, 1, "error", f"YAML nests deeper than the parser allows (limit {MAX_DEPTH})")]) from None
 
 
-MERGE_TAG = "tag:yaml.org,2002:merge"
+class _ParseError(Exception):
+    def __init__(self, message: str, line: int = 1, col: int = 1, path: PathT = ()) -> None:
+        super().__init__(message)
+        self.message, self.line, self.col, self.path = message, line, col, path
 
 
-class _Converter:
-    """Composed YAML nodes -> plain dict/list/str/int/float/bool/None, with positions.
+def _events(text: str) -> Iterator[Any]:
+    """YAML events, translating either parser's syntax errors into _ParseError."""
+    try:
+        import yaml
 
-    Owns the rules a loader would otherwise apply: duplicate keys are errors (values are
-    never echoed), keys must be strings, `<<` merge keys work, and aliases are expanded
-    within a node budget so alias bombs stop early.
-    """
-
-    def __init__(self, name: str, constructor: Any) -> None:
-        self.name = name
-        self.constructor = constructor
-        self.positions: dict[PathT, tuple[int, int]] = {}
-        self.budget = MAX_NODES
-
-    def _fail(self, node: Any, path: PathT, message: str) -> FluidgenError:
-        mark = getattr(node, "start_mark", None)
-        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-        return FluidgenError([Diagnostic(self.name, line, col, "error", message, path)])
-
-    def convert(self, node: Any, path: PathT, depth: int) -> Any:
-        from ruamel.yaml.nodes import MappingNode, SequenceNode
-
-        self.budget -= 1
-        if self.budget < 0:
-            raise self._fail(node, path, f"document expands to more than {MAX_NODES} nodes "
-                                         "(YAML aliases nested too deeply?)")
-        if depth > MAX_DEPTH:
-            raise self._fail(node, path, f"nesting deeper than {MAX_DEPTH} levels")
-        if isinstance(node, MappingNode):
-            return self._mapping(node, path, depth)
-        if isinstance(node, SequenceNode):
-            out = []
-            for i, item in enumerate(node.value):
-                self.positions[(*path, i)] = (item.start_mark.line + 1, item.start_mark.column + 1)
-                out.append(self.convert(item, (*path, i), depth + 1))
-            return out
-        return self._scalar(node, path)
-
-    def _mapping(self, node: Any, path: PathT, depth: int) -> dict[str, Any]:
-        merged: dict[str, Any] = {}
-        own: dict[str, Any] = {}
-        for key_node, value_node in node.value:
-            if key_node.tag == MERGE_TAG:
-                merged = {**self._merge_sources(value_node, path, depth), **merged}
-                continue
-            key = self._scalar(key_node, path) if not hasattr(key_node.value, "__iter__") or \
-                isinstance(key_node.value, str) else None
-            if not isinstance(key, str):
-                raise self._fail(key_node, path, "mapping keys must be strings; quote this key")
-            if key in own:
-                raise self._fail(key_node, (*path, key),
-                                 f'invalid YAML: duplicate key "{key}"; each key may appear once in a mapping')
-            child = (*path, key)
-            self.positions[child] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
-            own[key] = self.convert(value_node, child, depth + 1)
-        return {**merged, **own}
-
-    def _merge_sources(self, node: Any, path: PathT, depth: int) -> dict[str, Any]:
-        sources = node.value if isinstance(node.value, list) and node.tag.endswith(":seq") else [node]
-        out: dict[str, Any] = {}
-        for source in reversed(sources):  # earlier sources win
-            value = self.convert(source, path, depth + 1)
-            if not isinstance(value, dict):
-                raise self._fail(source, path, "a << merge key needs a mapping or a list of mappings")
-            out.update(value)
-        return out
-
-    def _scalar(self, node: Any, path: PathT) -> Any:
+        parser: Any = getattr(yaml, "CParser", None)
+        errors: tuple[type[Exception], ...] = (yaml.YAMLError,)
+    except ImportError:  # pragma: no cover - PyYAML is a dependency
+        parser = None
+        errors = ()
+    if parser is None:
+        from ruamel.yaml import YAML
         from ruamel.yaml.error import YAMLError
 
-        try:
-            value = self.constructor.construct_object(node, deep=True)
-        except YAMLError as exc:
-            problem = str(getattr(exc, "problem", "") or "unsupported value")
-            raise self._fail(node, path, f"invalid YAML: {' '.join(problem.split())}") from exc
-        if value is None or isinstance(value, bool | int | float | str):
+        stream: Iterator[Any] = YAML(typ="safe", pure=True).parse(text)
+        errors = (*errors, YAMLError)
+    else:
+        stream = _cparse(parser, text)
+    try:
+        yield from stream
+    except errors as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+        problem = " ".join(str(getattr(exc, "problem", None) or getattr(exc, "context", None)
+                               or "invalid YAML").split())
+        raise _ParseError(f"invalid YAML: {problem}", line, col) from None
+
+
+def _cparse(parser_class: Any, text: str) -> Iterator[Any]:
+    parser = parser_class(text)
+    try:
+        while parser.check_event():
+            yield parser.get_event()
+    finally:
+        parser.dispose()
+
+
+_NULL = frozenset({"", "~", "null", "Null", "NULL"})
+_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_INT = re.compile(r"[-+]?[0-9]+")
+_OCT = re.compile(r"0o[0-7]+")
+_HEX = re.compile(r"0x[0-9a-fA-F]+")
+_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
+_INF = re.compile(r"[-+]?\.(inf|Inf|INF)")
+_NAN = re.compile(r"\.(nan|NaN|NAN)")
+CORE = "tag:yaml.org,2002:"
+MERGE = "<<"
+
+
+class _Composer:
+    """YAML events -> plain dict/list/str/int/float/bool/None, with positions and budgets.
+
+    Owns the rules a loader would otherwise apply: duplicate keys are errors (values are
+    never echoed), keys must be strings, `<<` merge keys work, custom tags are refused,
+    and aliases cost the size of what they stand for.
+    """
+
+    def __init__(self, name: str, max_nodes: int) -> None:
+        self.name = name
+        self.max_nodes = max_nodes
+        self.deadline = time.monotonic() + DEADLINE
+        self.ticks = 0
+
+    def documents(self, events: Iterator[Any]) -> list[Document]:
+        docs: list[Document] = []
+        self.events = events
+        index = 0
+        for event in events:
+            kind = type(event).__name__
+            if kind != "DocumentStartEvent":
+                continue
+            self.budget = self.max_nodes
+            self.anchors: dict[str, tuple[Any, int, tuple[int, int]]] = {}
+            self.positions: dict[PathT, tuple[int, int]] = {}
+            data, _ = self._node(self._next(), (), 0)
+            end = self._next()
+            if type(end).__name__ != "DocumentEndEvent":  # pragma: no cover - parsers guarantee it
+                raise self._fail(end, (), "invalid YAML: expected the end of the document")
+            if data is not None:
+                docs.append(Document(self.name, index, data, self.positions))
+            index += 1
+        return docs
+
+    def _next(self) -> Any:
+        self.ticks += 1
+        if self.ticks % 1024 == 0 and time.monotonic() > self.deadline:
+            raise _ParseError(f"parsing took longer than {DEADLINE:g} s; refusing this file")
+        return next(self.events)
+
+    def _fail(self, event: Any, path: PathT, message: str) -> _ParseError:
+        mark = getattr(event, "start_mark", None)
+        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+        return _ParseError(message, line, col, path)
+
+    def _spend(self, event: Any, path: PathT, cost: int) -> None:
+        self.budget -= cost
+        if self.budget < 0:
+            raise self._fail(event, path, f"document expands to more than {self.max_nodes} nodes "
+                                          "(YAML aliases or merge keys nested too deeply?)")
+
+    def _node(self, event: Any, path: PathT, depth: int) -> tuple[Any, int]:
+        """The value an event starts, and how many nodes it holds."""
+        kind = type(event).__name__
+        if depth > MAX_DEPTH:
+            raise self._fail(event, path, f"nesting deeper than {MAX_DEPTH} levels")
+        if kind == "AliasEvent":
+            if event.anchor not in self.anchors:
+                raise self._fail(event, path, f"invalid YAML: unknown alias *{event.anchor}")
+            value, size, _ = self.anchors[event.anchor]
+            self._spend(event, path, size)
+            return value, size
+        self._spend(event, path, 1)
+        if kind == "ScalarEvent":
+            value, size = self._scalar(event, path), 1
+        elif kind == "SequenceStartEvent":
+            self._collection_tag(event, path, "seq")
+            value, size = self._sequence(path, depth)
+        elif kind == "MappingStartEvent":
+            self._collection_tag(event, path, "map")
+            value, size = self._mapping(path, depth)
+        else:  # pragma: no cover - parsers only start nodes with the events above
+            raise self._fail(event, path, "invalid YAML: unexpected event")
+        if getattr(event, "anchor", None):
+            mark = event.start_mark
+            self.anchors[event.anchor] = (value, size, (mark.line + 1, mark.column + 1))
+        return value, size
+
+    def _collection_tag(self, event: Any, path: PathT, kind: str) -> None:
+        tag = getattr(event, "tag", None)
+        if tag not in (None, "!", CORE + kind):
+            raise self._fail(event, path, f"unsupported YAML tag {tag}; remove it")
+
+    def _sequence(self, path: PathT, depth: int) -> tuple[list[Any], int]:
+        out: list[Any] = []
+        size = 1
+        while True:
+            event = self._next()
+            if type(event).__name__ == "SequenceEndEvent":
+                return out, size
+            child = (*path, len(out))
+            self.positions[child] = (event.start_mark.line + 1, event.start_mark.column + 1)
+            value, n = self._node(event, child, depth + 1)
+            out.append(value)
+            size += n
+
+    def _mapping(self, path: PathT, depth: int) -> tuple[dict[str, Any], int]:
+        own: dict[str, Any] = {}
+        merged: dict[str, Any] = {}
+        size = 1
+        while True:
+            event = self._next()
+            if type(event).__name__ == "MappingEndEvent":
+                return ({**merged, **own} if merged else own), size
+            key = self._key(event, path)
+            value_event = self._next()
+            if key == MERGE and getattr(event, "style", None) in (None, ""):
+                extra, n = self._merge(value_event, path, depth)
+                self._spend(value_event, path, len(extra))
+                merged = {**extra, **merged}  # earlier merge keys win
+                size += n
+                continue
+            child = (*path, key)
+            if key in own:
+                raise self._fail(event, child, f'invalid YAML: duplicate key "{key}"; '
+                                               "each key may appear once in a mapping")
+            self.positions[child] = (event.start_mark.line + 1, event.start_mark.column + 1)
+            own[key], n = self._node(value_event, child, depth + 1)
+            size += n
+
+    def _key(self, event: Any, path: PathT) -> str:
+        if type(event).__name__ != "ScalarEvent":
+            raise self._fail(event, path, "mapping keys must be strings; a key here is a "
+                                          f"{'mapping' if 'Mapping' in type(event).__name__ else 'list or alias'}")
+        key = self._scalar(event, path)
+        if not isinstance(key, str):
+            raise self._fail(event, path, f"mapping keys must be strings; quote the key {event.value!r}")
+        return key
+
+    def _merge(self, event: Any, path: PathT, depth: int) -> tuple[dict[str, Any], int]:
+        """The mappings a `<<` key merges in (a mapping, an alias, or a list of them)."""
+        value, size = self._node(event, path, depth + 1)
+        sources = value if isinstance(value, list) else [value]
+        out: dict[str, Any] = {}
+        for source in reversed(sources):  # earlier sources win
+            if not isinstance(source, dict):
+                raise self._fail(event, path, "a << merge key needs a mapping or a list of mappings")
+            out.update(source)
+        return out, size
+
+    def _scalar(self, event: Any, path: PathT) -> Any:
+        value: str = event.value
+        tag = event.tag
+        if tag is None:
+            return _resolve_plain(value) if event.style in (None, "") else value
+        if tag == "!":  # the non-specific tag: a string, however it looks
             return value
-        if isinstance(value, datetime.date | datetime.datetime):
-            raise self._fail(node, path, "unquoted date/time value; quote it to make it a string")
-        raise self._fail(node, path, f"unsupported YAML value (tag {node.tag})")
+        if not tag.startswith(CORE):
+            raise self._fail(event, path, f"unsupported YAML tag {tag}; remove it")
+        name = tag[len(CORE):]
+        if name == "str":
+            return value
+        resolved = _resolve_plain(value)
+        wanted = {"int": int, "float": float, "bool": bool, "null": type(None)}.get(name)
+        if wanted is None:
+            raise self._fail(event, path, f"unsupported YAML tag !!{name}; write a plain value")
+        if wanted is float and isinstance(resolved, int) and not isinstance(resolved, bool):
+            resolved = float(resolved)
+        if not isinstance(resolved, wanted) or (wanted is int and isinstance(resolved, bool)):
+            raise self._fail(event, path, f"invalid YAML: {value!r} is not a valid !!{name}")
+        return resolved
 
 
-def resolve_relative(base_file: str, target: str) -> Path:
-    """Resolve a path written in a spec relative to the spec's own directory."""
-    p = Path(target)
-    if p.is_absolute() or base_file == "-":
-        return p
-    return Path(base_file).parent / p
+def _resolve_plain(text: str) -> Any:
+    """A plain scalar under the YAML 1.2 core schema."""
+    if text in _NULL:
+        return None
+    if text in _BOOL:
+        return _BOOL[text]
+    if _INT.fullmatch(text):
+        digits = text.lstrip("+-")
+        if len(digits) > MAX_INT_DIGITS:
+            return text  # keep it a string: a number this long is not one a manifest can hold
+        return int(text)
+    if _OCT.fullmatch(text) and len(text) <= MAX_INT_DIGITS:
+        return int(text[2:], 8)
+    if _HEX.fullmatch(text) and len(text) <= MAX_INT_DIGITS:
+        return int(text[2:], 16)
+    if _FLOAT.fullmatch(text):
+        return float(text)
+    if _INF.fullmatch(text):
+        return -math.inf if text.startswith("-") else math.inf
+    if _NAN.fullmatch(text):
+        return math.nan
+    return text
 
 
 def overlay(docs: list[Document]) -> Document:
@@ -225,8 +339,7 @@ def overlay(docs: list[Document]) -> Document:
         data = deep_merge(data, doc.data)
         for path, pos in doc.positions.items():
             positions[path] = pos
-            origins[path] = doc.file
-    # Drop positions of keys a later layer deleted or replaced with a shorter list.
+            origins[path] = doc.origins.get(path, doc.file)
     live = {p: pos for p, pos in positions.items() if _exists(data, p)}
     return Document(docs[-1].file, 0, data, live, {p: origins[p] for p in live})
 

@@ -1,48 +1,42 @@
 """The fluidgen input spec (fluidgen.io/v1alpha1, kind CachedDataset).
 
-Pydantic models that reject unknown keys and wrong types. `parse_spec` turns a
-loaded Document into a Spec or raises FluidgenError with every problem located.
+Pydantic models that reject unknown keys and wrong types. `parse_spec` turns a loaded
+Document into a Spec or raises FluidgenError with every problem located.
 """
 
 from __future__ import annotations
 
-import re
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, WithJsonSchema, model_validator
 
-from .diagnostics import FluidgenError
+from . import names, versions
+from .diagnostics import FluidgenError, did_you_mean
+from .engines import ENGINES
 from .quantity import is_quantity, quantity_hint
 from .source import Document
 
-API_VERSION = "fluidgen.io/v1alpha1"
 KIND = "CachedDataset"
+GROUP = "fluidgen.io"
 DEFAULT_GPU_LABEL = "aliyun.accelerator/nvidia_name"
 
-DNS1035 = re.compile(r"^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$")
-DNS1123_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
-DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+
+def _rule(check: Any) -> Any:
+    def validate(value: object) -> object:
+        if isinstance(value, str) and (problem := check(value)) is not None:
+            raise ValueError(problem)
+        return value
+    return validate
 
 
-def _dns1035(value: object) -> object:
-    if isinstance(value, str) and not DNS1035.match(value):
-        raise ValueError(
-            f'"{value}" is not a DNS-1035 label (lower-case letters, digits and "-", starting '
-            "with a letter, ending with a letter or digit, at most 63 characters); Fluid "
-            "refuses such Dataset and runtime names")
-    return value
-
-
-def _dns1123_label(value: object) -> object:
-    if isinstance(value, str) and not DNS1123_LABEL.match(value):
-        raise ValueError(f'"{value}" is not a DNS-1123 label (lower-case letters, digits and "-")')
-    return value
-
-
-def _dns1123_subdomain(value: object) -> object:
-    if isinstance(value, str) and (len(value) > 253 or not DNS1123_SUBDOMAIN.match(value)):
-        raise ValueError(f'"{value}" is not a valid Kubernetes object name (DNS-1123 subdomain)')
-    return value
+def choice(values: tuple[str, ...]) -> Any:
+    """A string that must be one of `values` (a table elsewhere owns the list)."""
+    def validate(value: object) -> object:
+        if isinstance(value, str) and value not in values:
+            listed = ", ".join(repr(v) for v in values)
+            raise ValueError(f"expected one of {listed}, got {value!r}{did_you_mean(value, values)}")
+        return value
+    return Annotated[str, BeforeValidator(validate), WithJsonSchema({"type": "string", "enum": list(values)})]
 
 
 def _quantity(value: object) -> object:
@@ -77,17 +71,26 @@ def _ratio(value: object) -> object:
     return value
 
 
-Name = Annotated[str, BeforeValidator(_dns1123_subdomain)]
-DatasetName = Annotated[str, BeforeValidator(_dns1035)]
-Namespace = Annotated[str, BeforeValidator(_dns1123_label)]
+Name = Annotated[str, BeforeValidator(_rule(names.dns1123_subdomain))]
+DatasetName = Annotated[str, BeforeValidator(_rule(names.dns1035_label))]
+Namespace = Annotated[str, BeforeValidator(_rule(names.dns1123_label))]
+MountName = Annotated[str, BeforeValidator(_rule(names.mount_name))]
+SecretKey = Annotated[str, BeforeValidator(_rule(names.secret_key))]
 Quantity = Annotated[str, BeforeValidator(_quantity, json_schema_input_type=int | str)]
 QuantityList = Annotated[list[str], BeforeValidator(
     _quantities, json_schema_input_type=int | str | list[int | str]), Field(min_length=1)]
 StrList = Annotated[list[str], BeforeValidator(_str_list, json_schema_input_type=str | list[str])]
 Ratio = Annotated[str, BeforeValidator(_ratio, json_schema_input_type=float | str)]
 StrMap = dict[str, str]
-Engine = Literal["alluxio", "jindo", "juicefs", "efc", "thin", "vineyard", "goosefs"]
+if TYPE_CHECKING:
+    EngineName = str
+    FluidVersion = str
+else:
+    EngineName = choice(tuple(ENGINES))  # the engine table owns the list
+    FluidVersion = choice(versions.NAMES)  # the version table owns the list
 Policy = Literal["Once", "Cron", "OnEvent"]
+Replicas = Annotated[int, Field(ge=1, le=2**31 - 1)]
+Int32 = Annotated[int, Field(ge=0, le=2**31 - 1)]
 
 
 class Model(BaseModel):
@@ -101,21 +104,30 @@ class Metadata(Model):
     annotations: StrMap = Field(default_factory=dict, description="Annotations copied to every generated object.")
 
 
+def _same_names(value: object) -> object:
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return {v: v for v in value}
+    return value
+
+
+SecretKeys = dict[SecretKey, SecretKey]
+
+
 class ExistingSecret(Model):
     name: Name = Field(description="An existing Secret in the Dataset's namespace.")
-    keys: Annotated[StrMap, BeforeValidator(
-        lambda v: {k: k for k in v} if isinstance(v, list) else v,
-        json_schema_input_type=dict[str, str] | list[str])] = Field(
-        description="Option name -> key in that Secret (a list means the same names).")
+    keys: Annotated[SecretKeys, BeforeValidator(_same_names, json_schema_input_type=dict[str, str] | list[str])] = \
+        Field(description="Option name -> key in that Secret (a list means the same names).")
 
 
 class Credentials(Model):
     secretName: Name | None = Field(None, description="Name of the generated Secret.")
-    fromEnv: StrMap = Field(default_factory=dict, description="Option name -> environment variable read at build time.")
-    fromFile: StrMap = Field(default_factory=dict,
+    fromEnv: dict[SecretKey, str] = Field(default_factory=dict,
+        description="Option name -> environment variable read at build time.")
+    fromFile: dict[SecretKey, str] = Field(default_factory=dict,
         description="Option name -> file (relative to the spec) whose content is the value.")
     envFile: str | None = Field(None, description="A KEY=VALUE file (relative to the spec); keys are option names.")
-    inline: StrMap = Field(default_factory=dict, description="Literal values in the spec. Needs allowInline: true.")
+    inline: dict[SecretKey, str] = Field(default_factory=dict,
+        description="Literal values in the spec. Needs allowInline: true.")
     allowInline: bool = Field(False, description="Accept inline credential values (draws a warning).")
     existingSecret: ExistingSecret | None = Field(None,
         description="Reference an existing Secret instead of generating one.")
@@ -148,7 +160,7 @@ class NfsSource(Model):
 class Mount(Model):
     uri: str | None = Field(None, description="Where the data is: oss://, s3://, hdfs://, pvc://, juicefs:///, ...")
     nfs: NfsSource | None = Field(None, description="An NFS export, compiled to a PV + PVC + pvc:// mount.")
-    name: str | None = Field(None, description="Mount name (default: the dataset name for one mount).")
+    name: MountName | None = Field(None, description="Mount name (default: the dataset name for one mount).")
     path: str | None = Field(None, description="Path in the cache namespace (default /<name>).")
     readOnly: bool | None = None
     shared: bool | None = None
@@ -169,7 +181,7 @@ class Toleration(Model):
     operator: Literal["Exists", "Equal"] | None = None
     value: str | None = None
     effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"] | None = None
-    tolerationSeconds: int | None = None
+    tolerationSeconds: Annotated[int, Field(ge=-(2**63), le=2**63 - 1)] | None = None
 
 
 class Placement(Model):
@@ -208,8 +220,8 @@ class ThinSettings(Model):
 
 
 class Runtime(Model):
-    engine: Engine
-    replicas: Annotated[int, Field(ge=1)] = Field(1, description="Cache workers.")
+    engine: EngineName
+    replicas: Replicas = Field(1, description="Cache workers.")
     cache: list[CacheTier] = Field(default_factory=list, description="Cache tiers, fastest first.")
     profile: str | None = Field(None, description="Tuning profile: a bundled name or a path to a file.")
     overrides: dict[str, Any] = Field(default_factory=dict, description="Runtime spec fields that beat the profile.")
@@ -231,7 +243,7 @@ class Migrate(Model):
     options: StrMap = Field(default_factory=dict)
     image: str | None = None
     imageTag: str | None = None
-    parallelism: Annotated[int, Field(ge=1)] | None = None
+    parallelism: Replicas | None = None
     sshSecretName: Name | None = Field(None, description="Required by Fluid when parallelism > 1.")
     policy: Policy | None = None
     schedule: str | None = None
@@ -264,7 +276,7 @@ class Process(Model):
 
 class Load(Model):
     paths: StrList = Field(default_factory=lambda: ["/"], description="Paths to warm up, in the cache namespace.")
-    replicas: Annotated[int, Field(ge=1)] | None = None
+    replicas: Replicas | None = None
     metadata: bool | None = Field(None, description="Load metadata first.")
     options: StrMap = Field(default_factory=dict)
     policy: Policy | None = None
@@ -277,7 +289,7 @@ class Backup(Model):
 
 class Step(Model):
     name: Name | None = Field(None, description="Object name (default <dataset>-step<N>-<op>).")
-    ttlSecondsAfterFinished: int | None = None
+    ttlSecondsAfterFinished: Int32 | None = None
     migrate: Migrate | None = None
     process: Process | None = None
     load: Load | None = None
@@ -303,7 +315,7 @@ class Spec(Model):
     apiVersion: Literal["fluidgen.io/v1alpha1"]
     kind: Literal["CachedDataset"]
     metadata: Metadata
-    fluid: Literal["v1.0.8", "v1.1.0-dev"] | None = Field(None, description="Target Fluid version.")
+    fluid: FluidVersion | None = Field(None, description="Target Fluid version.")
     source: list[Mount] = Field(default_factory=list, description="One entry per mount.")
     sharedOptions: StrMap = Field(default_factory=dict)
     accessModes: list[Literal["ReadOnlyMany", "ReadWriteMany"]] = Field(default_factory=list)
@@ -314,9 +326,31 @@ class Spec(Model):
 
 
 
+API_VERSIONS = ("fluidgen.io/v1alpha1",)
+
+
 def is_spec(data: object) -> bool:
     return isinstance(data, dict) and data.get("kind") == KIND and \
-        str(data.get("apiVersion", "")).startswith("fluidgen.io/")
+        str(data.get("apiVersion", "")).startswith(GROUP + "/")
+
+
+def near_miss(data: object) -> str | None:
+    """Why a document that is not quite a spec looks like a mistyped one, or None."""
+    if not isinstance(data, dict) or is_spec(data):
+        return None
+    kind, api_version = data.get("kind"), data.get("apiVersion")
+    group = str(api_version).split("/")[0] if "/" in str(api_version) else ""
+    if not group or group.endswith((".k8s.io", ".fluid.io", "fluid.io")) or "." not in group:
+        return None  # a core, Fluid or other Kubernetes group: a manifest, not a mistyped spec
+    kind_hint = did_you_mean(str(kind), (KIND,)) if isinstance(kind, str) and kind != KIND else ""
+    api_hint = did_you_mean(str(api_version), API_VERSIONS) if isinstance(api_version, str) else ""
+    if kind == KIND:
+        return f"apiVersion {api_version!r} is not fluidgen's{api_hint or f'; write {API_VERSIONS[0]}'}"
+    if kind_hint and (api_version in API_VERSIONS or api_hint):
+        return f"kind {kind!r} is not a fluidgen kind{kind_hint}"
+    if isinstance(api_version, str) and api_version.startswith(GROUP + "/"):
+        return f"kind {kind!r} is not a fluidgen kind; write {KIND}"
+    return None
 
 
 def parse_spec(doc: Document) -> Spec:

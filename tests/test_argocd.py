@@ -37,7 +37,9 @@ def test_generate_prints_only_manifests(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     docs = list(yaml.safe_load_all(result.stdout))
     assert [d["kind"] for d in docs] == ["Secret", "Dataset", "JindoRuntime"]
-    assert result.stderr == ""
+    # Other YAML in the application directory is named, never silently dropped.
+    assert result.stderr == "./kustomization.yaml: info: not built: holds no fluidgen spec (a plain manifest or a " \
+                            "values file)\n"
 
 
 def test_generate_reads_settings_from_argocd_env(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from fluidgen.lower import ENGINES
+from fluidgen.engines import ENGINES
 
 from .conftest import run_cli
 

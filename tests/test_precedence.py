@@ -15,6 +15,7 @@ metadata: {name: demo}
 source:
   - uri: oss://bucket/data/
     options: {fs.oss.endpoint: oss-cn-hangzhou.aliyuncs.com}
+    credentials: {existingSecret: {name: oss, keys: [fs.oss.accessKeyId, fs.oss.accessKeySecret]}}
 runtime:
   engine: alluxio
   replicas: 2

@@ -4,8 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from fluidgen import FLUID_VERSIONS, profiles
+from fluidgen import profiles, versions
 from fluidgen.diagnostics import FluidgenError
+from fluidgen.engines import ENGINES
+from fluidgen.versions import NAMES as FLUID_VERSIONS
 
 from .conftest import run_cli
 
@@ -20,10 +22,10 @@ def test_bundled_profiles_exist() -> None:
 @pytest.mark.parametrize("version", FLUID_VERSIONS)
 def test_bundled_profile_fits_every_target(name: str, version: str) -> None:
     p = profiles.load_profile(name)
-    if p.engine == "goosefs" and version != "v1.0.8":
-        pytest.skip("GooseFS exists only in v1.0.8")
+    if not versions.has(version, p.engine):
+        pytest.skip(f"engine {p.engine} does not exist in Fluid {version}")
     chain = profiles.chain(name, p.engine)
-    _, diags = profiles.apply(chain, version, {})
+    _, diags = profiles.apply(chain, version, ENGINES[p.engine].kind, {})
     assert diags == []
     for entry in p.entries:
         assert len(entry.why.split()) >= 5, entry.path
@@ -72,7 +74,7 @@ def _golden_runtimes() -> set[tuple[str, str | None, str]]:
     """(engine, profile, Fluid version) of every golden case written as a spec."""
     import yaml
 
-    from fluidgen import DEFAULT_FLUID_VERSION
+    from fluidgen.versions import DEFAULT as DEFAULT_FLUID_VERSION
 
     from .conftest import ROOT
 
@@ -90,10 +92,9 @@ def _golden_runtimes() -> set[tuple[str, str | None, str]]:
 
 
 def test_every_engine_has_a_default_profile_with_goldens() -> None:
-    from fluidgen.lower import ENGINES
-
     goldens = _golden_runtimes()
     for name, engine in sorted(ENGINES.items()):
-        assert f"{name}-default" in BUNDLED, name
-        for version in sorted(engine.versions):
-            assert (name, f"{name}-default", version) in goldens, (name, version)
+        assert engine.default_profile == f"{name}-default" and engine.default_profile in BUNDLED, name
+        for version in FLUID_VERSIONS:
+            if versions.has(version, name):
+                assert (name, engine.default_profile, version) in goldens, (name, version)

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from fluidgen import FLUID_VERSIONS
 from fluidgen.diagnostics import FluidgenError, errors_in
 from fluidgen.emit import dump_all
 from fluidgen.pipeline import Options, compile_document
 from fluidgen.source import load_text
+from fluidgen.versions import NAMES as FLUID_VERSIONS
 
 from .conftest import crds_root
 
@@ -137,7 +137,7 @@ def specs(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, str]]:
 
 @functools.cache
 def _crds() -> dict[str, Any]:
-    from fluidgen.crds import CrdSet
+    from fluidgen.structural.crds import CrdSet
 
     root = crds_root()
     if root is None:

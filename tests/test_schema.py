@@ -5,7 +5,7 @@ import json
 import jsonschema
 import yaml
 
-from fluidgen.schema import spec_schema_text
+from fluidgen.specschema import spec_schema_text
 
 from .conftest import EXAMPLES, ROOT
 

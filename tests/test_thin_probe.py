@@ -16,7 +16,7 @@ TARGET = "/runtime-mnt/thin/default/minio-data/thin-fuse"
 
 def probe_script() -> str:
     chain = profiles.chain("thin-default", "thin")
-    tree, diags = profiles.apply(chain, "v1.0.8", {})
+    tree, diags = profiles.apply(chain, "v1.0.8", "ThinRuntime", {})
     assert diags == []
     probe = tree["fuse"]["livenessProbe"]
     command = probe["exec"]["command"]

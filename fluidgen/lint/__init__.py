@@ -1,4 +1,10 @@
-"""Semantic lint rules over Fluid and core manifests, each with an ID, severity and reason.
+"""Semantic rules over Fluid and core manifests, each with an ID, severity and reason.
+
+The same rules run on compiled output (`fluidgen build`, each finding reported at the spec
+value it came from) and on hand-written manifests (`fluidgen lint`). Rules that concern one
+engine live in its module (engines/*.py) and are collected here. What only a spec can show
+(which engine a Dataset asks for, names derived from spec keys) is checked while lowering,
+in lower/mounts.py, lower/runtime.py and the engines' check hooks.
 
 Silence a rule for one spec with `lint: {ignore: [FG103]}`, for one manifest file with a
 comment line `# fluidgen-lint: ignore=FG103,FG109`, for one object with the annotation
@@ -8,79 +14,64 @@ comment line `# fluidgen-lint: ignore=FG103,FG109`, for one object with the anno
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..diagnostics import Diagnostic, PathT
+from ..engines import ENGINES
+from ..rules import Finding, Object, Rule, kind_of, meta
 from ..source import Document
-from .base import RUNTIME_KINDS, Finding, Rule, walk_strings
-from .fuse_jvm import (
-    client_cache_size,
-    fuse_direct_io,
-    fuse_metadata_timeouts,
-    jindo_args_drop_root_ns,
-    jvm_memory_budget,
-    kernel_cache_needs_jni,
-    processor_count,
-)
+from .fuse_jvm import client_cache_size, fuse_direct_io, fuse_metadata_timeouts, jvm_memory_budget, processor_count
+from .references import collides_with_fluid, credential_facts, operation_references, runtime_binding
 from .storage import (
+    distinct_media,
     dns_names,
-    juicefs_byte_quota,
     mount_uniqueness,
     nfs_version_conflict,
     placeholders,
     plain_credentials,
     quota_forms,
     reference_dataset_alone,
-    reference_dataset_engine,
-    reference_dataset_spec,
-    runtime_binding,
-    secret_key_names,
     single_tier,
-    thin_profile_drops_ro,
     watermarks,
 )
 
 IGNORE_ANNOTATION = "fluidgen.io/lint-ignore"
 
-
-RULES: tuple[Rule, ...] = (
+GENERIC: tuple[Rule, ...] = (
     Rule("FG101", "error", "credentials in plain options are stored unencrypted and shown by kubectl",
          plain_credentials),
     Rule("FG102", "error", "a <placeholder> from documentation is not a real value", placeholders),
     Rule("FG103", "warning", "vers= and nfsvers= disagree; mount.nfs silently keeps the last one",
          nfs_version_conflict),
-    Rule("FG104", "error", "runtime and Dataset must share namespace and name to bind", runtime_binding),
+    Rule("FG104", "error", "a runtime binds to the Dataset with its namespace and name", runtime_binding),
     Rule("FG105", "error", "Fluid requires DNS-1035 names for Datasets and runtimes", dns_names),
     Rule("FG106", "error", "the low watermark must be below the high one", watermarks),
     Rule("FG107", "warning", "direct_io bypasses the page cache (AlluxioFuse tuning guide)", fuse_direct_io),
-    Rule("FG108", "warning", "kernel_cache is only supported by the JNI-based AlluxioFuse", kernel_cache_needs_jni),
     Rule("FG109", "warning", "ActiveProcessorCount above the CPU limit oversizes JVM thread pools",
          processor_count),
     Rule("FG110", "error", "JVM heap + direct memory (+ MEM tier) must fit the memory limit", jvm_memory_budget),
     Rule("FG111", "warning", "a MEMORY client cache above 1800MB stresses the FUSE JVM heap", client_cache_size),
-    Rule("FG112", "error", "quota/quotaList must be valid sizes, one per cache path", quota_forms),
+    Rule("FG112", "error", "quota/quotaList must be positive sizes, one per cache path", quota_forms),
     Rule("FG113", "error", "Jindo, JuiceFS and EFC use only the first cache tier", single_tier),
     Rule("FG114", "error", "mount names and paths must be unique within a Dataset", mount_uniqueness),
     Rule("FG115", "error", "a dataset:// reference must be the Dataset's only mount", reference_dataset_alone),
     Rule("FG116", "warning", "kernel_cache wants long attr/entry timeouts (AlluxioFuse tuning guide)",
          fuse_metadata_timeouts),
-    Rule("FG117", "warning", "a plain-integer JuiceFS quota is bytes and is rounded down to MiB", juicefs_byte_quota),
-    Rule("FG118", "warning", "each runtime reads fixed encryptOption names per storage type", secret_key_names),
-    Rule("FG119", "warning", "JindoRuntime fuse.args replace Fluid's defaults, including -oroot_ns",
-         jindo_args_drop_root_ns),
-    Rule("FG120", "error", "a dataset:// reference is served by a ThinRuntime, not another engine",
-         reference_dataset_engine),
-    Rule("FG121", "warning", "Fluid ignores the ThinRuntime spec of a dataset:// reference", reference_dataset_spec),
-    Rule("FG122", "warning", "ThinRuntimeProfile fuse.options replace the ro Fluid adds for read-only datasets",
-         thin_profile_drops_ro),
+    Rule("FG118", "error", "each runtime reads fixed credential names per storage, and needs complete sets",
+         credential_facts),
+    Rule("FG125", "error", "a data operation runs in its Dataset's namespace, after an operation that exists",
+         operation_references),
+    Rule("FG126", "error", "names Fluid's controllers create for a Dataset, runtime or operation are taken",
+         collides_with_fluid),
+    Rule("FG127", "error", "each cache medium appears in one tieredstore level", distinct_media),
 )
 
-
+RULES: tuple[Rule, ...] = tuple(sorted(
+    (*GENERIC, *(rule for engine in ENGINES.values() for rule in engine.rules)), key=lambda r: r.id))
 RULE_IDS = frozenset(r.id for r in RULES)
 
-
-FILE_DIRECTIVE = re.compile(r"^#\s*fluidgen-lint:\s*ignore=([A-Z0-9, ]+)\s*$", re.MULTILINE)
+FILE_DIRECTIVE = re.compile(r"^#\s*fluidgen-lint:\s*ignore=([A-Za-z0-9, ]+)\s*$", re.MULTILINE)
 
 
 def file_ignores(text: str) -> set[str]:
@@ -88,12 +79,17 @@ def file_ignores(text: str) -> set[str]:
     return {i.strip() for m in FILE_DIRECTIVE.finditer(text) for i in m.group(1).split(",") if i.strip()}
 
 
-def _ignored(obj: dict[str, Any]) -> set[str]:
-    value = ((obj.get("metadata") or {}).get("annotations") or {}).get(IGNORE_ANNOTATION, "")
+def unknown_ids(ids: Iterable[str]) -> list[str]:
+    return sorted(set(ids) - RULE_IDS)
+
+
+def _ignored(obj: Object) -> set[str]:
+    annotations = meta(obj).get("annotations")
+    value = annotations.get(IGNORE_ANNOTATION, "") if isinstance(annotations, dict) else ""
     return {v.strip() for v in str(value).split(",") if v.strip()}
 
 
-def run_rules(obj: dict[str, Any], objects: list[dict[str, Any]], ignore: set[str]) -> Iterator[tuple[Rule, Finding]]:
+def run_rules(obj: Object, objects: list[Object], ignore: set[str]) -> Iterator[tuple[Rule, Finding]]:
     skip = ignore | _ignored(obj)
     for rule in RULES:
         if rule.id not in skip:
@@ -112,31 +108,19 @@ def lint_manifests(docs: list[Document], ignore: set[str]) -> list[Diagnostic]:
     return out
 
 
-def lint_objects(objects: list[dict[str, Any]], doc: Document, ignore: set[str]) -> list[Diagnostic]:
-    """Rules over compiled output, reported against the spec that produced it."""
+def lint_objects(objects: list[Object], locate: Any, doc: Document, ignore: set[str]) -> list[Diagnostic]:
+    """Rules over compiled output, reported at the spec value each finding comes from.
+
+    `locate(obj, path)` gives (file, line, col, spec path) for a path in a generated object.
+    """
     out = []
     for obj in objects:
-        where = f"{obj['kind']}/{obj['metadata']['name']}"
+        where = f"{kind_of(obj)}/{meta(obj).get('name')}"
         for rule, f in run_rules(obj, objects, ignore):
-            path = ".".join(map(str, f.path))
-            at = _spec_location(doc, obj, f)
-            out.append(doc.diag(at, f"generated {where} {path}: {f.message}", rule.severity, code=rule.id,
-                                stage="lint"))
+            found = locate(obj, f.path) or (doc.file, 1, 1, ())
+            path: PathT = found[3]
+            field = ".".join(map(str, f.path))
+            message = f"generated {where} {field}: {f.message}"
+            out.append(Diagnostic(found[0], found[1], found[2], rule.severity, message, path, code=rule.id,
+                                  stage="lint"))
     return out
-
-
-def _spec_location(doc: Document, obj: dict[str, Any], finding: Finding) -> PathT:
-    """Where in the spec a finding on generated output comes from, as closely as known."""
-    value: Any = obj
-    for part in finding.path:
-        if isinstance(value, dict):
-            value = value.get(part)
-        elif isinstance(value, list) and isinstance(part, int):
-            value = value[part]
-        else:
-            value = None
-    if isinstance(value, str):
-        for path, text in walk_strings(doc.data):
-            if text == value:
-                return path
-    return ("runtime",) if obj["kind"] in RUNTIME_KINDS else ()

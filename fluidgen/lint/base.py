@@ -1,84 +1,90 @@
-"""Shared pieces of the lint rules: the finding type and safe walks over manifests."""
+"""Safe walks over manifests, shared by the rules (they must survive any hand-written input)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from typing import Any
 
-from ..diagnostics import PathT, Severity
+from ..engines import BY_KIND, RUNTIME_KINDS, Engine
+from ..rules import Object, kind_of, meta, same_place, spec_of
 
-RUNTIME_KINDS = frozenset({"AlluxioRuntime", "JindoRuntime", "JuiceFSRuntime", "EFCRuntime", "ThinRuntime",
-                           "VineyardRuntime", "GooseFSRuntime"})
-SINGLE_TIER = frozenset({"JindoRuntime", "JuiceFSRuntime", "EFCRuntime"})
-DNS1035 = re.compile(r"^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$")
 SECRET_OPTION = re.compile(r"(accesskeysecret|secretkey|secret-key|secret_key|password|token|metaurl)$",
                            re.IGNORECASE)
 PLACEHOLDER = re.compile(r"<[A-Za-z_][A-Za-z0-9_ -]*>")
 MEMORY_CLIENT_CACHE_LIMIT = 1800 * 2**20
 
 
-@dataclass(frozen=True)
-class Finding:
-    path: PathT
-    message: str
+def is_runtime(obj: Object) -> bool:
+    return kind_of(obj) in RUNTIME_KINDS
 
 
-@dataclass(frozen=True)
-class Rule:
-    id: str
-    severity: Severity
-    reason: str
-    check: Callable[[dict[str, Any], list[dict[str, Any]]], Iterator[Finding]]
+def engine_of(obj: Object) -> Engine | None:
+    return BY_KIND.get(kind_of(obj))
 
 
-def walk_strings(value: Any, path: PathT = ()) -> Iterator[tuple[PathT, str]]:
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from walk_strings(v, (*path, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from walk_strings(v, (*path, i))
-    elif isinstance(value, str):
-        yield path, value
+def bound_runtime(dataset: Object, objects: list[Object]) -> Object | None:
+    """The runtime a Dataset binds to: a runtime with the same namespace and name."""
+    return next((o for o in objects if is_runtime(o) and same_place(o, dataset)), None)
 
 
-def fuse_spec(obj: dict[str, Any]) -> dict[str, Any]:
-    fuse = (obj.get("spec") or {}).get("fuse")
+def bound_dataset(runtime: Object, objects: list[Object]) -> Object | None:
+    return next((o for o in objects if kind_of(o) == "Dataset" and same_place(o, runtime)), None)
+
+
+def find(objects: list[Object], kind: str, name: object, namespace: object) -> Object | None:
+    return next((o for o in objects if kind_of(o) == kind and meta(o).get("name") == name
+                 and meta(o).get("namespace") == namespace), None)
+
+
+def fuse_spec(obj: Object) -> dict[str, Any]:
+    fuse = spec_of(obj).get("fuse")
     return fuse if isinstance(fuse, dict) else {}
 
 
-def fuse_options(obj: dict[str, Any]) -> list[tuple[int, str]]:
+def fuse_options(obj: Object) -> list[tuple[int, str]]:
     out = []
-    for i, arg in enumerate(fuse_spec(obj).get("args") or []):
+    args = fuse_spec(obj).get("args")
+    for i, arg in enumerate(args if isinstance(args, list) else []):
         if isinstance(arg, str):
             body = arg.split("=", 1)[1] if arg.startswith("--fuse-opts=") else arg.removeprefix("-o")
             out += [(i, o.strip()) for o in body.split(",")]
     return out
 
 
-def levels_of(obj: dict[str, Any]) -> list[Any]:
-    levels = (((obj.get("spec") or {}).get("tieredstore") or {}).get("levels")) or []
+def levels_of(obj: Object) -> list[Any]:
+    store = spec_of(obj).get("tieredstore")
+    levels = store.get("levels") if isinstance(store, dict) else None
     return levels if isinstance(levels, list) else []
 
 
-def mounts_of(obj: dict[str, Any]) -> list[Any]:
-    mounts = ((obj.get("spec") or {}).get("mounts")) or [] if obj.get("kind") == "Dataset" else []
+def mounts_of(obj: Object) -> list[dict[str, Any]]:
+    if kind_of(obj) != "Dataset":
+        return []
+    mounts = spec_of(obj).get("mounts")
     return [m for m in mounts if isinstance(m, dict)] if isinstance(mounts, list) else []
 
 
-def components_of(obj: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
-    spec = obj.get("spec") or {}
+def components_of(obj: Object) -> Iterator[tuple[str, dict[str, Any]]]:
+    spec = spec_of(obj)
     for name in ("master", "worker", "fuse", "jobMaster", "jobWorker"):
         comp = spec.get(name)
         if isinstance(comp, dict):
             yield name, comp
 
 
-def jvm_flag(options: list[Any], flag: str) -> tuple[int, str] | None:
+def jvm_flag(options: Any, flag: str) -> tuple[int, str] | None:
     found = None
-    for i, opt in enumerate(options):
+    for i, opt in enumerate(options if isinstance(options, list) else []):
         if isinstance(opt, str) and opt.startswith(flag):
             found = (i, opt[len(flag):])
     return found
+
+
+def names_given(options: Any) -> list[tuple[int, str]]:
+    """(index, name) of each well-formed encryptOption."""
+    out = []
+    for j, option in enumerate(options if isinstance(options, list) else []):
+        if isinstance(option, dict) and isinstance(option.get("name"), str):
+            out.append((j, option["name"]))
+    return out

@@ -4,31 +4,21 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from typing import Any
 
 from ..quantity import cpu_to_millis, java_size_to_bytes, to_bytes
-from .base import MEMORY_CLIENT_CACHE_LIMIT, Finding, components_of, fuse_options, fuse_spec, jvm_flag, mounts_of
+from ..rules import Finding, Object, spec_of
+from .base import MEMORY_CLIENT_CACHE_LIMIT, components_of, fuse_options, fuse_spec, jvm_flag
 
 
-def fuse_direct_io(obj: dict[str, Any], _: list[dict[str, Any]]) -> Iterator[Finding]:
+def fuse_direct_io(obj: Object, _: list[Object]) -> Iterator[Finding]:
     for i, opt in fuse_options(obj):
         if opt == "direct_io":
             yield Finding(("spec", "fuse", "args", i), "direct_io disables the page cache and read-ahead "
                                                        "and is unstable under heavy IO; use kernel_cache")
 
 
-def kernel_cache_needs_jni(obj: dict[str, Any], _: list[dict[str, Any]]) -> Iterator[Finding]:
-    if obj.get("kind") != "AlluxioRuntime":
-        return
-    props = {**((obj.get("spec") or {}).get("properties") or {}), **(fuse_spec(obj).get("properties") or {})}
-    for i, opt in fuse_options(obj):
-        if opt == "kernel_cache" and props.get("alluxio.fuse.jnifuse.enabled") != "true":
-            yield Finding(("spec", "fuse", "args", i), "kernel_cache needs the JNI FUSE; set "
-                                                       'alluxio.fuse.jnifuse.enabled: "true"')
-
-
-def client_cache_size(obj: dict[str, Any], _: list[dict[str, Any]]) -> Iterator[Finding]:
-    spec = obj.get("spec") or {}
+def client_cache_size(obj: Object, _: list[Object]) -> Iterator[Finding]:
+    spec = spec_of(obj)
     for base, props in ((("spec", "properties"), spec.get("properties")),
                         (("spec", "fuse", "properties"), fuse_spec(obj).get("properties"))):
         if not isinstance(props, dict) or props.get("alluxio.user.client.cache.store.type") != "MEMORY":
@@ -40,10 +30,12 @@ def client_cache_size(obj: dict[str, Any], _: list[dict[str, Any]]) -> Iterator[
                           f"a MEMORY client cache of {size} lives on the JVM heap; keep it within 1800MB")
 
 
-def processor_count(obj: dict[str, Any], _: list[dict[str, Any]]) -> Iterator[Finding]:
+def processor_count(obj: Object, _: list[Object]) -> Iterator[Finding]:
     for name, comp in components_of(obj):
-        found = jvm_flag(comp.get("jvmOptions") or [], "-XX:ActiveProcessorCount=")
-        limit = ((comp.get("resources") or {}).get("limits") or {}).get("cpu")
+        found = jvm_flag(comp.get("jvmOptions"), "-XX:ActiveProcessorCount=")
+        resources = comp.get("resources")
+        limits = resources.get("limits") if isinstance(resources, dict) else None
+        limit = limits.get("cpu") if isinstance(limits, dict) else None
         if found is None or limit is None or not found[1].isdigit():
             continue
         millis = cpu_to_millis(limit)
@@ -53,22 +45,25 @@ def processor_count(obj: dict[str, Any], _: list[dict[str, Any]]) -> Iterator[Fi
                           "the JVM sizes thread pools for CPUs it cannot use")
 
 
-def jvm_memory_budget(obj: dict[str, Any], _: list[dict[str, Any]]) -> Iterator[Finding]:
-    spec = obj.get("spec") or {}
+def jvm_memory_budget(obj: Object, _: list[Object]) -> Iterator[Finding]:
+    from .base import levels_of
+
     for name, comp in components_of(obj):
-        limit = ((comp.get("resources") or {}).get("limits") or {}).get("memory")
+        resources = comp.get("resources")
+        limits = resources.get("limits") if isinstance(resources, dict) else None
+        limit = limits.get("memory") if isinstance(limits, dict) else None
         if limit is None:
             continue
-        options = comp.get("jvmOptions") or []
         parts = {}
         for flag, label in (("-Xmx", "heap"), ("-XX:MaxDirectMemorySize=", "direct memory")):
-            found = jvm_flag(options, flag)
+            found = jvm_flag(comp.get("jvmOptions"), flag)
             size = java_size_to_bytes(found[1]) if found else None
             if size:
                 parts[label] = size
         if name == "worker":
-            for level in ((spec.get("tieredstore") or {}).get("levels")) or []:
-                if level.get("mediumtype") == "MEM" and level.get("volumeType") == "emptyDir":
+            for level in levels_of(obj):
+                in_memory = isinstance(level, dict) and level.get("mediumtype") == "MEM"
+                if in_memory and level.get("volumeType") == "emptyDir":
                     with contextlib.suppress(ValueError):
                         parts["MEM tier"] = int(to_bytes(level.get("quota", 0)))
         try:
@@ -81,7 +76,7 @@ def jvm_memory_budget(obj: dict[str, Any], _: list[dict[str, Any]]) -> Iterator[
                           f"{used} exceeds the {name} memory limit {limit}; the container will be OOM-killed")
 
 
-def fuse_metadata_timeouts(obj: dict[str, Any], _: list[dict[str, Any]]) -> Iterator[Finding]:
+def fuse_metadata_timeouts(obj: Object, _: list[Object]) -> Iterator[Finding]:
     opts = fuse_options(obj)
     names = {o.split("=", 1)[0] for _, o in opts}
     if "kernel_cache" in names:
@@ -91,16 +86,3 @@ def fuse_metadata_timeouts(obj: dict[str, Any], _: list[dict[str, Any]]) -> Iter
             yield Finding(("spec", "fuse", "args", where),
                           f"kernel_cache without {' and '.join(missing)} keeps the 1 s default, so every "
                           "file is looked up again each second; 7200 suits read-only training data")
-
-
-def jindo_args_drop_root_ns(obj: dict[str, Any], objects: list[dict[str, Any]]) -> Iterator[Finding]:
-    if obj.get("kind") != "JindoRuntime" or not fuse_spec(obj).get("args"):
-        return
-    meta = obj.get("metadata") or {}
-    for d in objects:
-        dmeta = d.get("metadata") or {}
-        same = (dmeta.get("name"), dmeta.get("namespace")) == (meta.get("name"), meta.get("namespace"))
-        if d.get("kind") == "Dataset" and same and any(m.get("path") for m in mounts_of(d)):
-            yield Finding(("spec", "fuse", "args"),
-                          "fuse.args replaces Fluid's JindoFuse defaults, including the -oroot_ns=jindo it adds "
-                          "for mounts that set path; add it to fuse.args or drop the mount path")

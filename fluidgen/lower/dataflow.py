@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import deps
-from ..credentials import SecretPlan, deliver
-from ..source import resolve_relative
+from ..diagnostics import FluidgenError, PathT
+from ..engines import Engine
+from ..fluid.operations import BY_STEP
 from ..spec import Backup, Load, Migrate, Process, Step
-from .base import Context, Engine, fluid_object, scheme_of
-
-KIND = {"migrate": "DataMigrate", "process": "DataProcess", "load": "DataLoad",
-        "backup": "DataBackup"}
+from .context import Context
+from .credentials import SecretPlan, deliver
+from .mounts import scheme_of
 
 
 def step_name(ctx: Context, index: int, step: Step) -> str:
@@ -23,12 +22,10 @@ def lower_dataflow(ctx: Context, engine: Engine) -> tuple[list[dict[str, Any]], 
     secrets: list[SecretPlan] = []
     previous: dict[str, Any] | None = None
     for i, step in enumerate(ctx.spec.dataflow):
-        kind, at = KIND[step.op], ("dataflow", i, step.op)
+        kind, at = BY_STEP[step.op].kind, ("dataflow", i, step.op)
         if kind not in engine.operations:
             supported = ", ".join(sorted(engine.operations)) or "none"
-            ctx.diagnostics.append(ctx.doc.diag(
-                at, f"{engine.kind} does not support {kind} (it supports: {supported})",
-                stage="lower"))
+            ctx.report(at, f"{engine.kind} does not support {kind} (it supports: {supported})")
         name = step_name(ctx, i, step)
         spec = _spec(ctx, step, at, name, secrets)
         if previous is not None:
@@ -36,13 +33,15 @@ def lower_dataflow(ctx: Context, engine: Engine) -> tuple[list[dict[str, Any]], 
                                 "namespace": ctx.namespace}
         if step.ttlSecondsAfterFinished is not None:
             spec["ttlSecondsAfterFinished"] = step.ttlSecondsAfterFinished
-        previous = fluid_object(ctx, kind, name, spec)
+        previous = ctx.fluid_object(kind, name, spec, at=("dataflow", i))
+        ctx.trace(previous, ("spec",), at)
+        if step.name is not None:
+            ctx.trace(previous, ("metadata", "name"), ("dataflow", i, "name"))
         objects.append(previous)
     return objects, secrets
 
 
-def _spec(ctx: Context, step: Step, at: tuple[str | int, ...], name: str,
-          secrets: list[SecretPlan]) -> dict[str, Any]:
+def _spec(ctx: Context, step: Step, at: PathT, name: str, secrets: list[SecretPlan]) -> dict[str, Any]:
     if step.migrate is not None:
         return _migrate(ctx, step.migrate, at, name, secrets)
     if step.process is not None:
@@ -53,33 +52,27 @@ def _spec(ctx: Context, step: Step, at: tuple[str | int, ...], name: str,
     return _backup(ctx, step.backup, at)
 
 
-def _scheduling(ctx: Context, op: Migrate | Process | Load, at: tuple[str | int, ...],
-                out: dict[str, Any]) -> None:
+def _scheduling(ctx: Context, op: Migrate | Process | Load, at: PathT, out: dict[str, Any]) -> None:
     if op.policy is not None:
         out["policy"] = op.policy
     if op.schedule is not None:
         out["schedule"] = op.schedule
     if op.policy == "Cron" and not op.schedule:
-        ctx.diagnostics.append(ctx.doc.diag((*at, "policy"), "policy Cron needs a schedule",
-                                            stage="lower"))
+        ctx.report((*at, "policy"), "policy Cron needs a schedule")
 
 
-def _migrate(ctx: Context, m: Migrate, at: tuple[str | int, ...], name: str,
-             secrets: list[SecretPlan]) -> dict[str, Any]:
+def _migrate(ctx: Context, m: Migrate, at: PathT, name: str, secrets: list[SecretPlan]) -> dict[str, Any]:
     sides = {"from": m.from_, "to": m.to}
     external = [k for k, v in sides.items() if scheme_of(v)]
     if len(external) != 1:
-        ctx.diagnostics.append(ctx.doc.diag(
-            at, "a migration moves data between this dataset (a path such as /raw) and external "
-                "storage (a URI such as oss://bucket/dir/): give exactly one of each", stage="lower"))
+        ctx.report(at, "a migration moves data between this dataset (a path such as /raw) and external storage "
+                       "(a URI such as oss://bucket/dir/): give exactly one of each")
     spec: dict[str, Any] = {}
     for side, value in sides.items():
         if scheme_of(value):
             end: dict[str, Any] = {"uri": value}
             if m.credentials is not None:
-                got = deliver(m.credentials, f"{name}-credentials", ctx.doc,
-                              (*at, "credentials"), ctx.env, ctx.read_credentials)
-                ctx.diagnostics.extend(got.diagnostics)
+                got = deliver(ctx, m.credentials, f"{name}-credentials", (*at, "credentials"))
                 end["encryptOptions"] = got.encrypt_options
                 if got.secret is not None:
                     secrets.append(got.secret)
@@ -93,18 +86,18 @@ def _migrate(ctx: Context, m: Migrate, at: tuple[str | int, ...], name: str,
         spec["options"] = dict(m.options)
     if m.parallelism and m.parallelism > 1:
         if not m.sshSecretName:
-            ctx.diagnostics.append(ctx.doc.diag(
-                (*at, "parallelism"), "parallelism above 1 needs sshSecretName (Fluid runs the "
-                                      "parallel workers over SSH)", stage="lower"))
+            ctx.report((*at, "parallelism"), "parallelism above 1 needs sshSecretName (Fluid runs the parallel "
+                                             "workers over SSH)")
         else:
             spec["parallelOptions"] = {"sshSecretName": m.sshSecretName}
     _scheduling(ctx, m, at, spec)
     return spec
 
 
-def _process(ctx: Context, p: Process, at: tuple[str | int, ...]) -> dict[str, Any]:
-    dataset: dict[str, Any] = {"name": ctx.name, "namespace": ctx.namespace,
-                               "mountPath": p.mountPath}
+def _process(ctx: Context, p: Process, at: PathT) -> dict[str, Any]:
+    from .. import versions
+
+    dataset: dict[str, Any] = {"name": ctx.name, "namespace": ctx.namespace, "mountPath": p.mountPath}
     if p.subPath is not None:
         dataset["subPath"] = p.subPath
     processor: dict[str, Any] = {}
@@ -116,29 +109,25 @@ def _process(ctx: Context, p: Process, at: tuple[str | int, ...]) -> dict[str, A
         processor["script"] = _script(ctx, p, at)
     spec: dict[str, Any] = {"dataset": dataset, "processor": processor}
     if p.policy is not None or p.schedule is not None:
-        if ctx.version == "v1.0.8":
-            ctx.diagnostics.append(ctx.doc.diag(
-                (*at, "policy" if p.policy is not None else "schedule"),
-                "DataProcess has no policy/schedule in Fluid v1.0.8 (added in v1.1.0)",
-                stage="lower"))
+        if not versions.has(ctx.version, "DataProcess", "policy"):
+            since = versions.first_with("DataProcess", "policy")
+            ctx.report((*at, "policy" if p.policy is not None else "schedule"),
+                       f"DataProcess has no policy/schedule in Fluid {ctx.version} (added in {since})")
         else:
             _scheduling(ctx, p, at, spec)
     return spec
 
 
-def _script(ctx: Context, p: Process, at: tuple[str | int, ...]) -> dict[str, Any]:
-    source = p.script
+def _script(ctx: Context, p: Process, at: PathT) -> dict[str, Any]:
+    source = p.script or ""
     if p.scriptFile is not None:
-        path = resolve_relative(ctx.doc.file, p.scriptFile)
         try:
-            raw = path.read_bytes()
-            deps.RECORDER.file(str(path), raw)
-            source = raw.decode("utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = getattr(exc, "strerror", None) or "not UTF-8 text"
-            ctx.diagnostics.append(ctx.doc.diag((*at, "scriptFile"),
-                                                f"cannot read {path}: {reason}", stage="lower"))
-            source = ""
+            path = ctx.reader.referenced(ctx.doc, (*at, "scriptFile"), p.scriptFile)
+            source = ctx.reader.read(str(path)).decode("utf-8")
+        except FluidgenError as exc:
+            ctx.diagnostics += [ctx.doc.diag((*at, "scriptFile"), d.message, stage="lower") for d in exc.diagnostics]
+        except UnicodeDecodeError:
+            ctx.report((*at, "scriptFile"), f"{p.scriptFile} is not UTF-8 text")
     script: dict[str, Any] = {"image": p.image, "command": list(p.command), "source": source}
     if p.imageTag:
         script["imageTag"] = p.imageTag
@@ -149,15 +138,14 @@ def _script(ctx: Context, p: Process, at: tuple[str | int, ...]) -> dict[str, An
     return script
 
 
-def _load(ctx: Context, load: Load, at: tuple[str | int, ...]) -> dict[str, Any]:
+def _load(ctx: Context, load: Load, at: PathT) -> dict[str, Any]:
     targets = []
     for path in load.paths:
         target: dict[str, Any] = {"path": path}
         if load.replicas is not None:
             target["replicas"] = load.replicas
         targets.append(target)
-    spec: dict[str, Any] = {"dataset": {"name": ctx.name, "namespace": ctx.namespace},
-                            "target": targets}
+    spec: dict[str, Any] = {"dataset": {"name": ctx.name, "namespace": ctx.namespace}, "target": targets}
     if load.metadata is not None:
         spec["loadMetadata"] = load.metadata
     if load.options:
@@ -166,9 +154,7 @@ def _load(ctx: Context, load: Load, at: tuple[str | int, ...]) -> dict[str, Any]
     return spec
 
 
-def _backup(ctx: Context, b: Backup, at: tuple[str | int, ...]) -> dict[str, Any]:
+def _backup(ctx: Context, b: Backup, at: PathT) -> dict[str, Any]:
     if not b.path.startswith(("pvc://", "local://")):
-        ctx.diagnostics.append(ctx.doc.diag(
-            (*at, "path"), "backup path must be pvc://<claim>/<subpath>/ or local:///<path>/",
-            stage="lower"))
+        ctx.report((*at, "path"), "backup path must be pvc://<claim>/<subpath>/ or local:///<path>/")
     return {"dataset": ctx.name, "backupPath": b.path}

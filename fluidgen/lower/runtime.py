@@ -1,17 +1,23 @@
-"""The runtime object: built-in defaults < profile chain < spec (cache, replicas, overrides)."""
+"""The runtime object: built-in defaults < profile chain < spec (replicas, cache, then overrides).
+
+Fields a profile or override writes are checked against the target version's schema. A
+field the target lacks but another supported version has is dropped with a warning
+(FG001); a field no version has is an error, with the closest real name.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .. import api, profiles
-from ..diagnostics import did_you_mean
+from .. import profiles, versions
+from ..engines import Engine
+from ..fluid.schemas import describe_problem, prune_spec, spec_validator
 from ..merge import deep_merge
 from ..spec import CacheTier
-from .base import Context, Engine, fluid_object
+from .context import Context
 
 # Keys the spec computes itself; setting them again in overrides is ambiguous.
-COMPUTED = ("replicas", "tieredstore")
+COMPUTED = {"replicas": "runtime.replicas", "tieredstore": "runtime.cache"}
 MEM_DEFAULT_PATH = "/dev/shm"
 
 
@@ -30,99 +36,85 @@ def tier(engine: Engine, t: CacheTier) -> dict[str, Any]:
     return level
 
 
-def generated(ctx: Context, engine: Engine) -> dict[str, Any]:
-    if engine.name == "thin" and ctx.spec.runtime.thin is None:
-        return {}  # a dataset:// reference: Fluid ignores the spec (checks.py rejects settings)
+def check(ctx: Context, engine: Engine) -> None:
+    if not versions.has(ctx.version, engine.name):
+        note = f"; {engine.removed_note}" if engine.removed_note else ""
+        added = versions.first_with(engine.name)
+        note += f"; it is available from Fluid {added}" if added and not engine.removed_note else ""
+        ctx.report(("runtime", "engine"), f"engine {engine.name} is not available in Fluid {ctx.version}{note}",
+                   stage="check")
+    for i, t in enumerate(ctx.spec.runtime.cache):
+        if len(t.quota) > 1 and len(t.quota) != max(len(t.path), 1):
+            ctx.report(("runtime", "cache", i, "quota"), f"{len(t.quota)} quotas for {len(t.path)} paths; give one "
+                                                         "quota per path, or a single quota to split evenly",
+                       stage="check")
+        if not t.path and t.medium != "MEM":
+            ctx.report(("runtime", "cache", i), f"a {t.medium} tier needs a path", stage="check")
+    engine.check(ctx)
+
+
+def _generated(ctx: Context, engine: Engine) -> dict[str, Any]:
     out: dict[str, Any] = {"replicas": ctx.spec.runtime.replicas}
     if ctx.spec.runtime.cache:
         out["tieredstore"] = {"levels": [tier(engine, t) for t in ctx.spec.runtime.cache]}
-    if engine.name == "thin":
-        assert ctx.spec.runtime.thin is not None
-        out["profileName"] = ctx.spec.runtime.thin.profileName or thin_profile_name(ctx)
     return out
 
 
-def thin_profile_name(ctx: Context) -> str:
-    """ThinRuntimeProfiles are cluster-scoped: two namespaces may both have a dataset named
-    imagenet, so the namespace is part of the name. A dot cannot occur in either label, so
-    team-a.imagenet and team.a-imagenet never collide."""
-    return f"{ctx.namespace}.{ctx.name}"
-
-
-def profile_layer(ctx: Context, engine: Engine, base: dict[str, Any]) -> dict[str, Any]:
+def _profile_layer(ctx: Context, engine: Engine, base: dict[str, Any]) -> tuple[dict[str, Any], list[Any]]:
     ref = ctx.spec.runtime.profile
     if ref is None or ref == profiles.NONE:
-        return base
-    at = ("runtime", "profile")
+        return base, []
     try:
-        chain = profiles.chain(ref, engine.name, ctx.doc.file)
+        chain = profiles.chain(ref, engine.name, ctx.doc, ctx.reader)
     except KeyError as exc:
-        ctx.diagnostics.append(ctx.doc.diag(at, str(exc.args[0]), stage="profile"))
-        return base
-    tree, diags = profiles.apply(chain, ctx.version, base)
+        ctx.report(("runtime", "profile"), str(exc.args[0]), stage="profile")
+        return base, []
+    for profile in chain:  # bundled ones are not read through the Reader: record them for the cache
+        if profile.bundled:
+            name = profile.file.rsplit("/", 1)[-1].removesuffix(".yaml")
+            ctx.reader.inputs.file(profiles.bundled_path(name), profiles.bundled_text(name).encode())
+    tree, diags = profiles.apply(chain, ctx.version, engine.kind, base)
     ctx.diagnostics.extend(diags)
-    return tree
+    return tree, chain
 
 
-def override_layer(ctx: Context, engine: Engine, tree: dict[str, Any]) -> dict[str, Any]:
+def _override_layer(ctx: Context, engine: Engine, tree: dict[str, Any]) -> dict[str, Any]:
     overrides = ctx.spec.runtime.overrides
     at = ("runtime", "overrides")
-    for key in COMPUTED:
+    for key, instead in COMPUTED.items():
         if key in overrides:
-            ctx.diagnostics.append(ctx.doc.diag(
-                (*at, key), f"set runtime.{'cache' if key == 'tieredstore' else key} instead; "
-                            "it is computed from the spec", stage="resolve"))
-    model = api.spec_model(ctx.version, engine.kind)
-    assert model is not None
-    for p in api.check(model, overrides):
-        path = (*at, *p.path)
-        if p.unknown_field:
-            hint = did_you_mean(str(p.path[-1]), p.choices)
-            ctx.diagnostics.append(ctx.doc.diag(
-                path, f"Fluid {ctx.version} {engine.kind} has no field "
-                      f"{'.'.join(map(str, p.path))}; it is not emitted{hint}",
-                "warning", stage="resolve", code="FG001"))
-        else:
-            ctx.diagnostics.append(ctx.doc.diag(path, p.message, stage="resolve"))
-    pruned = api.prune(model, {k: v for k, v in overrides.items() if k not in COMPUTED})
-    merged: dict[str, Any] = deep_merge(tree, pruned)
+            ctx.report((*at, key), f"set {instead} instead; it is computed from the spec", stage="resolve")
+    given = {k: v for k, v in overrides.items() if k not in COMPUTED}
+    for p in spec_validator(ctx.version, engine.kind).problems(given):
+        severity, message = describe_problem(ctx.version, engine.kind, p, "in runtime.overrides")
+        ctx.diagnostics.append(ctx.doc.diag((*at, *p.path), message, severity,
+                                            stage="resolve", code="FG001" if severity == "warning" else ""))
+    merged: dict[str, Any] = deep_merge(tree, prune_spec(ctx.version, engine.kind, given))
     return merged
 
 
 def runtime(ctx: Context, engine: Engine) -> dict[str, Any]:
     tree: dict[str, Any] = deep_merge({}, dict(engine.defaults))
-    tree = profile_layer(ctx, engine, tree)
-    tree = deep_merge(tree, generated(ctx, engine))
-    tree = override_layer(ctx, engine, tree)
-    return fluid_object(ctx, engine.kind, ctx.name, tree)
+    tree, chain = _profile_layer(ctx, engine, tree)
+    tree = deep_merge(tree, _generated(ctx, engine))
+    tree = _override_layer(ctx, engine, tree)
+    tree = engine.finish_runtime(ctx, tree)
+    obj = ctx.fluid_object(engine.kind, ctx.name, tree, at=("runtime",))
+    _trace(ctx, obj, chain)
+    return obj
 
 
-def thin_profile(ctx: Context) -> dict[str, Any] | None:
-    thin = ctx.spec.runtime.thin
-    if thin is None or thin.fileSystemType is None:
-        return None
-    spec: dict[str, Any] = deep_merge({"fileSystemType": thin.fileSystemType}, thin.profile)
-    keep_read_only(ctx, spec)
-    model = api.spec_model(ctx.version, "ThinRuntimeProfile")
-    assert model is not None
-    at = ("runtime", "thin", "profile")
-    for p in api.check(model, spec):
-        message = p.message
-        if p.unknown_field:
-            hint = did_you_mean(str(p.path[-1]), p.choices)
-            message = f"ThinRuntimeProfile has no field {'.'.join(map(str, p.path))}{hint}"
-        # fileSystemType comes from thin.fileSystemType; everything else from thin.profile.
-        where = ("runtime", "thin", "fileSystemType") if p.path[:1] == ("fileSystemType",) else (*at, *p.path)
-        ctx.diagnostics.append(ctx.doc.diag(where, message, stage="resolve"))
-    return fluid_object(ctx, "ThinRuntimeProfile", thin_profile_name(ctx), spec, namespaced=False)
+def _trace(ctx: Context, obj: dict[str, Any], chain: list[Any]) -> None:
+    for profile in chain:
+        for entry in profile.entries:
+            if profile.bundled:  # a bundled profile is not the user's to edit: point at the spec's choice
+                ctx.trace(obj, ("spec", *entry.path), ("runtime", "profile"))
+            else:
+                ctx.trace_file(obj, ("spec", *entry.path), entry.file, entry.line, entry.col)
+    ctx.trace(obj, ("kind",), ("runtime", "engine"))
+    ctx.trace(obj, ("spec", "replicas"), ("runtime", "replicas"))
+    for i in range(len(ctx.spec.runtime.cache)):
+        ctx.trace(obj, ("spec", "tieredstore", "levels", i), ("runtime", "cache", i))
+    for key, value in ctx.spec.runtime.overrides.items():
+        ctx.trace_copy(obj, ("spec", key), ("runtime", "overrides", key), value)
 
-
-def keep_read_only(ctx: Context, profile_spec: dict[str, Any]) -> None:
-    """Fluid adds `ro` to a ThinRuntime FUSE program's MOUNT_OPTIONS when the Dataset is
-    ReadOnlyMany (the default), but a profile with fuse.options replaces that set instead of
-    adding to it, so the read-only dataset would be mounted read-write. Put `ro` back."""
-    fuse = profile_spec.get("fuse")
-    options = fuse.get("options") if isinstance(fuse, dict) else None
-    modes = ctx.spec.accessModes or ["ReadOnlyMany"]
-    if isinstance(options, dict) and "ReadOnlyMany" in modes and not {"ro", "rw"} & set(options):
-        options["ro"] = ""

@@ -1,0 +1,73 @@
+"""What a build read: files, directory listings, env-file key sets, and where each
+generated Secret value came from. The build cache (cache.py) re-checks all of it before
+reusing an output. It travels through a compile as an explicit object.
+
+Only digests of non-secret inputs are kept. Credential sources are recorded by recipe
+(which variable, which file, which key), never by value.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+
+Recipe = tuple[str, ...]  # ("env", NAME) | ("file", PATH) | ("envfile", PATH, KEY) | ("inline",)
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class BuildInputs:
+    # A plain class, not a dataclass: this module is on the cache-hit path, where every
+    # millisecond of import time counts (dataclasses pulls in inspect).
+    def __init__(self) -> None:
+        self.files: dict[str, str] = {}  # absolute path -> sha256, or "" when missing
+        self.dirs: dict[str, str] = {}  # absolute path -> sha256 of the sorted listing
+        self.envfiles: dict[str, str] = {}  # absolute path -> sha256 of its sorted keys
+        self.secrets: dict[tuple[str, str, str], list[Recipe]] = {}  # (namespace, Secret, key) -> sources
+        self.cacheable = True  # False once the build read something that cannot be re-checked
+
+    def file(self, path: str, data: bytes | None) -> None:
+        self.files[os.path.abspath(path)] = "" if data is None else digest(data)
+
+    def listing(self, path: str) -> None:
+        """A directory the build walked, by what it lists (see folder_listing)."""
+        self.dirs[os.path.abspath(path)] = listing_digest(folder_listing(path))
+
+    def envfile(self, path: str, keys: list[str]) -> None:
+        """An env file's key set (its values are secrets and are not recorded)."""
+        self.envfiles[os.path.abspath(path)] = digest("\n".join(sorted(keys)).encode())
+
+    def secret(self, namespace: str, name: str, key: str, recipe: Recipe) -> None:
+        sources = self.secrets.setdefault((namespace, name, key), [])
+        if recipe not in sources:
+            sources.append(recipe)
+
+    def uncacheable(self) -> None:
+        self.cacheable = False
+
+
+def listing_digest(names: list[str]) -> str:
+    return digest("\n".join(sorted(names)).encode("utf-8", "surrogateescape"))
+
+
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+def folder_listing(path: str) -> list[str]:
+    """What a directory argument depends on in one folder: its YAML files and its
+    subdirectories (a trailing "/"), hidden ones left out. A new spec or folder changes it."""
+    try:
+        entries = os.listdir(path)
+    except OSError:
+        return []
+    out = []
+    for name in entries:
+        if name.startswith("."):
+            continue
+        if name.endswith(YAML_SUFFIXES):
+            out.append(name)
+        elif os.path.isdir(os.path.join(path, name)):
+            out.append(name + "/")
+    return sorted(out)

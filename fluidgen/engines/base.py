@@ -1,0 +1,92 @@
+"""What an engine module declares: every fact fluidgen knows about one Fluid runtime.
+
+An engine module holds its runtime kind, the schemes it mounts and what each needs
+(secret option names, key pairs, endpoints), the data operations it runs, its schema, what
+Fluid's controllers create for it, its lint rules and its lowering hooks. Everything else
+(output order, lint kind sets, `init --engine` choices, validate dispatch) is derived from
+the ENGINES table in engines/__init__.py. The facts cite the file in
+fluid-cloudnative/fluid they come from; v1.0.8 and master agree unless a note says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..rules import Rule
+from ..structural.dsl import Schema
+
+if TYPE_CHECKING:
+    from ..lower.context import Context
+
+
+@dataclass(frozen=True)
+class Storage:
+    """What an engine needs to reach one kind of storage (a URI scheme)."""
+
+    secret_options: frozenset[str] = frozenset()  # encryptOption names the engine reads
+    other_names_read: bool = False  # whether other names are used too (passed on, or made env vars)
+    required: frozenset[str] = frozenset()  # secret options that must always be given
+    pairs: tuple[frozenset[str], ...] = ()  # options given together or not at all (a key pair)
+    needs_one_of: frozenset[str] = frozenset()  # at least one of these secret options
+    options: tuple[str, ...] = ()  # plain options that must be set (an endpoint)
+    suggested: Mapping[str, str] = field(default_factory=dict)  # plain options a starter spec shows
+    endpoint_in_uri: bool = False  # the URI must name the endpoint: scheme://bucket.endpoint/path
+    uri_pattern: str = ""  # a regular expression the whole URI must match
+    uri_example: str = ""  # how a matching URI looks
+    source: str = ""  # where this is read
+
+
+@dataclass(frozen=True)
+class ExtraKind:
+    """A kind an engine brings besides its runtime (ThinRuntimeProfile, CacheRuntimeClass)."""
+
+    kind: str
+    spec: Schema
+    namespaced: bool = True
+
+
+def _no_check(ctx: Context) -> None:
+    return None
+
+
+def _same(ctx: Context, tree: dict[str, Any]) -> dict[str, Any]:
+    return tree
+
+
+def _none(ctx: Context) -> list[dict[str, Any]]:
+    return []
+
+
+@dataclass(frozen=True)
+class Engine:
+    name: str  # what a spec writes in runtime.engine
+    kind: str
+    doc: str
+    spec: Schema  # the runtime's spec, every field any version has (versions.py trims it)
+    schemes: frozenset[str] | None  # mountPoint schemes it mounts; None: any
+    operations: frozenset[str]  # data operation kinds it runs
+    storage: Mapping[str, Storage] = field(default_factory=dict)  # per scheme, for Dataset mounts
+    migrate_storage: Mapping[str, Storage] = field(default_factory=dict)  # per scheme, DataMigrate
+    extra_kinds: tuple[ExtraKind, ...] = ()
+    path_separator: str = ","  # between several cache paths of one tieredstore level
+    single_tier: bool = True  # reads only tieredstore.levels[0]
+    single_mount: bool = False  # uses only the first mount
+    needs_mounts: bool = True
+    defaults: Mapping[str, Any] = field(default_factory=dict)  # built-in runtime spec defaults
+    default_profile: str | None = None
+    starter_source: str = "oss://<BUCKET>/<PATH>/"  # the source `fluidgen init` writes
+    # What Fluid's controllers create for a runtime named {name}: (kind, name pattern).
+    # {full} is the chart's fullname ({name} unless the engine says otherwise).
+    chart_fullname: str = "{name}"
+    created: tuple[tuple[str, str], ...] = ()
+    rules: tuple[Rule, ...] = ()
+    check: Callable[[Context], None] = _no_check  # engine-specific checks of a spec
+    finish_runtime: Callable[[Context, dict[str, Any]], dict[str, Any]] = _same  # last word on the spec
+    extra_objects: Callable[[Context], list[dict[str, Any]]] = _none  # objects besides the runtime
+    removed_note: str = ""  # why a version lacks it
+
+    def created_names(self, name: str) -> list[tuple[str, str]]:
+        full = self.chart_fullname.format(name=name)
+        return [(kind, pattern.format(name=name, full=full)) for kind, pattern in self.created]

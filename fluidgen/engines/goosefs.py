@@ -1,0 +1,53 @@
+"""GooseFSRuntime (Fluid v1.0.8 only): Tencent Cloud's Alluxio-derived cache.
+
+Sources in fluid-cloudnative/fluid tag v1.0.8: api/v1alpha1/goosefsruntime_types.go (the
+spec), pkg/ddc/goosefs/operate.go (DataLoad and DataBackup), charts/goosefs/templates (the
+objects Fluid creates).
+Removed from master by fluid-cloudnative/fluid#5703.
+"""
+
+from __future__ import annotations
+
+from ..fluid.common import (
+    CLEAN_CACHE_POLICY,
+    IMAGE,
+    INIT_USERS,
+    JVM_OPTIONS,
+    PORTS_MAP,
+    REPLICAS,
+    RESOURCES,
+    RUN_AS,
+    TIEREDSTORE,
+)
+from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
+from .base import Engine
+
+KIND = "GooseFSRuntime"
+
+COMPONENT = obj(
+    replicas=REPLICAS, jvmOptions=JVM_OPTIONS, properties=STR_MAP, ports=PORTS_MAP, resources=RESOURCES, env=STR_MAP,
+    enabled=BOOL, nodeSelector=STR_MAP, annotations=STR_MAP)
+SPEC = obj(
+    goosefsVersion=IMAGE, master=COMPONENT, jobMaster=COMPONENT, worker=COMPONENT, jobWorker=COMPONENT,
+    apiGateway=COMPONENT,
+    fuse=obj(image=STR, imageTag=STR, imagePullPolicy=STR, jvmOptions=JVM_OPTIONS, properties=STR_MAP, env=STR_MAP,
+             resources=RESOURCES, args=STR_LIST, nodeSelector=STR_MAP, cleanPolicy=STR, annotations=STR_MAP),
+    properties=STR_MAP, jvmOptions=JVM_OPTIONS, tieredstore=TIEREDSTORE, data=obj(replicas=int32(), pin=BOOL),
+    replicas=int32(), runAs=RUN_AS, hadoopConfig=STR, cleanCachePolicy=CLEAN_CACHE_POLICY, disablePrometheus=BOOL,
+    initUsers=INIT_USERS)
+
+ENGINE = Engine(
+    name="goosefs",
+    kind=KIND,
+    doc=__doc__ or "",
+    spec=SPEC,
+    schemes=frozenset({"cos", "cosn", "oss", "s3", "hdfs", "http", "https", "pvc", "local"}),
+    operations=frozenset({"DataLoad", "DataBackup"}),
+    single_tier=False,
+    defaults={"data": {"replicas": 1}},
+    default_profile="goosefs-default",
+    starter_source="cosn://<BUCKET>/<PATH>/",
+    created=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"),
+             ("Service", "{full}-master-0"), ("ConfigMap", "{full}-config"), ("ConfigMap", "{name}-goosefs-values")),
+    removed_note="GooseFSRuntime was removed from Fluid after v1.0.8 (fluid-cloudnative/fluid#5703)",
+)

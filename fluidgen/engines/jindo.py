@@ -1,0 +1,101 @@
+"""JindoRuntime (JindoCache): C++ cache for OSS and friends; reads only the first tier.
+
+Sources in fluid-cloudnative/fluid (v1.0.8 and master):
+- api/v1alpha1/jindoruntime_types.go: the spec.
+- pkg/ddc/jindocache/transform.go (transformMaster): an oss:// mount without option
+  fs.oss.endpoint is refused; credentials are read from encryptOptions named
+  fs.<oss|s3|cos|obs|dls>.accessKeyId / .accessKeySecret; on master both OSS halves must come
+  from encryptOptions together; other schemes are treated as oss.
+- pkg/ddc/jindocache/operate.go: DataLoad and DataProcess are supported.
+- pkg/ddc/jindocache/transform.go (FullnameOverride = <name>-jindofs) and
+  charts/jindocache/templates: the objects Fluid creates.
+- pkg/ddc/jindocache/transform_fuse.go: fuse.args replace Fluid's defaults, which include
+  -oroot_ns=jindo for mounts that set path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..fluid.common import (
+    CLEAN_CACHE_POLICY,
+    IMAGE,
+    IMAGE_PULL_SECRETS,
+    NETWORK_MODE,
+    POD_METADATA,
+    PORTS_MAP,
+    REPLICAS,
+    RESOURCES,
+    RUN_AS,
+    TIEREDSTORE,
+    TOLERATIONS,
+    VOLUME_MOUNTS,
+    VOLUMES,
+)
+from ..rules import Finding, Object, Rule, kind_of, same_place
+from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
+from .base import Engine, Storage
+
+KIND = "JindoRuntime"
+
+COMPONENT = obj(
+    replicas=REPLICAS, properties=STR_MAP, ports=PORTS_MAP, resources=RESOURCES, env=STR_MAP, nodeSelector=STR_MAP,
+    tolerations=TOLERATIONS, labels=STR_MAP, podMetadata=POD_METADATA, disabled=BOOL, volumeMounts=VOLUME_MOUNTS,
+    imagePullSecrets=IMAGE_PULL_SECRETS)
+FUSE = obj(
+    image=STR, imageTag=STR, imagePullPolicy=STR, imagePullSecrets=IMAGE_PULL_SECRETS, properties=STR_MAP,
+    env=STR_MAP, resources=RESOURCES, args=STR_LIST, nodeSelector=STR_MAP, tolerations=TOLERATIONS, labels=STR_MAP,
+    podMetadata=POD_METADATA, cleanPolicy=STR, disabled=BOOL, logConfig=STR_MAP,
+    metrics=obj(enabled=BOOL, scrapeTarget=STR))
+SPEC = obj(
+    jindoVersion=IMAGE, imagePullSecrets=IMAGE_PULL_SECRETS, master=COMPONENT, worker=COMPONENT, fuse=FUSE,
+    properties=STR_MAP, tieredstore=TIEREDSTORE, replicas=int32(), runAs=RUN_AS, user=STR, hadoopConfig=STR,
+    secret=STR, labels=STR_MAP, podMetadata=POD_METADATA, logConfig=STR_MAP, networkmode=NETWORK_MODE,
+    cleanCachePolicy=CLEAN_CACHE_POLICY, volumes=VOLUMES)
+
+_SOURCE = "pkg/ddc/jindocache/transform.go (transformMaster)"
+
+
+def _keys(kind: str, options: tuple[str, ...] = (), suggested: dict[str, str] | None = None) -> Storage:
+    pair = frozenset({f"fs.{kind}.accessKeyId", f"fs.{kind}.accessKeySecret"})
+    return Storage(pair, pairs=(pair,), options=options, suggested=suggested or {}, source=_SOURCE)
+
+
+STORAGE = {
+    "oss": _keys("oss", ("fs.oss.endpoint",), {"fs.oss.endpoint": "<OSS_ENDPOINT>"}),
+    "s3": _keys("s3", suggested={"fs.s3.endpoint": "<S3_ENDPOINT>", "fs.s3.region": "<S3_REGION>"}),
+    "cos": _keys("cos", suggested={"fs.cos.endpoint": "<COS_ENDPOINT>"}),
+    "obs": _keys("obs", suggested={"fs.obs.endpoint": "<OBS_ENDPOINT>"}),
+    "dls": _keys("dls", suggested={"fs.dls.endpoint": "<DLS_ENDPOINT>"}),
+}
+
+
+def _args_drop_root_ns(obj_: Object, objects: list[Object]) -> Iterator[Finding]:
+    from ..lint.base import fuse_spec, mounts_of
+
+    if kind_of(obj_) != KIND or not fuse_spec(obj_).get("args"):
+        return
+    for d in objects:
+        if kind_of(d) == "Dataset" and same_place(d, obj_) and any(m.get("path") for m in mounts_of(d)):
+            yield Finding(("spec", "fuse", "args"),
+                          "fuse.args replaces Fluid's JindoFuse defaults, including the -oroot_ns=jindo it adds "
+                          "for mounts that set path; add it to fuse.args or drop the mount path")
+            return
+
+
+ENGINE = Engine(
+    name="jindo",
+    kind=KIND,
+    doc=__doc__ or "",
+    spec=SPEC,
+    schemes=frozenset({"oss", "s3", "cos", "obs", "hdfs", "dls", "pvc", "local"}),
+    operations=frozenset({"DataLoad", "DataProcess"}),
+    storage=STORAGE,
+    default_profile="jindo-default",
+    chart_fullname="{name}-jindofs",
+    created=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"),
+             ("Service", "{full}-master-0"), ("ConfigMap", "{full}-config"), ("ConfigMap", "{full}-client-config"),
+             ("ConfigMap", "{name}-jindocache-values")),
+    rules=(Rule("FG119", "warning", "JindoRuntime fuse.args replace Fluid's defaults, including -oroot_ns",
+                _args_drop_root_ns),),
+)

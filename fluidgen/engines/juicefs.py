@@ -1,0 +1,104 @@
+"""JuiceFSRuntime: POSIX file system over an object store with a metadata engine.
+
+Only the first mount (juicefs:///<subpath>) and the first cache tier are used; several
+cache paths are joined with ":" as JuiceFS reads them, and quota becomes cache-size in MiB.
+
+Sources in fluid-cloudnative/fluid (v1.0.8 and master):
+- api/v1alpha1/juicefsruntime_types.go: the spec (volumeClaimTemplates: master only).
+- pkg/ddc/juicefs/transform_fuse.go (genValue, genMountOptions): encryptOptions named
+  metaurl (community edition), token (enterprise), access-key, secret-key; any other name
+  becomes an environment variable; options storage and bucket configure the object store;
+  cache-size = quota >> 20 (MiB), free-space-ratio = low, cache-dir joined with ":".
+- pkg/ddc/juicefs/data_migrate.go (genDataUrl): a DataMigrate's external storage reads
+  encryptOptions access-key, secret-key and token and builds a `juicefs sync` URL from the
+  URI, so object stores that need an endpoint need it in the URI (oss://BUCKET.ENDPOINT/..).
+- pkg/ddc/juicefs/operate.go: DataLoad, DataMigrate and DataProcess are supported.
+- charts/juicefs/templates: the objects Fluid creates (FullnameOverride = runtime name).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..fluid.common import (
+    CONTAINER_PORTS,
+    ENV_VARS,
+    IMAGE,
+    INIT_USERS,
+    MANAGEMENT,
+    NETWORK_MODE,
+    POD_METADATA,
+    REPLICAS,
+    RESOURCES,
+    RUN_AS,
+    TIEREDSTORE,
+    VOLUME_MOUNTS,
+    VOLUMES,
+)
+from ..rules import Finding, Object, Rule, kind_of
+from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, k8s_list, obj
+from .base import Engine, Storage
+
+KIND = "JuiceFSRuntime"
+
+COMPONENT = obj(
+    replicas=REPLICAS, ports=CONTAINER_PORTS, resources=RESOURCES, options=STR_MAP, env=ENV_VARS, enabled=BOOL,
+    nodeSelector=STR_MAP, volumeMounts=VOLUME_MOUNTS, podMetadata=POD_METADATA, networkMode=NETWORK_MODE)
+FUSE = obj(
+    image=STR, imageTag=STR, imagePullPolicy=STR, env=ENV_VARS, resources=RESOURCES, options=STR_MAP,
+    nodeSelector=STR_MAP, volumeMounts=VOLUME_MOUNTS, cleanPolicy=STR, podMetadata=POD_METADATA,
+    networkMode=NETWORK_MODE)
+SPEC = obj(
+    juicefsVersion=IMAGE, initUsers=INIT_USERS, master=COMPONENT, worker=COMPONENT, jobWorker=COMPONENT,
+    fuse=FUSE, tieredstore=TIEREDSTORE, configs=STR_LIST, replicas=int32(), runAs=RUN_AS, disablePrometheus=BOOL,
+    volumes=VOLUMES, podMetadata=POD_METADATA, management=MANAGEMENT,
+    volumeClaimTemplates=k8s_list("core.v1.PersistentVolumeClaim"))
+
+KEYS = frozenset({"access-key", "secret-key"})
+STORAGE = {"juicefs": Storage(
+    frozenset({"metaurl", "token", "access-key", "secret-key", "access-key2", "secret-key2"}),
+    other_names_read=True, pairs=(KEYS, frozenset({"access-key2", "secret-key2"})),
+    needs_one_of=frozenset({"metaurl", "token"}),
+    suggested={"bucket": "<OBJECT_STORE_BUCKET_URL>", "storage": "<STORAGE_TYPE>"},
+    source="pkg/ddc/juicefs/transform_fuse.go (genValue)")}
+_MIGRATE = "pkg/ddc/juicefs/data_migrate.go (genDataUrl)"
+_SYNC = frozenset({"access-key", "secret-key", "token"})
+MIGRATE_STORAGE = {
+    **{scheme: Storage(_SYNC, pairs=(KEYS,), endpoint_in_uri=True, source=_MIGRATE)
+       for scheme in ("oss", "cos", "obs")},
+    "*": Storage(_SYNC, pairs=(KEYS,), source=_MIGRATE),
+}
+
+
+def _byte_quota(obj_: Object, _: list[Object]) -> Iterator[Finding]:
+    from ..lint.base import levels_of
+
+    if kind_of(obj_) != KIND:
+        return
+    for i, level in enumerate(levels_of(obj_)):
+        quota = level.get("quota") if isinstance(level, dict) else None
+        if isinstance(quota, int) and not isinstance(quota, bool) and 0 < quota < 2**20:
+            yield Finding(("spec", "tieredstore", "levels", i, "quota"),
+                          f"quota {quota} is in bytes, so the JuiceFS cache-size becomes {quota >> 20} MiB; "
+                          f"did you mean {quota}Mi?")
+
+
+ENGINE = Engine(
+    name="juicefs",
+    kind=KIND,
+    doc=__doc__ or "",
+    spec=SPEC,
+    schemes=frozenset({"juicefs"}),
+    operations=frozenset({"DataLoad", "DataMigrate", "DataProcess"}),
+    storage=STORAGE,
+    migrate_storage=MIGRATE_STORAGE,
+    path_separator=":",
+    single_mount=True,
+    default_profile="juicefs-default",
+    starter_source="juicefs:///",
+    created=(("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"), ("ConfigMap", "{full}-fuse-script"),
+             ("ConfigMap", "{full}-worker-script"), ("ConfigMap", "{name}-juicefs-values"),
+             ("ServiceAccount", "{name}-loader"), ("Role", "{name}-loader"), ("RoleBinding", "{name}-loader")),
+    rules=(Rule("FG117", "warning", "a plain-integer JuiceFS quota is bytes and is rounded down to MiB",
+                _byte_quota),),
+)

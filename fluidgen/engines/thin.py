@@ -1,0 +1,215 @@
+"""ThinRuntime: any FUSE program, described by a cluster-scoped ThinRuntimeProfile.
+
+A spec either names an existing ThinRuntimeProfile (`thin.profileName`) or has fluidgen
+generate one (`thin.fileSystemType` plus `thin.profile` fields). A Dataset whose only
+mount is a dataset:// reference is served by the referenced dataset's runtime: write
+`runtime: {engine: thin}` and nothing else.
+
+Sources in fluid-cloudnative/fluid (v1.0.8 and master):
+- api/v1alpha1/thinruntime_types.go, thinruntimeprofile_types.go: the specs; the profile is
+  cluster-scoped.
+- pkg/ddc/thin/referencedataset/*: a reference dataset's ThinRuntime spec is ignored.
+- pkg/ddc/thin/transform_fuse.go (parseFuseOptions): `ro` is added to the FUSE options of a
+  ReadOnlyMany Dataset, but a profile's fuse.options replace that set.
+- pkg/ddc/thin/operate.go: DataProcess only. charts/thin/templates: created objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from ..fluid.common import (
+    CONTAINER_PORTS,
+    ENV_VARS,
+    IMAGE_PULL_SECRETS,
+    MANAGEMENT,
+    NETWORK_MODE,
+    POD_METADATA,
+    REPLICAS,
+    RESOURCES,
+    RUN_AS,
+    TIEREDSTORE,
+    VOLUME_MOUNTS,
+    VOLUMES,
+)
+from ..rules import Finding, Object, Rule, kind_of, meta, same_place, spec_of
+from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, k8s, obj, string
+from .base import Engine, ExtraKind
+
+if TYPE_CHECKING:
+    from ..lower.context import Context
+
+KIND = "ThinRuntime"
+PROFILE_KIND = "ThinRuntimeProfile"
+REFERENCE = "dataset"  # the scheme of a reference to another Dataset
+
+FUSE = obj(
+    image=STR, imageTag=STR, imagePullPolicy=STR, imagePullSecrets=IMAGE_PULL_SECRETS, env=ENV_VARS,
+    resources=RESOURCES, ports=CONTAINER_PORTS, livenessProbe=k8s("core.v1.Probe"),
+    readinessProbe=k8s("core.v1.Probe"), lifecycle=k8s("core.v1.Lifecycle"), networkMode=NETWORK_MODE,
+    volumeMounts=VOLUME_MOUNTS, nodeSelector=STR_MAP, cleanPolicy=STR, command=STR_LIST, args=STR_LIST,
+    options=STR_MAP, podMetadata=POD_METADATA)
+WORKER = obj(
+    image=STR, imageTag=STR, imagePullPolicy=STR, imagePullSecrets=IMAGE_PULL_SECRETS, replicas=REPLICAS,
+    env=ENV_VARS, resources=RESOURCES, ports=CONTAINER_PORTS, livenessProbe=k8s("core.v1.Probe"),
+    readinessProbe=k8s("core.v1.Probe"), enabled=BOOL, networkMode=NETWORK_MODE, volumeMounts=VOLUME_MOUNTS,
+    nodeSelector=STR_MAP)
+SPEC = obj(
+    profileName=STR, fuse=FUSE, worker=WORKER, tieredstore=TIEREDSTORE, replicas=int32(), runAs=RUN_AS,
+    disablePrometheus=BOOL, volumes=VOLUMES, imagePullSecrets=IMAGE_PULL_SECRETS, management=MANAGEMENT)
+PROFILE_SPEC = obj(
+    fileSystemType=STR, fuse=FUSE, worker=WORKER, volumes=VOLUMES, imagePullSecrets=IMAGE_PULL_SECRETS,
+    nodePublishSecretPolicy=string(enum=(
+        "NotMountNodePublishSecret", "MountNodePublishSecretIfExists", "CopyNodePublishSecretAndMountIfNotExists")),
+    required=("fileSystemType",))
+
+
+# -- the spec side ----------------------------------------------------------------------
+
+def is_reference(ctx: Context) -> bool:
+    """Only dataset:// sources: this Dataset points at another one. A dataset:// mixed with
+    other mounts is a Dataset rule's finding (FG115); judging the runtime too would give
+    advice that no longer holds once that is fixed."""
+    from ..lower.mounts import scheme_of
+
+    source = ctx.spec.source
+    return bool(source) and all(m.uri is not None and scheme_of(m.uri) == REFERENCE for m in source)
+
+
+def profile_name(ctx: Context) -> str:
+    """ThinRuntimeProfiles are cluster-scoped: two namespaces may both have a dataset named
+    imagenet, so the namespace is part of the name. A dot cannot occur in either label, so
+    team-a.imagenet and team.a-imagenet never collide."""
+    return f"{ctx.namespace}.{ctx.name}"
+
+
+def _check(ctx: Context) -> None:
+    rt = ctx.spec.runtime
+    if not is_reference(ctx):
+        if rt.thin is None:
+            ctx.report(("runtime",), "engine thin needs a thin: section (profileName or fileSystemType), "
+                                     "unless the source is a dataset:// reference", stage="check")
+        return
+    ignored = [k for k in ("thin", "profile") if getattr(rt, k) is not None]
+    ignored += [k for k in ("cache", "overrides") if getattr(rt, k)]
+    ignored += ["replicas"] if "replicas" in rt.model_fields_set else []
+    for key in ignored:
+        ctx.report(("runtime", key), "does not apply to a dataset:// reference: Fluid ignores the ThinRuntime "
+                                     "spec of a reference dataset (the referenced dataset's runtime serves the "
+                                     "data); remove it", stage="check")
+
+
+def _finish(ctx: Context, tree: dict[str, Any]) -> dict[str, Any]:
+    thin = ctx.spec.runtime.thin
+    if thin is None or is_reference(ctx):
+        return {}  # a reference: Fluid ignores the spec (_check refuses settings)
+    return {**tree, "profileName": thin.profileName or profile_name(ctx)}
+
+
+def _profile(ctx: Context) -> list[dict[str, Any]]:
+    from ..diagnostics import did_you_mean
+    from ..fluid.schemas import spec_validator
+    from ..merge import deep_merge
+
+    thin = ctx.spec.runtime.thin
+    if thin is None or thin.fileSystemType is None:
+        return []
+    spec: dict[str, Any] = deep_merge({"fileSystemType": thin.fileSystemType}, thin.profile)
+    _keep_read_only(ctx, spec)
+    at = ("runtime", "thin", "profile")
+    for p in spec_validator(ctx.version, PROFILE_KIND).problems(spec):
+        message = p.message
+        if p.unknown_field:
+            hint = did_you_mean(str(p.path[-1]), p.choices)
+            message = f"{PROFILE_KIND} has no field {'.'.join(map(str, p.path))}{hint}"
+        # fileSystemType comes from thin.fileSystemType; everything else from thin.profile.
+        where = ("runtime", "thin", "fileSystemType") if p.path[:1] == ("fileSystemType",) else (*at, *p.path)
+        ctx.report(where, message, stage="resolve")
+    profile = ctx.fluid_object(PROFILE_KIND, profile_name(ctx), spec, at=at, namespaced=False)
+    ctx.trace(profile, ("spec", "fileSystemType"), ("runtime", "thin", "fileSystemType"))
+    return [profile]
+
+
+def _keep_read_only(ctx: Context, profile_spec: dict[str, Any]) -> None:
+    """Fluid adds `ro` to a ThinRuntime FUSE program's MOUNT_OPTIONS when the Dataset is
+    ReadOnlyMany (the default), but a profile with fuse.options replaces that set instead of
+    adding to it, so the read-only dataset would be mounted read-write. Put `ro` back."""
+    fuse = profile_spec.get("fuse")
+    options = fuse.get("options") if isinstance(fuse, dict) else None
+    modes = ctx.spec.accessModes or ["ReadOnlyMany"]
+    if isinstance(options, dict) and "ReadOnlyMany" in modes and not {"ro", "rw"} & set(options):
+        options["ro"] = ""
+
+
+# -- rules over manifests ----------------------------------------------------------------
+
+def _references(obj_: Object, objects: list[Object]) -> bool:
+    """Is obj_ a runtime bound to a reference Dataset (only dataset:// mounts)?"""
+    from ..lint.base import mounts_of
+
+    return any(kind_of(d) == "Dataset" and same_place(d, obj_) and mounts_of(d)
+               and all(str(m.get("mountPoint", "")).startswith("dataset://") for m in mounts_of(d))
+               for d in objects)
+
+
+def _reference_engine(obj_: Object, objects: list[Object]) -> Iterator[Finding]:
+    from ..lint.base import is_runtime
+
+    if is_runtime(obj_) and kind_of(obj_) != KIND and _references(obj_, objects):
+        yield Finding(("kind",), "its Dataset is a dataset:// reference, which Fluid serves through a "
+                                 f"ThinRuntime; {kind_of(obj_)} cannot mount it")
+
+
+def _reference_spec(obj_: Object, objects: list[Object]) -> Iterator[Finding]:
+    if kind_of(obj_) == KIND and _references(obj_, objects):
+        for key in sorted(spec_of(obj_)):
+            yield Finding(("spec", key), "Fluid ignores the ThinRuntime spec of a reference dataset (the "
+                                         "referenced dataset's runtime serves the data)")
+
+
+def _profile_drops_ro(obj_: Object, objects: list[Object]) -> Iterator[Finding]:
+    from ..lint.base import fuse_spec
+
+    if kind_of(obj_) != PROFILE_KIND:
+        return
+    options = fuse_spec(obj_).get("options")
+    if not isinstance(options, dict) or {"ro", "rw"} & set(options):
+        return
+    for runtime in objects:
+        if kind_of(runtime) != KIND or spec_of(runtime).get("profileName") != meta(obj_).get("name"):
+            continue
+        if {"ro", "rw"} & set(fuse_spec(runtime).get("options") or {}):
+            continue
+        for d in objects:
+            if kind_of(d) == "Dataset" and same_place(d, runtime) and \
+                    "ReadOnlyMany" in (spec_of(d).get("accessModes") or ["ReadOnlyMany"]):
+                yield Finding(("spec", "fuse", "options"),
+                              f"these options replace the ro that Fluid adds for the ReadOnlyMany Dataset "
+                              f"{meta(d).get('name')}, so its FUSE program gets no ro; add ro: \"\"")
+                return
+
+
+ENGINE = Engine(
+    name="thin",
+    kind=KIND,
+    doc=__doc__ or "",
+    spec=SPEC,
+    extra_kinds=(ExtraKind(PROFILE_KIND, PROFILE_SPEC, namespaced=False),),
+    schemes=None,  # the profile's FUSE program interprets the mountPoint
+    operations=frozenset({"DataProcess"}),
+    default_profile="thin-default",
+    starter_source="<SCHEME>://<LOCATION>",
+    created=(("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"), ("ConfigMap", "{full}-fuse-conf"),
+             ("Secret", "{full}-fuse-conf"), ("ConfigMap", "{name}-thin-values")),
+    rules=(
+        Rule("FG120", "error", "a dataset:// reference is served by a ThinRuntime, not another engine",
+             _reference_engine),
+        Rule("FG121", "warning", "Fluid ignores the ThinRuntime spec of a dataset:// reference", _reference_spec),
+        Rule("FG122", "warning", "ThinRuntimeProfile fuse.options replace the ro Fluid adds for read-only datasets",
+             _profile_drops_ro),
+    ),
+    check=_check,
+    finish_runtime=_finish,
+    extra_objects=_profile,
+)

@@ -1,0 +1,51 @@
+"""VineyardRuntime: in-memory object sharing between pipeline steps; needs no mounts.
+
+Sources in fluid-cloudnative/fluid (v1.0.8 and master):
+- api/v1alpha1/vineyardruntime_types.go: the spec (replicas overrides worker.replicas).
+- pkg/ddc/vineyard/operate.go: DataProcess only.
+- charts/vineyard/templates: the StatefulSets, Services, DaemonSet and ConfigMap Fluid creates.
+"""
+
+from __future__ import annotations
+
+from ..fluid.common import (
+    ENCRYPT_OPTIONS,
+    NETWORK_MODE,
+    POD_METADATA,
+    PORTS_MAP,
+    REPLICAS,
+    RESOURCES,
+    TIEREDSTORE,
+    VOLUME_MOUNTS,
+    VOLUMES,
+)
+from ..structural.dsl import BOOL, STR, STR_MAP, extend, int32, obj
+from .base import Engine
+
+KIND = "VineyardRuntime"
+
+COMPONENT = obj(
+    replicas=REPLICAS, image=STR, imageTag=STR, imagePullPolicy=STR, env=STR_MAP, options=STR_MAP, ports=PORTS_MAP,
+    resources=RESOURCES, nodeSelector=STR_MAP, networkMode=NETWORK_MODE, podMetadata=POD_METADATA,
+    volumeMounts=VOLUME_MOUNTS)
+SPEC = obj(
+    master=extend(COMPONENT, endpoint=obj(uri=STR, options=STR_MAP, encryptOptions=ENCRYPT_OPTIONS)),
+    worker=COMPONENT,
+    fuse=obj(image=STR, imageTag=STR, imagePullPolicy=STR, env=STR_MAP, options=STR_MAP, resources=RESOURCES,
+             cleanPolicy=STR, networkMode=NETWORK_MODE, podMetadata=POD_METADATA),
+    tieredstore=TIEREDSTORE, replicas=int32(), volumes=VOLUMES, podMetadata=POD_METADATA, disablePrometheus=BOOL)
+
+ENGINE = Engine(
+    name="vineyard",
+    kind=KIND,
+    doc=__doc__ or "",
+    spec=SPEC,
+    schemes=frozenset(),
+    operations=frozenset({"DataProcess"}),
+    needs_mounts=False,
+    default_profile="vineyard-default",
+    starter_source="",
+    created=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("Service", "{full}-master"),
+             ("Service", "{full}-worker"), ("DaemonSet", "{full}-fuse"), ("ConfigMap", "{full}-rpc-conf"),
+             ("ConfigMap", "{name}-vineyard-values")),
+)

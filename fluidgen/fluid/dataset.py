@@ -1,0 +1,35 @@
+"""The Dataset kind: its schema, and what Fluid's controllers create for each Dataset.
+
+Sources (fluid-cloudnative/fluid, the same in v1.0.8 and master):
+- api/v1alpha1/dataset_types.go: fields, phases, condition types.
+- pkg/ddc/base/pv.go (GetPersistentVolumeName) and pkg/utils/dataset/volume/create.go:
+  once a runtime binds, Fluid creates the PersistentVolume `<namespace>-<name>` and, in the
+  Dataset's namespace, the PersistentVolumeClaim `<name>` that workloads mount.
+"""
+
+from __future__ import annotations
+
+from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, array, fields, int32, int64, k8s, obj, string
+from .common import ENCRYPT_OPTIONS, TOLERATIONS
+
+KIND = "Dataset"
+MOUNT = obj(
+    mountPoint=string(min_length=5), name=string(min_length=0), path=STR, options=STR_MAP,
+    encryptOptions=ENCRYPT_OPTIONS, readOnly=BOOL, shared=BOOL, required=("mountPoint",))
+SPEC = obj(
+    mounts=array(MOUNT, min_items=1), sharedOptions=STR_MAP, sharedEncryptOptions=ENCRYPT_OPTIONS,
+    nodeAffinity=fields({"required": k8s("core.v1.NodeSelector")}), tolerations=TOLERATIONS, accessModes=STR_LIST,
+    placement=string(enum=("Exclusive", "", "Shared")),
+    owner=obj(uid=int64(), gid=int64(), user=STR, group=STR, required=("uid", "gid", "user", "group")),
+    runtimes=array(obj(name=STR, namespace=STR, category=STR, type=STR, masterReplicas=int32())),
+    dataRestoreLocation=obj(path=STR, nodeName=STR))
+
+# The access mode Fluid assumes when a Dataset lists none (docs: data_accessmodes).
+DEFAULT_ACCESS_MODES = ("ReadOnlyMany",)
+# Status: phases and the condition that says why (dataset_types.go).
+PHASES = ("Pending", "Bound", "NotBound", "Failed", "Updating", "DataMigrating", "")
+
+
+def created_volume_names(name: str, namespace: str) -> dict[str, str]:
+    """The PersistentVolume (cluster-scoped) and claim Fluid creates for a bound Dataset."""
+    return {"PersistentVolume": f"{namespace}-{name}", "PersistentVolumeClaim": name}

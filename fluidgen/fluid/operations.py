@@ -1,0 +1,80 @@
+"""Data operations (DataLoad, DataMigrate, DataProcess, DataBackup): schemas and facts.
+
+Sources (fluid-cloudnative/fluid, v1.0.8 and master unless noted):
+- api/v1alpha1/data*_types.go and common.go (OperationRef, runAfter): fields.
+- pkg/common/types.go: operation phases Pending, Executing, Complete, Failed.
+- pkg/utils/dataload.go, datamigrate.go, dataprocess.go, databackup.go: the Helm release and
+  Job/Pod names Fluid creates for each operation.
+- pkg/controllers/v1alpha1/*: an operation runs once; editing a finished one runs nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, Schema, array, fields, int32, k8s, obj, string
+from .common import (
+    AFFINITY,
+    ENCRYPT_OPTIONS,
+    ENV_VARS,
+    POD_METADATA,
+    RESOURCES,
+    RUN_AS,
+    TOLERATIONS,
+    VOLUME_MOUNTS,
+    VOLUMES,
+)
+
+POLICY = string(enum=("Once", "Cron", "OnEvent"))
+PHASES = ("", "Pending", "Executing", "Complete", "Failed")
+
+
+@dataclass(frozen=True)
+class Operation:
+    kind: str
+    step: str  # the key of a `dataflow:` step that makes one
+    spec: Schema
+    job_name: str  # the Job (or Pod) Fluid runs for it; {name} is the operation's name
+    namespaced_dataset: bool = True  # spec.dataset is {name, namespace} (DataBackup: a bare name)
+
+
+KINDS = ("DataLoad", "DataBackup", "DataMigrate", "DataProcess")
+_KIND = string(enum=KINDS)
+OBJECT_REF = obj(apiVersion=STR, kind=_KIND, name=STR, namespace=STR, required=("kind", "name"))
+RUN_AFTER = obj(
+    apiVersion=STR, kind=_KIND, name=STR, namespace=STR, required=("kind", "name"),
+    affinityStrategy=obj(
+        policy=STR, dependOn=OBJECT_REF,
+        prefers=array(obj(name=STR, weight=int32(), required=("name", "weight"))),
+        requires=array(obj(name=STR, required=("name",)))))
+COMMON = {"runAfter": RUN_AFTER, "ttlSecondsAfterFinished": int32()}
+PLACEMENT = {"affinity": AFFINITY, "tolerations": TOLERATIONS, "nodeSelector": STR_MAP, "schedulerName": STR,
+             "podMetadata": POD_METADATA, "resources": RESOURCES}
+MIGRATE_END = obj(
+    dataset=obj(name=STR, namespace=STR, path=STR, required=("name", "namespace")),
+    externalStorage=obj(uri=STR, encryptOptions=ENCRYPT_OPTIONS, required=("uri",)))
+
+OPERATIONS: dict[str, Operation] = {op.kind: op for op in (
+    Operation("DataMigrate", "migrate", fields(
+        {**COMMON, **PLACEMENT, "from": MIGRATE_END, "to": MIGRATE_END, "image": STR, "imageTag": STR,
+         "imagePullPolicy": STR, "block": BOOL, "runtimeType": STR, "options": STR_MAP, "policy": POLICY,
+         "schedule": STR, "parallelism": int32(minimum=1), "parallelOptions": STR_MAP},
+        required=("from", "to")), "{name}-migrate-migrate"),
+    Operation("DataProcess", "process", fields(
+        {**COMMON, "policy": POLICY, "schedule": STR,
+         "dataset": obj(name=STR, namespace=STR, mountPath=STR, subPath=STR, required=("name", "mountPath")),
+         "processor": obj(
+             serviceAccountName=STR, podMetadata=POD_METADATA, job=obj(podSpec=k8s("core.v1.PodSpec")),
+             script=obj(image=STR, imageTag=STR, imagePullPolicy=STR, command=STR_LIST, source=STR, env=ENV_VARS,
+                        volumes=VOLUMES, volumeMounts=VOLUME_MOUNTS, resources=RESOURCES,
+                        restartPolicy=string(enum=("Never", "OnFailure")), required=("source",)))},
+        required=("dataset", "processor")), "{name}-processor-job"),
+    Operation("DataLoad", "load", fields(
+        {**COMMON, **PLACEMENT, "dataset": obj(name=STR, namespace=STR, required=("name",)), "loadMetadata": BOOL,
+         "target": array(obj(path=STR, replicas=int32(), required=("path",))), "options": STR_MAP,
+         "policy": POLICY, "schedule": STR}), "{name}-loader-job"),
+    Operation("DataBackup", "backup", fields(
+        {**COMMON, "dataset": STR, "backupPath": STR, "runAs": RUN_AS}), "{name}-pod", namespaced_dataset=False),
+)}
+
+BY_STEP: dict[str, Operation] = {op.step: op for op in OPERATIONS.values()}

@@ -1,0 +1,158 @@
+"""Reading the files a user names: once, within limits, and only where allowed.
+
+- Standard input (`-`), FIFOs and other special files are read once and remembered, so a
+  command that looks at a spec twice never waits on a drained pipe.
+- Every read stops at source.MAX_BYTES; a directory argument never reads a file whole.
+- Directory arguments are walked in sorted order, following symbolic links to directories
+  (each real directory once, so link loops end); hidden entries are skipped, and so is
+  anything that is not a regular file, with a note saying so.
+- Files a spec refers to (credentials, scripts, profiles) must lie inside the spec's own
+  directory tree, symbolic links resolved, unless the user allows more roots
+  (`--allow-read DIR`, or FLUIDGEN_ALLOW_READ): a spec cannot pull another application's
+  secrets into a build.
+
+Everything read is recorded in the build's BuildInputs for the cache.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+from .buildinputs import YAML_SUFFIXES, BuildInputs
+from .diagnostics import Diagnostic, FluidgenError, PathT
+from .source import MAX_BYTES, Document, decode, load_text
+
+
+class Reader:
+    def __init__(self, inputs: BuildInputs | None = None, allow: Iterable[str] = ()) -> None:
+        self.inputs = inputs if inputs is not None else BuildInputs()
+        self.allow = tuple(os.path.realpath(a) for a in allow)
+        self._once: dict[str, bytes] = {}
+
+    # -- plain reads --------------------------------------------------------------------
+
+    def read(self, path: str, limit: int = MAX_BYTES) -> bytes:
+        """A file's bytes (or stdin's for '-'), refusing anything over `limit`."""
+        if path in self._once:
+            return self._once[path]
+        if path == "-":
+            raw = self._read_stream(path, sys.stdin.buffer, limit)
+            self._once[path] = raw
+            self.inputs.uncacheable()
+            return raw
+        try:
+            mode = os.stat(path).st_mode
+        except OSError as exc:
+            raise FluidgenError([Diagnostic(path, 0, 0, "error", f"cannot read: {exc.strerror}")]) from exc
+        if stat.S_ISDIR(mode):
+            raise FluidgenError([Diagnostic(path, 0, 0, "error", "is a directory; give a file")])
+        try:
+            with open(path, "rb") as fh:
+                raw = self._read_stream(path, fh, limit)
+        except OSError as exc:
+            raise FluidgenError([Diagnostic(path, 0, 0, "error", f"cannot read: {exc.strerror}")]) from exc
+        if not stat.S_ISREG(mode):  # a FIFO or device: it cannot be read again, nor re-checked
+            self._once[path] = raw
+            self.inputs.uncacheable()
+        else:
+            self.inputs.file(path, raw)
+        return raw
+
+    @staticmethod
+    def _read_stream(path: str, stream: object, limit: int) -> bytes:
+        raw: bytes = stream.read(limit + 1)  # type: ignore[attr-defined]
+        if len(raw) > limit:
+            raise FluidgenError([Diagnostic(
+                path, 1, 1, "error", f"file is larger than {limit // (1024 * 1024)} MiB; refusing to read it")])
+        return raw
+
+    def text(self, path: str) -> str:
+        return decode(path, self.read(path))
+
+    def load(self, path: str) -> list[Document]:
+        """Every non-empty YAML document in a file."""
+        return load_text(path, self.text(path))
+
+    # -- directory arguments ------------------------------------------------------------
+
+    def expand(self, paths: Iterable[str], marker: bytes | None = None) -> tuple[list[str], list[Diagnostic]]:
+        """Files as given; a directory becomes its YAML files (see the module docstring).
+
+        With `marker`, files found in a directory are kept only when they contain it (the
+        others are reported); files named explicitly are always kept.
+        """
+        files: list[str] = []
+        notes: list[Diagnostic] = []
+        for p in paths:
+            if p == "-" or not os.path.isdir(p):
+                files.append(p)
+                continue
+            found, skipped = self._walk(p)
+            notes += skipped
+            for f in found:
+                if marker is None:
+                    files.append(f)
+                    continue
+                try:
+                    head = self.read(f)
+                except FluidgenError as exc:
+                    notes += exc.diagnostics
+                    continue
+                if marker in head:
+                    files.append(f)
+                else:
+                    notes.append(Diagnostic(f, 0, 0, "info", "not built: holds no fluidgen spec "
+                                                                "(a plain manifest or a values file)"))
+        return files, notes
+
+    def _walk(self, top: str) -> tuple[list[str], list[Diagnostic]]:
+        found: list[str] = []
+        notes: list[Diagnostic] = []
+        seen: set[str] = set()
+        for folder, dirnames, names in os.walk(top, followlinks=True):
+            real = os.path.realpath(folder)
+            if real in seen:
+                dirnames[:] = []
+                notes.append(Diagnostic(folder, 0, 0, "info", "skipped: a link back to a directory already read"))
+                continue
+            seen.add(real)
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+            self.inputs.listing(folder)
+            for name in sorted(names):
+                if name.startswith(".") or not name.endswith(YAML_SUFFIXES):
+                    continue
+                path = os.path.join(folder, name)
+                try:
+                    mode = os.stat(path).st_mode
+                except OSError as exc:
+                    notes.append(Diagnostic(path, 0, 0, "warning", f"skipped: cannot read ({exc.strerror})"))
+                    continue
+                if not stat.S_ISREG(mode):
+                    notes.append(Diagnostic(path, 0, 0, "warning", "skipped: not a regular file"))
+                    continue
+                found.append(path)
+        return found, notes
+
+    # -- files a spec refers to ---------------------------------------------------------
+
+    def referenced(self, doc: Document, at: PathT, target: str, relative_to: str | None = None) -> Path:
+        """The path a spec's file reference stands for, if it is allowed; else FluidgenError.
+
+        `target` is relative to the spec (or to `relative_to`, a file the spec led to, such
+        as a profile that extends another); it must lie inside the spec's directory tree.
+        """
+        spec_dir = Path(doc.file).parent if doc.file != "-" else Path(".")
+        base = Path(relative_to).parent if relative_to else spec_dir
+        path = Path(target) if Path(target).is_absolute() else base / target
+        real = os.path.realpath(path)
+        roots = (os.path.realpath(spec_dir), *self.allow)
+        if not any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in roots):
+            raise FluidgenError([doc.diag(at, f"{target} is outside the spec's directory "
+                                              f"({spec_dir}); fluidgen reads only files below it. Move the "
+                                              "file there, or allow its directory with --allow-read DIR "
+                                              "(FLUIDGEN_ALLOW_READ)", stage="inputs")])
+        return path

@@ -1,0 +1,59 @@
+"""Every kind fluidgen emits, in one table: API version, scope, naming rule and apply order.
+
+Runtime kinds and the kinds engines bring come from the engine table, data operations from
+fluid/operations.py; the rest are listed here. Nothing else keeps a list of kinds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from .fluid.common import GROUP_VERSION
+
+# Apply order. DO NOT CHANGE without a reason: Secrets and volumes must exist before the
+# Dataset that mounts them, the Dataset before its runtime, the runtime before data
+# operations, and those before the jobs that read the data. Objects of one rank keep the
+# order their spec produced them in (a pipeline's steps stay in order).
+RANK_SECRET, RANK_PV, RANK_PVC, RANK_RUNTIME_SUPPORT, RANK_DATASET, RANK_RUNTIME = 0, 1, 2, 3, 4, 5
+RANK_RBAC, RANK_OPERATION, RANK_WORKLOAD = 6, 7, 8
+
+
+@dataclass(frozen=True)
+class KindInfo:
+    kind: str
+    api_version: str
+    rank: int
+    namespaced: bool = True
+    name_rule: str = "dns1123-subdomain"  # or "dns1035" (Fluid's Datasets and runtimes)
+
+
+STATIC = (
+    KindInfo("Secret", "v1", RANK_SECRET),
+    KindInfo("PersistentVolume", "v1", RANK_PV, namespaced=False),
+    KindInfo("PersistentVolumeClaim", "v1", RANK_PVC),
+    KindInfo("Dataset", GROUP_VERSION, RANK_DATASET, name_rule="dns1035"),
+)
+
+
+@cache
+def table() -> dict[str, KindInfo]:
+    from .engines import ENGINES
+    from .fluid.operations import OPERATIONS
+
+    rows = list(STATIC)
+    for engine in ENGINES.values():
+        rows.append(KindInfo(engine.kind, GROUP_VERSION, RANK_RUNTIME, name_rule="dns1035"))
+        rows += [KindInfo(x.kind, GROUP_VERSION, RANK_RUNTIME_SUPPORT, x.namespaced) for x in engine.extra_kinds]
+    rows += [KindInfo(op.kind, GROUP_VERSION, RANK_OPERATION) for op in OPERATIONS.values()]
+    return {row.kind: row for row in rows}
+
+
+def rank(kind: str) -> int:
+    info = table().get(kind)
+    return info.rank if info is not None else RANK_WORKLOAD + 1
+
+
+def namespaced(kind: str) -> bool:
+    info = table().get(kind)
+    return info.namespaced if info is not None else True

@@ -1,0 +1,92 @@
+"""One spec being compiled: the spec, where it came from, the target, and what lowering
+found. Also records, for every generated value, the spec value it came from, so a problem
+found in the output is reported where the user can fix it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..diagnostics import Diagnostic, PathT, Severity
+from ..fluid.common import GROUP_VERSION
+from ..inputs import Reader
+from ..source import Document
+
+if TYPE_CHECKING:
+    from ..spec import Spec
+
+Where = tuple[str, int, int, PathT]  # file, line, column, and the spec key path (empty in profile files)
+
+
+class Origins:
+    """Output object + path -> the spec (or profile) location that produced it."""
+
+    def __init__(self) -> None:
+        self._by_object: dict[int, dict[PathT, Where]] = {}
+
+    def add(self, obj: dict[str, Any], path: PathT, where: Where) -> None:
+        self._by_object.setdefault(id(obj), {})[path] = where
+
+    def locate(self, obj: dict[str, Any], path: PathT) -> Where | None:
+        known = self._by_object.get(id(obj), {})
+        for end in range(len(path), -1, -1):
+            where = known.get(path[:end])
+            if where is not None:
+                return where
+        return None
+
+
+@dataclass
+class Context:
+    spec: Spec
+    doc: Document
+    version: str
+    namespace: str
+    env: Mapping[str, str]
+    reader: Reader
+    read_credentials: bool = True
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    origins: Origins = field(default_factory=Origins)
+
+    @property
+    def name(self) -> str:
+        return self.spec.metadata.name
+
+    def report(self, at: PathT, message: str, severity: Severity = "error", stage: str = "lower",
+               code: str = "") -> None:
+        self.diagnostics.append(self.doc.diag(at, message, severity, stage=stage, code=code))
+
+    def metadata(self, name: str, namespaced: bool = True) -> dict[str, Any]:
+        meta: dict[str, Any] = {"name": name}
+        if namespaced:
+            meta["namespace"] = self.namespace
+        if self.spec.metadata.labels:
+            meta["labels"] = dict(self.spec.metadata.labels)
+        if self.spec.metadata.annotations:
+            meta["annotations"] = dict(self.spec.metadata.annotations)
+        return meta
+
+    def fluid_object(self, kind: str, name: str, spec: dict[str, Any], at: PathT = (),
+                     namespaced: bool = True) -> dict[str, Any]:
+        obj = {"apiVersion": GROUP_VERSION, "kind": kind, "metadata": self.metadata(name, namespaced), "spec": spec}
+        self.trace(obj, (), at)
+        return obj
+
+    def trace(self, obj: dict[str, Any], path: PathT, at: PathT) -> None:
+        """The value at `path` in `obj` comes from the spec key path `at`."""
+        file, line, col = self.doc.locate(at)
+        self.origins.add(obj, path, (file, line, col, at))
+
+    def trace_copy(self, obj: dict[str, Any], path: PathT, at: PathT, value: Any) -> None:
+        """`value`, copied from spec path `at` to `path` in `obj`: trace it and everything in it."""
+        self.trace(obj, path, at)
+        if isinstance(value, dict):
+            for key, item in value.items():
+                self.trace_copy(obj, (*path, key), (*at, key), item)
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                self.trace_copy(obj, (*path, i), (*at, i), item)
+
+    def trace_file(self, obj: dict[str, Any], path: PathT, file: str, line: int, col: int) -> None:
+        self.origins.add(obj, path, (file, line, col, ()))

@@ -1,0 +1,127 @@
+"""Turn a `credentials:` block into a Secret plan plus encryptOptions.
+
+Values are read here and nowhere else. They only ever travel inside SecretPlan.data and
+are never put into a message: errors name the option, variable or file instead. Files are
+read through the build's Reader, so they must lie inside the spec's directory tree.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from ..buildinputs import Recipe
+from ..diagnostics import FluidgenError, PathT
+from ..names import secret_key
+from ..secretsource import parse_env_file
+from ..spec import Credentials
+from .context import Context
+
+
+@dataclass
+class SecretPlan:
+    name: str
+    data: dict[str, str] = field(default_factory=dict)
+    recipes: dict[str, Recipe] = field(default_factory=dict)  # where each value came from (for the cache)
+    at: PathT = ()  # the spec's credentials block
+
+
+@dataclass(frozen=True)
+class Delivered:
+    encrypt_options: list[dict[str, object]]
+    secret: SecretPlan | None
+
+
+def option(name: str, secret: str, key: str) -> dict[str, object]:
+    return {"name": name, "valueFrom": {"secretKeyRef": {"name": secret, "key": key}}}
+
+
+def deliver(ctx: Context, creds: Credentials, default_name: str, at: PathT) -> Delivered:
+    """encryptOptions for `creds`, reading values from env/files at build time.
+
+    Without read_credentials (validate, lint) no value is read: the Secret gets the right
+    keys with empty values, so checking a spec never needs the credentials to be present.
+    """
+    if creds.existingSecret is not None:
+        ref = creds.existingSecret
+        return Delivered([option(opt, ref.name, key) for opt, key in sorted(ref.keys.items())], None)
+    name = creds.secretName or default_name
+    if not ctx.read_credentials:
+        keys = {*creds.fromEnv, *creds.fromFile, *creds.inline}
+        if creds.envFile:  # its key names, if it is there: checking a spec never needs the secrets
+            keys |= set(_env_file(ctx, creds.envFile, (*at, "envFile"), missing_ok=True))
+        return Delivered([option(opt, name, opt) for opt in sorted(keys)],
+                         SecretPlan(name, dict.fromkeys(keys, ""), at=at))
+    values: dict[str, str] = {}
+    recipes: dict[str, Recipe] = {}
+    if creds.envFile:
+        found = _env_file(ctx, creds.envFile, (*at, "envFile"))
+        path = os.path.abspath(ctx.reader.referenced(ctx.doc, (*at, "envFile"), creds.envFile))
+        values.update(found)
+        recipes.update({key: ("envfile", path, key) for key in found})
+    for opt, path in sorted(creds.fromFile.items()):
+        value = _value_file(ctx, path, (*at, "fromFile", opt))
+        if value is not None:
+            values[opt] = value
+            recipes[opt] = ("file", os.path.abspath(ctx.reader.referenced(ctx.doc, (*at, "fromFile", opt), path)))
+    for opt, var in sorted(creds.fromEnv.items()):
+        if var in ctx.env:
+            values[opt] = ctx.env[var]
+            recipes[opt] = ("env", var)
+        else:
+            ctx.report((*at, "fromEnv", opt), f"environment variable {var} is not set (needed for {opt})",
+                       stage="credentials")
+    if creds.inline:
+        values.update(creds.inline)
+        recipes.update(dict.fromkeys(creds.inline, ("inline",)))
+        ctx.report((*at, "inline"), "credential values are written inline in the spec; prefer fromEnv or fromFile "
+                                    "so they stay out of version control", "warning", stage="credentials",
+                   code="FG012")
+    for opt in sorted(values):
+        if values[opt] == "":
+            ctx.report(at, f"credential {opt} is empty", stage="credentials")
+    return Delivered([option(opt, name, opt) for opt in sorted(values)], SecretPlan(name, values, recipes, at))
+
+
+def _read(ctx: Context, target: str, at: PathT, missing_ok: bool = False) -> str | None:
+    """A credential file's text. Errors name the file and the reason, never its content."""
+    try:
+        path = ctx.reader.referenced(ctx.doc, at, target)
+    except FluidgenError as exc:
+        ctx.diagnostics += exc.diagnostics
+        return None
+    if missing_ok and not path.exists():
+        return None
+    try:
+        raw = ctx.reader.read(str(path))
+    except FluidgenError as exc:
+        reason = exc.diagnostics[0].message if exc.diagnostics else "cannot read"
+        ctx.report(at, f"credential file {path}: {reason}", stage="credentials")
+        return None
+    try:
+        return raw.decode("utf-8").rstrip("\r\n")
+    except UnicodeDecodeError:
+        ctx.report(at, f"credential file {path} is not UTF-8 text", stage="credentials")
+        return None
+
+
+def _value_file(ctx: Context, target: str, at: PathT) -> str | None:
+    return _read(ctx, target, at)
+
+
+def _env_file(ctx: Context, target: str, at: PathT, missing_ok: bool = False) -> dict[str, str]:
+    text = _read(ctx, target, at, missing_ok)
+    if text is None:
+        return {}
+    values, bad = parse_env_file(text)
+    ctx.reader.inputs.envfile(str(ctx.reader.referenced(ctx.doc, at, target)), sorted(values))
+    # Name the line, never echo it: it may hold a secret.
+    for number in bad:
+        ctx.report(at, f"{target}:{number}: expected KEY=VALUE", stage="credentials")
+    if not values and not bad:
+        ctx.report(at, f"{target} holds no KEY=VALUE line; an empty Secret would replace the live one",
+                   stage="credentials")
+    for key in sorted(values):
+        if (problem := secret_key(key)) is not None:
+            ctx.report(at, f"{target}: key {problem}", stage="credentials")
+    return values

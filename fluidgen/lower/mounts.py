@@ -1,0 +1,123 @@
+"""Sources: Dataset mounts, their NFS PersistentVolume + claim, and the checks that only
+a spec can be judged by (what the engine mounts at all, and names derived from the spec)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .. import names
+from ..engines import Engine
+from ..spec import Mount
+from .context import Context
+from .credentials import SecretPlan, deliver
+
+REFERENCE = "dataset"  # dataset://<namespace>/<name>: a reference to another Dataset
+
+
+def scheme_of(uri: str) -> str:
+    head, sep, _ = uri.partition("://")
+    return head.lower() if sep else ""
+
+
+def mount_name(ctx: Context, index: int, mount: Mount) -> str:
+    """The mount's name: given, the dataset's for a single mount, else from the URI."""
+    if mount.name:
+        return mount.name
+    if mount.nfs is not None:
+        return ctx.name if len(ctx.spec.source) == 1 else f"nfs-{index}"
+    if len(ctx.spec.source) == 1:
+        return ctx.name
+    assert mount.uri is not None
+    tail = [p for p in re.split(r"[/:]+", mount.uri.partition("://")[2]) if p]
+    candidate = re.sub(r"[^a-z0-9-]+", "-", (tail[-1] if tail else "").lower()).strip("-")
+    return candidate or f"mount-{index}"
+
+
+def claim_name(ctx: Context, index: int, mount: Mount) -> str:
+    """The NFS PersistentVolume and claim: volumeName, else the mount's own name, else one
+    derived from the Dataset. Never the Dataset's name: Fluid creates that claim itself
+    (pkg/ddc/base/pv.go), and the runtime could not bind."""
+    assert mount.nfs is not None
+    if mount.nfs.volumeName:
+        return mount.nfs.volumeName
+    if mount.name and mount.name != ctx.name:
+        return mount.name
+    return f"{ctx.name}-nfs" if len(ctx.spec.source) == 1 else f"{ctx.name}-nfs-{index}"
+
+
+def secret_name(ctx: Context, mount: str) -> str:
+    return f"{ctx.name}-credentials" if mount == ctx.name else f"{ctx.name}-{mount}-credentials"
+
+
+def check(ctx: Context, engine: Engine) -> None:
+    """What an engine can mount at all, judged on the spec (the output would not show it)."""
+    source = ctx.spec.source
+    if engine.needs_mounts and not source:
+        ctx.report(("source",), f"{engine.kind} needs at least one mount", stage="check")
+    if not engine.needs_mounts and source:
+        ctx.report(("source",), f"{engine.kind} takes no mounts", stage="check")
+    if engine.single_mount and len(source) > 1:
+        ctx.report(("source", 1), f"{engine.kind} uses only the first mount; split the data into several datasets",
+                   stage="check")
+    for i, m in enumerate(source):
+        if m.name is not None and (problem := names.mount_name(m.name)) is not None:
+            ctx.report(("source", i, "name"), problem, stage="check")
+        scheme = "pvc" if m.nfs is not None else scheme_of(m.uri or "")
+        at = ("source", i, "nfs" if m.nfs is not None else "uri")
+        if scheme == REFERENCE:
+            continue  # the rules FG115 (its only mount) and FG120 (served by a ThinRuntime) judge it
+        if not scheme:
+            ctx.report(at, "expected a URI with a scheme, such as oss://bucket/dir/ or pvc://claim", stage="check")
+        elif engine.schemes is not None and scheme not in engine.schemes:
+            accepted = ", ".join(f"{s}://" for s in sorted(engine.schemes)) or "no mounts"
+            ctx.report(at, f"{engine.kind} cannot mount {scheme}:// (it accepts {accepted})", stage="check")
+
+
+def lower_mounts(ctx: Context) -> tuple[list[dict[str, Any]], list[SecretPlan]]:
+    mounts: list[dict[str, Any]] = []
+    secrets: list[SecretPlan] = []
+    for i, m in enumerate(ctx.spec.source):
+        name = mount_name(ctx, i, m)
+        uri = f"pvc://{claim_name(ctx, i, m)}" if m.nfs is not None else m.uri
+        out: dict[str, Any] = {"mountPoint": uri, "name": name}
+        for key in ("path", "readOnly", "shared"):
+            if getattr(m, key) is not None:
+                out[key] = getattr(m, key)
+        if m.options:
+            out["options"] = dict(m.options)
+        if m.credentials is not None:
+            got = deliver(ctx, m.credentials, secret_name(ctx, name), ("source", i, "credentials"))
+            out["encryptOptions"] = got.encrypt_options
+            if got.secret is not None:
+                secrets.append(got.secret)
+        mounts.append(out)
+    return mounts, secrets
+
+
+def nfs_objects(ctx: Context) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for i, m in enumerate(ctx.spec.source):
+        if m.nfs is None:
+            continue
+        name, nfs = claim_name(ctx, i, m), m.nfs
+        pv_spec: dict[str, Any] = {
+            "capacity": {"storage": nfs.capacity},
+            "volumeMode": "Filesystem",
+            "accessModes": list(nfs.accessModes),
+            "persistentVolumeReclaimPolicy": "Retain",
+            "storageClassName": nfs.storageClass,
+            "nfs": {"server": nfs.server, "path": nfs.path},
+        }
+        if nfs.mountOptions:
+            pv_spec["mountOptions"] = list(nfs.mountOptions)
+        pv = {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": ctx.metadata(name, namespaced=False),
+              "spec": pv_spec}
+        pvc = {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": ctx.metadata(name), "spec": {
+            "accessModes": list(nfs.accessModes), "resources": {"requests": {"storage": nfs.capacity}},
+            "storageClassName": nfs.storageClass, "volumeName": name}}
+        for obj in (pv, pvc):
+            ctx.trace(obj, (), ("source", i, "nfs"))
+        ctx.trace_copy(pv, ("spec", "mountOptions"), ("source", i, "nfs", "mountOptions"), nfs.mountOptions)
+        out += [pv, pvc]
+    return out

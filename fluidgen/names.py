@@ -1,0 +1,100 @@
+"""The naming rules of the Kubernetes API server and of Fluid, checked on every name
+fluidgen accepts or emits (object names, namespaces, labels, annotations, Secret keys).
+
+Sources: k8s.io/apimachinery/pkg/util/validation (IsDNS1123Label, IsDNS1123Subdomain,
+IsDNS1035Label, IsQualifiedName, IsValidLabelValue, IsConfigMapKey); Fluid requires
+DNS-1035 labels for Datasets and runtimes (pkg/controllers/runtime_controller.go,
+pkg/controllers/v1alpha1/dataset/dataset_controller.go).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+DNS1123_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+DNS1035_LABEL = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
+QUALIFIED_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
+LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
+SECRET_KEY = re.compile(r"^[-._a-zA-Z0-9]+$")
+MOUNT_NAME = re.compile(r"^[A-Za-z0-9_][-A-Za-z0-9_.]*$")
+
+
+def dns1123_label(value: str) -> str | None:
+    if len(value) > 63 or not DNS1123_LABEL.match(value):
+        return (f'"{value}" is not a DNS-1123 label (at most 63 lower-case letters, digits and "-", '
+                "starting and ending with a letter or digit)")
+    return None
+
+
+def dns1123_subdomain(value: str) -> str | None:
+    if len(value) > 253 or not DNS1123_SUBDOMAIN.match(value):
+        return (f'"{value}" is not a valid Kubernetes name (a DNS-1123 subdomain: at most 253 lower-case '
+                'letters, digits, "-" and ".", starting and ending with a letter or digit)')
+    return None
+
+
+def dns1035_label(value: str) -> str | None:
+    if len(value) > 63 or not DNS1035_LABEL.match(value):
+        return (f'"{value}" is not a DNS-1035 label (at most 63 lower-case letters, digits and "-", starting '
+                "with a letter, ending with a letter or digit); Fluid refuses such Dataset and runtime names")
+    return None
+
+
+def qualified_name(value: str) -> str | None:
+    """A label or annotation key: an optional DNS subdomain prefix and a name."""
+    prefix, _, name = value.rpartition("/")
+    if prefix and dns1123_subdomain(prefix):
+        return f'"{value}" has an invalid prefix "{prefix}" (it must be a DNS-1123 subdomain)'
+    if len(name) > 63 or not QUALIFIED_NAME.match(name):
+        return (f'"{value}" is not a valid key (a name of at most 63 letters, digits, "-", "_" and ".", '
+                "starting and ending with a letter or digit, after an optional prefix/)")
+    return None
+
+
+def label_value(value: str) -> str | None:
+    if len(value) > 63 or not LABEL_VALUE.match(value):
+        return (f'"{value}" is not a valid label value (at most 63 letters, digits, "-", "_" and ".", '
+                "starting and ending with a letter or digit)")
+    return None
+
+
+def secret_key(value: str) -> str | None:
+    if len(value) > 253 or not SECRET_KEY.match(value):
+        return f'"{value}" is not a valid Secret key (letters, digits, "-", "_" and ".", at most 253)'
+    return None
+
+
+def mount_name(value: str) -> str | None:
+    """A Dataset mount name becomes one path component (/<name>) in the cache and the pods."""
+    if value in (".", "..") or len(value) > 253 or not MOUNT_NAME.match(value):
+        return (f'"{value}" is not a valid mount name: it becomes the directory /{value}, so use letters, '
+                'digits, "-", "_" and "." (no "/" and not "." or "..")')
+    return None
+
+
+def metadata_problems(meta: Mapping[str, Any], name_rule: str) -> list[tuple[tuple[str, ...], str]]:
+    """(key path, message) for each name in an object's metadata that the API server refuses."""
+    out: list[tuple[tuple[str, ...], str]] = []
+    rule = {"dns1035": dns1035_label, "dns1123-label": dns1123_label}.get(name_rule, dns1123_subdomain)
+    name = meta.get("name")
+    if not isinstance(name, str) or not name:
+        out.append((("metadata", "name"), "metadata.name is required"))
+    elif (problem := rule(name)) is not None:
+        out.append((("metadata", "name"), problem))
+    namespace = meta.get("namespace")
+    if isinstance(namespace, str) and (problem := dns1123_label(namespace)) is not None:
+        out.append((("metadata", "namespace"), problem))
+    for field, value_rule in (("labels", label_value), ("annotations", None)):
+        entries = meta.get(field)
+        if not isinstance(entries, dict):
+            continue
+        for key, value in entries.items():
+            problem = qualified_name(str(key))
+            if problem is None and value_rule is not None and isinstance(value, str):
+                problem = value_rule(value)
+            if problem is not None:
+                out.append((("metadata", field, str(key)), problem))
+    return out

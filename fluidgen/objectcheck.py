@@ -1,0 +1,102 @@
+"""Check one Kubernetes object the way the API server would: its schema (strictly, unknown
+fields are errors) and its names.
+
+- Fluid kinds: fluidgen's built-in model of the target Fluid version (fluid/schemas.py),
+  or CRDs the user points at.
+- Core kinds: the strict schemas kubernetes-validate ships (structural/kube.py).
+- Every object: metadata names, labels and annotations (names.py), Secret data keys.
+Used for what fluidgen emits (a self-check before anything is written) and by
+`fluidgen validate` for hand-written manifests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import kinds, names, versions
+from .diagnostics import PathT, Severity, did_you_mean
+from .fluid import schemas
+from .fluid.common import GROUP_VERSION
+from .structural import kube
+from .structural.crds import CrdSet
+from .structural.validate import Problem, describe
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: PathT
+    message: str
+    severity: Severity = "error"
+    choices: tuple[str, ...] = ()
+    unknown_field: bool = False
+
+
+def _from_problem(p: Problem, where: str) -> Finding:
+    if p.unknown_field:
+        hint = did_you_mean(str(p.path[-1]), p.choices)
+        return Finding(p.path, f"unknown field: {where} has no such field{hint}", choices=p.choices, unknown_field=True)
+    return Finding(p.path, p.message)
+
+
+def check_object(obj: Any, version: str, crds: CrdSet | None = None) -> list[Finding]:
+    if not isinstance(obj, dict):
+        return [Finding((), f"expected a Kubernetes object (a mapping), found {describe(obj)}")]
+    api_version, kind = obj.get("apiVersion"), obj.get("kind")
+    for key, value in (("apiVersion", api_version), ("kind", kind)):
+        if not isinstance(value, str) or not value:
+            return [Finding((key,) if key in obj else (), f"{key} must be a non-empty string"
+                            if key in obj else f"not a Kubernetes object: {key} is required")]
+    assert isinstance(api_version, str) and isinstance(kind, str)
+    if api_version.count("/") > 1:
+        return [Finding(("apiVersion",), f'"{api_version}" is not an API version (group/version, or v1)')]
+    out = _schema(obj, api_version, kind, version, crds)
+    if isinstance(obj.get("metadata"), dict):
+        info = kinds.table().get(kind)
+        rule = info.name_rule if info is not None else "dns1123-subdomain"
+        out += [Finding(path, message) for path, message in names.metadata_problems(obj["metadata"], rule)]
+    elif "metadata" in obj or kube.knows(api_version, kind) or schemas.is_fluid(api_version):
+        out.append(Finding(("metadata",), "metadata with a name is required"))
+    if (api_version, kind) == ("v1", "Secret"):
+        for field in ("data", "stringData"):
+            values = obj.get(field)
+            for key in values if isinstance(values, dict) else {}:
+                if (problem := names.secret_key(str(key))) is not None:
+                    out.append(Finding((field, str(key)), problem))
+    return out
+
+
+def _schema(obj: dict[str, Any], api_version: str, kind: str, version: str, crds: CrdSet | None) -> list[Finding]:
+    body = {k: v for k, v in obj.items() if k != "metadata"}
+    if schemas.is_fluid(api_version):
+        if crds is not None:
+            if not crds.knows(api_version, kind):
+                return [Finding(("kind",), f"no CRD for {kind} ({api_version}) in {crds.source}")]
+            return [_from_problem(p, f"{kind} in {crds.source}") for p in crds.check(obj)]
+        return _fluid(body, api_version, kind, version)
+    if crds is not None and crds.knows(api_version, kind):
+        return [_from_problem(p, f"{kind} in {crds.source}") for p in crds.check(obj)]
+    try:
+        if kube.knows(api_version, kind):
+            return [_from_problem(p, f"Kubernetes {kube.latest()} {kind}")
+                    for p in kube.kind_validator(api_version, kind).problems(obj)]
+    except kube.SchemasMissing as exc:
+        return [Finding((), f"{kind} not checked: {exc}", "warning")]
+    group = api_version.split("/")[0]
+    if "." not in group or group.endswith(".k8s.io"):
+        return [Finding(("kind",), f"Kubernetes {kube.latest()} has no kind {kind} in {api_version}")]
+    return [Finding(("kind",), f"{kind} ({api_version}) is not a kind fluidgen knows; not checked (give its CRD "
+                               "with --crds to check it)", "info")]
+
+
+def _fluid(body: dict[str, Any], api_version: str, kind: str, version: str) -> list[Finding]:
+    available = schemas.kinds(version)
+    if kind not in available:
+        elsewhere = [v for v in versions.NAMES if kind in schemas.kinds(v)]
+        if elsewhere:
+            return [Finding(("kind",), f"Fluid {version} has no kind {kind} (Fluid {', '.join(elsewhere)} has it); "
+                                       "choose the version with --fluid-version")]
+        return [Finding(("kind",), f"Fluid has no kind {kind}{did_you_mean(kind, available)}")]
+    if api_version != GROUP_VERSION:
+        return [Finding(("apiVersion",), f"Fluid serves {kind} as {GROUP_VERSION}, not {api_version}")]
+    return [_from_problem(p, f"Fluid {version} {kind}") for p in schemas.validator(version, kind).problems(body)]

@@ -1,0 +1,51 @@
+"""Settings that may come from flags or the environment, resolved the same way for every
+command: a flag wins, then FLUIDGEN_<NAME>, then ARGOCD_ENV_FLUIDGEN_<NAME> (how Argo CD
+passes an Application's plugin env). Bad values are usage errors, named with their source.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from . import names, versions
+
+PREFIXES = ("FLUIDGEN_", "ARGOCD_ENV_FLUIDGEN_")
+
+
+class SettingError(ValueError):
+    """A setting with a value fluidgen cannot use (exit 2)."""
+
+
+def lookup(name: str, env: Mapping[str, str] | None = None) -> tuple[str, str] | None:
+    """(value, where it came from) of a setting in the environment, or None."""
+    env = os.environ if env is None else env
+    for prefix in PREFIXES:
+        value = env.get(prefix + name)
+        if value:
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise SettingError(f"{prefix}{name} is not valid UTF-8") from None
+            return value, prefix + name
+    return None
+
+
+def fluid_version(flag: str | None, env: Mapping[str, str] | None = None) -> str | None:
+    value, source = (flag, "--fluid-version") if flag else (lookup("FLUID_VERSION", env) or (None, ""))
+    if value is not None and value not in versions.NAMES:
+        raise SettingError(f"{source}: unsupported Fluid version {value!r}; choose one of {', '.join(versions.NAMES)}")
+    return value
+
+
+def namespace(flag: str | None, env: Mapping[str, str] | None = None) -> str | None:
+    value, source = (flag, "--namespace") if flag else (lookup("NAMESPACE", env) or (None, ""))
+    if value is not None and (problem := names.dns1123_label(value)) is not None:
+        raise SettingError(f"{source}: {problem}")
+    return value
+
+
+def allow_read(flags: tuple[str, ...], env: Mapping[str, str] | None = None) -> tuple[str, ...]:
+    found = lookup("ALLOW_READ", env)
+    extra = tuple(p for p in found[0].split(os.pathsep) if p) if found else ()
+    return (*flags, *extra)

@@ -1,0 +1,112 @@
+"""CustomResourceDefinitions a user points at (`--crds`): a directory of CRD files, one
+multi-document file, or a `kubectl get crd -o yaml` List.
+
+Each version's openAPIV3Schema is closed the way kubectl's strict field validation behaves:
+an object that lists properties and says nothing of additionalProperties rejects unknown
+fields (the rule kubeconform's openapi2jsonschema applies too), and so does the top level.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..diagnostics import Diagnostic, FluidgenError
+from .validate import Problem, Validator
+
+MAX_CRD_BYTES = 64 * 1024 * 1024
+MAX_CRD_NODES = 4_000_000
+
+
+def close_schema(schema: Any) -> Any:
+    """A copy of an OpenAPI schema where objects with properties reject unknown keys."""
+    if isinstance(schema, list):
+        return [close_schema(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: close_schema(v) for k, v in schema.items() if k != "properties"}
+    if "properties" in schema and isinstance(schema["properties"], dict):
+        out["properties"] = {k: close_schema(v) for k, v in schema["properties"].items()}
+        if "additionalProperties" not in schema and not schema.get("x-kubernetes-preserve-unknown-fields"):
+            out["additionalProperties"] = False
+    return out
+
+
+@dataclass
+class CrdSet:
+    """Validators keyed by (apiVersion, kind), built on first use."""
+
+    schemas: dict[tuple[str, str], Any]
+    source: str
+    scopes: dict[tuple[str, str], str] = field(default_factory=dict)
+    _validators: dict[tuple[str, str], Validator] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, location: str | Path) -> CrdSet:
+        from ..inputs import Reader
+        from ..source import decode, load_text
+
+        root = Path(location)
+        files = sorted(p for p in root.iterdir() if p.suffix in (".yaml", ".yml", ".json")) \
+            if root.is_dir() else [root]
+        if not files:
+            raise FluidgenError([Diagnostic(str(location), 0, 0, "error", "no CRD files found (expected a directory "
+                                            "of CRD YAML files or one multi-document file)")])
+        reader = Reader()
+        schemas: dict[tuple[str, str], Any] = {}
+        scopes: dict[tuple[str, str], str] = {}
+        for f in files:
+            for doc in load_text(str(f), decode(str(f), reader.read(str(f), MAX_CRD_BYTES)), MAX_CRD_NODES):
+                for crd in _crds_in(doc.data):
+                    found = _schemas_of(crd)
+                    schemas.update(found)
+                    scopes.update(dict.fromkeys(found, str((crd.get("spec") or {}).get("scope", "Namespaced"))))
+        if not schemas:
+            raise FluidgenError([Diagnostic(str(location), 0, 0, "error", "no CustomResourceDefinition found")])
+        return cls(schemas, str(location), scopes)
+
+    def knows(self, api_version: str, kind: str) -> bool:
+        return (api_version, kind) in self.schemas
+
+    def validator(self, api_version: str, kind: str) -> Validator:
+        key = (api_version, kind)
+        if key not in self._validators:
+            self._validators[key] = Validator(self.schemas[key])
+        return self._validators[key]
+
+    def check(self, obj: dict[str, Any]) -> list[Problem]:
+        """Problems of a whole object; metadata is checked on its own (names, labels)."""
+        body = {k: v for k, v in obj.items() if k != "metadata"}
+        return self.validator(str(obj.get("apiVersion")), str(obj.get("kind"))).problems(body)
+
+
+def _crds_in(doc: Any) -> Iterator[dict[str, Any]]:
+    if not isinstance(doc, dict):
+        return
+    if doc.get("kind") == "CustomResourceDefinition":
+        yield doc
+    elif str(doc.get("kind", "")).endswith("List"):
+        for item in doc.get("items") or []:
+            yield from _crds_in(item)
+
+
+def _schemas_of(crd: dict[str, Any]) -> dict[tuple[str, str], Any]:
+    spec: dict[str, Any] = crd["spec"] if isinstance(crd.get("spec"), dict) else {}
+    names: dict[str, Any] = spec["names"] if isinstance(spec.get("names"), dict) else {}
+    group, kind = str(spec.get("group")), str(names.get("kind"))
+    out = {}
+    for version in spec.get("versions") or []:
+        if not isinstance(version, dict):
+            continue
+        schema = ((version.get("schema") or {}).get("openAPIV3Schema")) or \
+            (spec.get("validation") or {}).get("openAPIV3Schema")
+        if isinstance(schema, dict):
+            closed = close_schema(copy.deepcopy(schema))
+            props = closed.setdefault("properties", {})
+            props["metadata"] = {"type": "object"}
+            closed["additionalProperties"] = False
+            out[(f"{group}/{version.get('name')}", kind)] = closed
+    return out

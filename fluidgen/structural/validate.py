@@ -1,0 +1,288 @@
+"""Check a value against a Kubernetes structural schema and report every problem.
+
+This covers the OpenAPI v3 subset that CRDs and the Kubernetes API use: types (with
+`x-kubernetes-int-or-string`), closed objects (`additionalProperties: false`, as kubectl's
+strict field validation treats them), required keys, enums, patterns, lengths, bounds,
+item counts, `int32`/`int64`/`byte` formats, `anyOf`/`oneOf`/`allOf`, local `$ref`s and
+`x-kubernetes-preserve-unknown-fields`. `null` is refused where the schema does not say
+`nullable: true`: fluidgen never means to send one.
+
+It is written here rather than taken from the jsonschema package for two reasons: the
+problems need Kubernetes semantics (unknown fields with their siblings for "did you
+mean", quantities, integer ranges), and importing jsonschema alone costs more than a whole
+cached build. The tests check it against jsonschema as an independent oracle.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from ..quantity import QUANTITY_RE, quantity_hint
+
+PathT = tuple[str | int, ...]
+Schema = Mapping[str, Any]
+INT32 = (-(2**31), 2**31 - 1)
+INT64 = (-(2**63), 2**63 - 1)
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: PathT
+    message: str
+    keyword: str = ""  # the schema keyword that failed; "unknown" for a field the schema lacks
+    choices: tuple[str, ...] = ()  # for unknown fields: the fields that exist there
+
+    @property
+    def unknown_field(self) -> bool:
+        return self.keyword == "unknown"
+
+
+@lru_cache(maxsize=512)
+def _pattern(text: str) -> re.Pattern[str]:
+    return re.compile(text)
+
+
+def describe(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    return {dict: "a mapping", list: "a list", str: "a string", int: "an integer",
+            float: "a number"}.get(type(value), type(value).__name__)
+
+
+def _is_int(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+
+
+_TYPE_TEST: dict[str, Callable[[Any], bool]] = {
+    "string": lambda v: isinstance(v, str),
+    "integer": _is_int,
+    "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+}
+_TYPE_WORD = {"string": "a string", "integer": "an integer", "number": "a number", "boolean": "true or false",
+              "object": "a mapping", "array": "a list"}
+
+
+@dataclass
+class Validator:
+    """A schema plus the definitions its `$ref`s point at (`#/$defs/<name>`).
+
+    `overlay` replaces definitions by name without copying them (for example the open
+    ObjectMeta that CRDs embed). `redact` names paths whose values must never be quoted in
+    a message (Secret data).
+    """
+
+    schema: Schema
+    defs: Mapping[str, Any] = field(default_factory=dict)
+    overlay: Mapping[str, Any] = field(default_factory=dict)
+    redact: Callable[[PathT], bool] = lambda _path: False
+
+    def problems(self, value: Any, path: PathT = ()) -> list[Problem]:
+        out: list[Problem] = []
+        self._check(self.schema, value, path, out)
+        return out
+
+    def valid(self, value: Any) -> bool:
+        return not self.problems(value)
+
+    def resolve(self, schema: Schema) -> Schema:
+        seen = 0
+        while "$ref" in schema:
+            ref = str(schema["$ref"])
+            name = ref.rsplit("/", 1)[-1]
+            target = self.overlay.get(name) or self.defs.get(name)
+            if target is None:
+                raise KeyError(f"unresolvable schema reference {ref}")
+            schema = target
+            seen += 1
+            if seen > 64:
+                raise KeyError(f"schema reference loop at {ref}")
+        return schema
+
+    # -- the walk ---------------------------------------------------------------------
+
+    def _show(self, path: PathT, value: Any) -> str:
+        return "(value hidden)" if self.redact(path) else repr(value)
+
+    def _check(self, schema: Schema, value: Any, path: PathT, out: list[Problem]) -> None:
+        schema = self.resolve(schema)
+        if value is None:
+            if not schema.get("nullable") and schema:
+                out.append(Problem(path, "null is not allowed here; remove the key or give a value", "type"))
+            return
+        for key in ("anyOf", "oneOf"):
+            if key in schema:
+                self._alternatives(schema, key, value, path, out)
+        for sub in schema.get("allOf", ()):
+            self._check(sub, value, path, out)
+        types = self._types(schema)
+        if types and not any(_TYPE_TEST[t](value) for t in types):
+            out.append(self._type_problem(types, value, path))
+            return
+        if "enum" in schema and value not in schema["enum"]:
+            choices = ", ".join(repr(e) for e in schema["enum"])
+            out.append(Problem(path, f"must be one of {choices}, got {self._show(path, value)}", "enum",
+                               tuple(str(e) for e in schema["enum"])))
+        if isinstance(value, dict):
+            self._object(schema, value, path, out)
+        elif isinstance(value, list):
+            self._array(schema, value, path, out)
+        elif isinstance(value, str):
+            self._string(schema, value, path, out)
+        elif _is_int(value) or isinstance(value, float):
+            self._number(schema, value, path, out)
+
+    @staticmethod
+    def _types(schema: Schema) -> tuple[str, ...]:
+        kind = schema.get("type")
+        if kind is None:
+            return ("integer", "string") if schema.get("x-kubernetes-int-or-string") and "anyOf" not in schema \
+                else ()
+        kinds = kind if isinstance(kind, list) else [kind]
+        return tuple(k for k in kinds if k in _TYPE_TEST)
+
+    def _type_problem(self, types: tuple[str, ...], value: Any, path: PathT) -> Problem:
+        wanted = " or ".join(_TYPE_WORD[t] for t in types)
+        hint = ""
+        if "string" in types and isinstance(value, bool | int | float) and not self.redact(path):
+            text = str(value).lower() if isinstance(value, bool) else str(value)
+            hint = f'; quote it: "{text}"'
+        return Problem(path, f"expected {wanted}, found {describe(value)}{hint}", "type")
+
+    def _alternatives(self, schema: Schema, key: str, value: Any, path: PathT, out: list[Problem]) -> None:
+        results: list[list[Problem]] = []
+        for branch in schema[key]:
+            found: list[Problem] = []
+            self._check(branch, value, path, found)
+            results.append(found)
+        passing = sum(1 for r in results if not r)
+        if key == "anyOf" and passing:
+            return
+        if key == "oneOf" and passing == 1:
+            return
+        if key == "oneOf" and passing > 1:
+            out.append(Problem(path, "matches more than one of the allowed forms", "oneOf"))
+            return
+        typed = [r for r in results if not any(p.keyword == "type" and p.path == path for p in r)]
+        if typed:  # the value has the type of some branch: report that branch's own problems
+            best: list[Problem] = min(typed, key=len)
+            out.extend(best)
+            return
+        words = []
+        for branch in schema[key]:
+            for t in self._types(self.resolve(branch)):
+                if _TYPE_WORD[t] not in words:
+                    words.append(_TYPE_WORD[t])
+        out.append(Problem(path, f"expected {' or '.join(words) or 'another form'}, found {describe(value)}",
+                           "type"))
+
+    def _object(self, schema: Schema, value: dict[str, Any], path: PathT, out: list[Problem]) -> None:
+        props: Mapping[str, Any] = schema.get("properties") or {}
+        extra = schema.get("additionalProperties")
+        open_ = schema.get("x-kubernetes-preserve-unknown-fields") or extra is True or (
+            extra is None and not props)
+        embedded = schema.get("x-kubernetes-embedded-resource")
+        for key, item in value.items():
+            child = (*path, key)
+            if not isinstance(key, str):
+                out.append(Problem(child, "mapping keys must be strings", "type"))
+            elif key in props:
+                self._check(props[key], item, child, out)
+            elif isinstance(extra, Mapping):
+                self._check(extra, item, child, out)
+            elif embedded and key in ("apiVersion", "kind", "metadata"):
+                continue
+            elif not open_:
+                out.append(Problem(child, "unknown field", "unknown", tuple(sorted(props))))
+        for key in schema.get("required", ()):
+            if key not in value:
+                out.append(Problem(path, f'missing required field "{key}"', "required"))
+        if "minProperties" in schema and len(value) < schema["minProperties"]:
+            out.append(Problem(path, f"needs at least {schema['minProperties']} entries", "minProperties"))
+        if "maxProperties" in schema and len(value) > schema["maxProperties"]:
+            out.append(Problem(path, f"takes at most {schema['maxProperties']} entries", "maxProperties"))
+
+    def _array(self, schema: Schema, value: list[Any], path: PathT, out: list[Problem]) -> None:
+        items = schema.get("items")
+        if isinstance(items, Mapping):
+            for i, item in enumerate(value):
+                self._check(items, item, (*path, i), out)
+        if "minItems" in schema and len(value) < schema["minItems"]:
+            n = schema["minItems"]
+            out.append(Problem(path, f"needs at least {n} item{'s' if n != 1 else ''}", "minItems"))
+        if "maxItems" in schema and len(value) > schema["maxItems"]:
+            out.append(Problem(path, f"takes at most {schema['maxItems']} items", "maxItems"))
+        if schema.get("uniqueItems") or schema.get("x-kubernetes-list-type") == "set":
+            seen: list[Any] = []
+            for i, item in enumerate(value):
+                if item in seen:
+                    out.append(Problem((*path, i), "repeats an earlier item; items must be unique", "uniqueItems"))
+                seen.append(item)
+
+    def _string(self, schema: Schema, value: str, path: PathT, out: list[Problem]) -> None:
+        if "minLength" in schema and len(value) < schema["minLength"]:
+            n = schema["minLength"]
+            out.append(Problem(path, "must not be empty" if n == 1 else f"must be at least {n} characters long",
+                               "minLength"))
+        if "maxLength" in schema and len(value) > schema["maxLength"]:
+            out.append(Problem(path, f"must be at most {schema['maxLength']} characters long", "maxLength"))
+        pattern = schema.get("pattern")
+        if pattern is not None and not _pattern(str(pattern)).search(value):
+            if pattern == QUANTITY_RE.pattern:
+                message = "(value hidden) is not a Kubernetes quantity" if self.redact(path) else quantity_hint(value)
+            else:
+                message = f"{self._show(path, value)} does not match the required format {pattern}"
+            out.append(Problem(path, message, "pattern"))
+        if schema.get("format") == "byte" and not _base64(value):
+            out.append(Problem(path, "is not base64 data (data values of a Secret are base64-encoded)", "format"))
+
+    def _number(self, schema: Schema, value: float, path: PathT, out: list[Problem]) -> None:
+        bounds = {"int32": INT32, "int64": INT64}.get(str(schema.get("format")))
+        if bounds is not None and not bounds[0] <= value <= bounds[1]:
+            bits = schema["format"][3:]
+            out.append(Problem(path, f"{self._show(path, value)} does not fit a {bits}-bit integer", "format"))
+            return
+        low, high = schema.get("minimum"), schema.get("maximum")
+        if low is not None and (value < low or (value == low and schema.get("exclusiveMinimum") is True)):
+            out.append(Problem(path, f"must be at least {low}, got {self._show(path, value)}", "minimum"))
+        if high is not None and (value > high or (value == high and schema.get("exclusiveMaximum") is True)):
+            out.append(Problem(path, f"must be at most {high}, got {self._show(path, value)}", "maximum"))
+        step = schema.get("multipleOf")
+        if step and (value / step) % 1:
+            out.append(Problem(path, f"must be a multiple of {step}", "multipleOf"))
+
+
+def _base64(text: str) -> bool:
+    try:
+        base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return True
+
+
+def prune(validator: Validator, schema: Schema, value: Any) -> Any:
+    """`value` without the fields a closed object in `schema` does not know."""
+    schema = validator.resolve(schema)
+    if isinstance(value, dict):
+        props: Mapping[str, Any] = schema.get("properties") or {}
+        extra = schema.get("additionalProperties")
+        if isinstance(extra, Mapping):
+            return {k: prune(validator, extra, v) for k, v in value.items()}
+        if extra is False and not schema.get("x-kubernetes-preserve-unknown-fields"):
+            return {k: prune(validator, props[k], v) for k, v in value.items() if k in props}
+        return {k: prune(validator, props[k], v) if k in props else v for k, v in value.items()}
+    if isinstance(value, list) and isinstance(schema.get("items"), Mapping):
+        return [prune(validator, schema["items"], v) for v in value]
+    return value
