@@ -1,6 +1,6 @@
 """`fluidgen build --target alluxio-helm`: values for the upstream Alluxio Helm chart.
 
-The same spec and profile that produce an AlluxioRuntime produce chart values instead:
+The same spec and profile that produce the Fluid Alluxio runtime produce chart values instead:
 properties, jvmOptions per component, tieredstore levels, FUSE settings. What the chart
 cannot express is named in a warning. Credentials are never written into values (a values
 file is plain text); the warning says which properties to supply out of band.
@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .diagnostics import Diagnostic
+from .engines import ENGINES
 from .source import Document
 
 COMPONENTS = ("master", "jobMaster", "worker", "jobWorker")
@@ -24,7 +25,7 @@ ROOT_OPTION = "alluxio.master.mount.table.root.option."
 
 def values(objects: list[dict[str, Any]], doc: Document) -> tuple[dict[str, Any], list[Diagnostic]]:
     dataset = next(o for o in objects if o["kind"] == "Dataset")
-    runtime = next(o for o in objects if o["kind"] == "AlluxioRuntime")
+    runtime = next(o for o in objects if o["kind"] == ENGINES["alluxio"].kind)
     spec: dict[str, Any] = runtime["spec"]
     diags: list[Diagnostic] = []
     out: dict[str, Any] = {}

@@ -45,7 +45,7 @@ def starter(engine_name: str, source: str | None, name: str) -> str:
         out += _source(engine_name, uri, scheme)
     if scheme == "dataset":
         # A reference to another dataset: its own runtime serves the data, Fluid ignores ours.
-        out.append("runtime: {engine: thin}  # a dataset:// reference is always a ThinRuntime, with no settings")
+        out.append("runtime: {engine: thin}  # a dataset:// reference is always served by engine thin, unset")
         return "\n".join(out) + "\n"
     out += [
         "placement:",
@@ -58,7 +58,7 @@ def starter(engine_name: str, source: str | None, name: str) -> str:
         "      quota: 8Gi",
     ]
     if engine_name == "thin":
-        out += ["  thin:", "    fileSystemType: <FILE_SYSTEM_TYPE>  # or profileName: an existing ThinRuntimeProfile",
+        out += ["  thin:", "    fileSystemType: <FILE_SYSTEM_TYPE>  # or profileName: a profile already in the cluster",
                 "    profile:", "      fuse: {image: <FUSE_IMAGE>, imageTag: <FUSE_IMAGE_TAG>}"]
     if engine.default_profile in bundled_names():
         out.append(f"  profile: {engine.default_profile}  # tuning; see `fluidgen profiles show "

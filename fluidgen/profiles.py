@@ -20,7 +20,8 @@ from pydantic import Field, ValidationError
 from .diagnostics import Diagnostic, FluidgenError, did_you_mean
 from .merge import deep_merge, set_path
 from .source import Document, load_text
-from .spec import EngineName, Model
+from .spec import EngineName
+from .spectypes import Model
 
 if TYPE_CHECKING:
     from .inputs import Reader

@@ -8,95 +8,43 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, WithJsonSchema, model_validator
+from pydantic import BeforeValidator, Field, ValidationError, model_validator
 
-from . import names, versions
+from . import versions
 from .diagnostics import FluidgenError, did_you_mean
 from .engines import ENGINES
-from .quantity import is_quantity, quantity_hint
+from .engines.thin import SETTINGS_DOC as THIN_SETTINGS_DOC
+from .engines.thin import ThinSettings
 from .source import Document
+from .spectypes import (
+    DatasetName,
+    Int32,
+    Model,
+    MountName,
+    Name,
+    Namespace,
+    Policy,
+    Quantity,
+    QuantityList,
+    Ratio,
+    Replicas,
+    SecretKey,
+    StrList,
+    StrMap,
+    choice,
+)
 
 KIND = "CachedDataset"
 GROUP = "fluidgen.io"
 DEFAULT_GPU_LABEL = "aliyun.accelerator/nvidia_name"
 
 
-def _rule(check: Any) -> Any:
-    def validate(value: object) -> object:
-        if isinstance(value, str) and (problem := check(value)) is not None:
-            raise ValueError(problem)
-        return value
-    return validate
-
-
-def choice(values: tuple[str, ...]) -> Any:
-    """A string that must be one of `values` (a table elsewhere owns the list)."""
-    def validate(value: object) -> object:
-        if isinstance(value, str) and value not in values:
-            listed = ", ".join(repr(v) for v in values)
-            raise ValueError(f"expected one of {listed}, got {value!r}{did_you_mean(value, values)}")
-        return value
-    return Annotated[str, BeforeValidator(validate), WithJsonSchema({"type": "string", "enum": list(values)})]
-
-
-def _quantity(value: object) -> object:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str) and not is_quantity(value):
-        raise ValueError(quantity_hint(value))
-    return value
-
-
-def _quantities(value: object) -> object:
-    items = value if isinstance(value, list) else [value]
-    return [_quantity(v) for v in items]
-
-
-def _str_list(value: object) -> object:
-    return [value] if isinstance(value, str) else value
-
-
-def _ratio(value: object) -> object:
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        value = repr(float(value)) if isinstance(value, float) else str(value)
-    if isinstance(value, str):
-        try:
-            number = float(value)
-        except ValueError:
-            raise ValueError(f'"{value}" is not a ratio between 0 and 1') from None
-        if not 0 <= number <= 1:
-            raise ValueError(f"{value} is not a ratio between 0 and 1")
-    return value
-
-
-Name = Annotated[str, BeforeValidator(_rule(names.dns1123_subdomain))]
-DatasetName = Annotated[str, BeforeValidator(_rule(names.dns1035_label))]
-Namespace = Annotated[str, BeforeValidator(_rule(names.dns1123_label))]
-MountName = Annotated[str, BeforeValidator(_rule(names.mount_name))]
-SecretKey = Annotated[str, BeforeValidator(_rule(names.secret_key))]
-Quantity = Annotated[str, BeforeValidator(_quantity, json_schema_input_type=int | str)]
-QuantityList = Annotated[list[str], BeforeValidator(
-    _quantities, json_schema_input_type=int | str | list[int | str]), Field(min_length=1)]
-StrList = Annotated[list[str], BeforeValidator(_str_list, json_schema_input_type=str | list[str])]
-Ratio = Annotated[str, BeforeValidator(_ratio, json_schema_input_type=float | str)]
-StrMap = dict[str, str]
 if TYPE_CHECKING:
     EngineName = str
     FluidVersion = str
 else:
     EngineName = choice(tuple(ENGINES))  # the engine table owns the list
     FluidVersion = choice(versions.NAMES)  # the version table owns the list
-Policy = Literal["Once", "Cron", "OnEvent"]
-Replicas = Annotated[int, Field(ge=1, le=2**31 - 1)]
-Int32 = Annotated[int, Field(ge=0, le=2**31 - 1)]
-
-
-class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
-
-
 class Metadata(Model):
     name: DatasetName = Field(description="Name of the Dataset and its runtime (Fluid requires both to match).")
     namespace: Namespace | None = Field(None, description="Namespace for every namespaced object.")
@@ -204,21 +152,6 @@ class CacheTier(Model):
     volumeType: Literal["hostPath", "emptyDir"] | None = None
 
 
-class ThinSettings(Model):
-    profileName: Name | None = Field(None, description="Use an existing ThinRuntimeProfile.")
-    fileSystemType: str | None = Field(None, description="Generate a ThinRuntimeProfile for this file system.")
-    profile: dict[str, Any] = Field(default_factory=dict,
-        description="Extra ThinRuntimeProfile spec fields (fuse, worker, ...).")
-
-    @model_validator(mode="after")
-    def _one_way(self) -> ThinSettings:
-        if (self.profileName is None) == (self.fileSystemType is None):
-            raise ValueError("give exactly one of profileName (existing) or fileSystemType (generated)")
-        if self.profileName and self.profile:
-            raise ValueError("profile fields only apply to a generated profile (fileSystemType)")
-        return self
-
-
 class Runtime(Model):
     engine: EngineName
     replicas: Replicas = Field(1, description="Cache workers.")
@@ -226,7 +159,7 @@ class Runtime(Model):
     profile: str | None = Field(None, description="Tuning profile: a bundled name or a path to a file.")
     overrides: dict[str, Any] = Field(default_factory=dict, description="Runtime spec fields that beat the profile.")
     thin: ThinSettings | None = Field(
-        None, description="ThinRuntime only: its ThinRuntimeProfile. Leave out for a dataset:// reference.")
+        None, description=THIN_SETTINGS_DOC)
 
     @model_validator(mode="after")
     def _thin(self) -> Runtime:

@@ -6,11 +6,22 @@ from collections.abc import Iterator
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
+SHARED = Path(os.environ.get("FLUIDGEN_SHARED_DIR", str(ROOT.parent / "shared")))
+# Figures a suite measures (counts of generated cases and the like), printed at the end of the run.
+RESULTS: dict[str, dict[str, object]] = {}
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    for title, rows in sorted(RESULTS.items()):
+        terminalreporter.write_sep("-", f"fluidgen: {title}")
+        for name, value in sorted(rows.items()):
+            terminalreporter.write_line(f"{name}: {value}")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -28,6 +39,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.fixture
 def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if session.config.getoption("--update-golden"):
+        from .golden import fold_versions
+
+        fold_versions()
 
 
 def crds_root() -> Path | None:

@@ -74,20 +74,15 @@ def _golden_runtimes() -> set[tuple[str, str | None, str]]:
     """(engine, profile, Fluid version) of every golden case written as a spec."""
     import yaml
 
-    from fluidgen.versions import DEFAULT as DEFAULT_FLUID_VERSION
-
-    from .conftest import ROOT
+    from .golden import GOLDEN, case_versions
 
     out = set()
-    for case in sorted((ROOT / "golden" / "ok").iterdir()):
+    for case in sorted((GOLDEN / "ok").iterdir()):
         if not (case / "spec.yaml").exists():
             continue
         spec = yaml.safe_load((case / "spec.yaml").read_text())
-        config = case / "_config.yaml"
-        args = yaml.safe_load(config.read_text())["args"] if config.exists() else []
-        version = spec.get("fluid") or (args[args.index("--fluid-version") + 1] if "--fluid-version" in args
-                                        else DEFAULT_FLUID_VERSION)
-        out.add((spec["runtime"]["engine"], spec["runtime"].get("profile"), version))
+        for version in case_versions(case):
+            out.add((spec["runtime"]["engine"], spec["runtime"].get("profile"), spec.get("fluid") or version))
     return out
 
 

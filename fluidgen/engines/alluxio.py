@@ -1,6 +1,6 @@
 """AlluxioRuntime: multi-tier cache with JVM master/worker/FUSE, tuned through profiles.
 
-Sources in fluid-cloudnative/fluid (v1.0.8 and master):
+Sources in fluid-cloudnative/fluid, the same in every version versions.py lists:
 - api/v1alpha1/alluxioruntime_types.go: the spec.
 - pkg/ddc/alluxio/operate.go: DataLoad, DataBackup and DataProcess are supported.
 - pkg/ddc/alluxio/ufs_internal.go (genUFSMountOptions, genEncryptOptions): mount options

@@ -5,7 +5,8 @@ An engine module holds its runtime kind, the schemes it mounts and what each nee
 Fluid's controllers create for it, its lint rules and its lowering hooks. Everything else
 (output order, lint kind sets, `init --engine` choices, validate dispatch) is derived from
 the ENGINES table in engines/__init__.py. The facts cite the file in
-fluid-cloudnative/fluid they come from; v1.0.8 and master agree unless a note says so.
+fluid-cloudnative/fluid they come from; every version in versions.py agrees unless a note
+says so.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ class Storage:
 
 @dataclass(frozen=True)
 class ExtraKind:
-    """A kind an engine brings besides its runtime (ThinRuntimeProfile, CacheRuntimeClass)."""
+    """A kind an engine brings besides its runtime (Thin's profile, CacheRuntime's class)."""
 
     kind: str
     spec: Schema

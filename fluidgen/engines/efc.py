@@ -1,6 +1,6 @@
 """EFCRuntime: Alibaba Cloud NAS / CPFS client cache; one mount, first tier, first path.
 
-Sources in fluid-cloudnative/fluid (v1.0.8 and master):
+Sources in fluid-cloudnative/fluid, the same in every version versions.py lists:
 - api/v1alpha1/efcruntime_types.go: the spec.
 - pkg/ddc/efc/utils.go (getMountInfo): only the first mount is read; it must match
   nfs://<id>.<region>.nas.aliyuncs.com:<path> or cpfs://<id>.<region>.cpfs.aliyuncs.com:/share.

@@ -1,6 +1,7 @@
-"""GooseFSRuntime (Fluid v1.0.8 only): Tencent Cloud's Alluxio-derived cache.
+"""GooseFSRuntime: Tencent Cloud's Alluxio-derived cache, in the older Fluid releases only.
 
-Sources in fluid-cloudnative/fluid tag v1.0.8: api/v1alpha1/goosefsruntime_types.go (the
+Sources in fluid-cloudnative/fluid, the releases that have it (versions.py):
+api/v1alpha1/goosefsruntime_types.go (the
 spec), pkg/ddc/goosefs/operate.go (DataLoad and DataBackup), charts/goosefs/templates (the
 objects Fluid creates).
 Removed from master by fluid-cloudnative/fluid#5703.
@@ -49,5 +50,5 @@ ENGINE = Engine(
     starter_source="cosn://<BUCKET>/<PATH>/",
     created=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"),
              ("Service", "{full}-master-0"), ("ConfigMap", "{full}-config"), ("ConfigMap", "{name}-goosefs-values")),
-    removed_note="GooseFSRuntime was removed from Fluid after v1.0.8 (fluid-cloudnative/fluid#5703)",
+    removed_note="Fluid removed it (fluid-cloudnative/fluid#5703)",
 )

@@ -1,6 +1,6 @@
 """JindoRuntime (JindoCache): C++ cache for OSS and friends; reads only the first tier.
 
-Sources in fluid-cloudnative/fluid (v1.0.8 and master):
+Sources in fluid-cloudnative/fluid, the same in every version versions.py lists:
 - api/v1alpha1/jindoruntime_types.go: the spec.
 - pkg/ddc/jindocache/transform.go (transformMaster): an oss:// mount without option
   fs.oss.endpoint is refused; credentials are read from encryptOptions named

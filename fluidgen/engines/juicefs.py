@@ -3,7 +3,7 @@
 Only the first mount (juicefs:///<subpath>) and the first cache tier are used; several
 cache paths are joined with ":" as JuiceFS reads them, and quota becomes cache-size in MiB.
 
-Sources in fluid-cloudnative/fluid (v1.0.8 and master):
+Sources in fluid-cloudnative/fluid, the same in every version versions.py lists:
 - api/v1alpha1/juicefsruntime_types.go: the spec (volumeClaimTemplates: master only).
 - pkg/ddc/juicefs/transform_fuse.go (genValue, genMountOptions): encryptOptions named
   metaurl (community edition), token (enterprise), access-key, secret-key; any other name

@@ -5,7 +5,7 @@ generate one (`thin.fileSystemType` plus `thin.profile` fields). A Dataset whose
 mount is a dataset:// reference is served by the referenced dataset's runtime: write
 `runtime: {engine: thin}` and nothing else.
 
-Sources in fluid-cloudnative/fluid (v1.0.8 and master):
+Sources in fluid-cloudnative/fluid, the same in every version versions.py lists:
 - api/v1alpha1/thinruntime_types.go, thinruntimeprofile_types.go: the specs; the profile is
   cluster-scoped.
 - pkg/ddc/thin/referencedataset/*: a reference dataset's ThinRuntime spec is ignored.
@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
+
+from pydantic import Field, model_validator
 
 from ..fluid.common import (
     CONTAINER_PORTS,
@@ -34,6 +36,7 @@ from ..fluid.common import (
     VOLUMES,
 )
 from ..rules import Finding, Object, Rule, kind_of, meta, same_place, spec_of
+from ..spectypes import Model, Name
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, k8s, obj, string
 from .base import Engine, ExtraKind
 
@@ -66,6 +69,25 @@ PROFILE_SPEC = obj(
 
 
 # -- the spec side ----------------------------------------------------------------------
+
+SETTINGS_DOC = "engine thin only: its ThinRuntimeProfile. Leave out for a dataset:// reference."
+
+
+class ThinSettings(Model):
+    profileName: Name | None = Field(None, description="Use an existing ThinRuntimeProfile.")
+    fileSystemType: str | None = Field(None, description="Generate a ThinRuntimeProfile for this file system.")
+    profile: dict[str, Any] = Field(default_factory=dict,
+        description="Extra ThinRuntimeProfile spec fields (fuse, worker, ...).")
+
+    @model_validator(mode="after")
+    def _one_way(self) -> ThinSettings:
+        if (self.profileName is None) == (self.fileSystemType is None):
+            raise ValueError("give exactly one of profileName (existing) or fileSystemType (generated)")
+        if self.profileName and self.profile:
+            raise ValueError("profile fields only apply to a generated profile (fileSystemType)")
+        return self
+
+
 
 def is_reference(ctx: Context) -> bool:
     """Only dataset:// sources: this Dataset points at another one. A dataset:// mixed with

@@ -1,6 +1,6 @@
 """VineyardRuntime: in-memory object sharing between pipeline steps; needs no mounts.
 
-Sources in fluid-cloudnative/fluid (v1.0.8 and master):
+Sources in fluid-cloudnative/fluid, the same in every version versions.py lists:
 - api/v1alpha1/vineyardruntime_types.go: the spec (replicas overrides worker.replicas).
 - pkg/ddc/vineyard/operate.go: DataProcess only.
 - charts/vineyard/templates: the StatefulSets, Services, DaemonSet and ConfigMap Fluid creates.

@@ -1,6 +1,6 @@
 """The Dataset kind: its schema, and what Fluid's controllers create for each Dataset.
 
-Sources (fluid-cloudnative/fluid, the same in v1.0.8 and master):
+Sources (fluid-cloudnative/fluid, the same in every version versions.py lists):
 - api/v1alpha1/dataset_types.go: fields, phases, condition types.
 - pkg/ddc/base/pv.go (GetPersistentVolumeName) and pkg/utils/dataset/volume/create.go:
   once a runtime binds, Fluid creates the PersistentVolume `<namespace>-<name>` and, in the

@@ -1,6 +1,6 @@
 """Data operations (DataLoad, DataMigrate, DataProcess, DataBackup): schemas and facts.
 
-Sources (fluid-cloudnative/fluid, v1.0.8 and master unless noted):
+Sources (fluid-cloudnative/fluid, every version versions.py lists unless noted):
 - api/v1alpha1/data*_types.go and common.go (OperationRef, runAfter): fields.
 - pkg/common/types.go: operation phases Pending, Executing, Complete, Failed.
 - pkg/utils/dataload.go, datamigrate.go, dataprocess.go, databackup.go: the Helm release and

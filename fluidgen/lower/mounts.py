@@ -66,7 +66,7 @@ def check(ctx: Context, engine: Engine) -> None:
         scheme = "pvc" if m.nfs is not None else scheme_of(m.uri or "")
         at = ("source", i, "nfs" if m.nfs is not None else "uri")
         if scheme == REFERENCE:
-            continue  # the rules FG115 (its only mount) and FG120 (served by a ThinRuntime) judge it
+            continue  # the rules FG115 (its only mount) and FG120 (the engine that serves it) judge it
         if not scheme:
             ctx.report(at, "expected a URI with a scheme, such as oss://bucket/dir/ or pvc://claim", stage="check")
         elif engine.schemes is not None and scheme not in engine.schemes:

@@ -39,8 +39,8 @@ def tier(engine: Engine, t: CacheTier) -> dict[str, Any]:
 def check(ctx: Context, engine: Engine) -> None:
     if not versions.has(ctx.version, engine.name):
         note = f"; {engine.removed_note}" if engine.removed_note else ""
-        added = versions.first_with(engine.name)
-        note += f"; it is available from Fluid {added}" if added and not engine.removed_note else ""
+        having = [v for v in versions.NAMES if versions.has(v, engine.name)]
+        note += f"; Fluid {', '.join(having)} has it" if having else ""
         ctx.report(("runtime", "engine"), f"engine {engine.name} is not available in Fluid {ctx.version}{note}",
                    stage="check")
     for i, t in enumerate(ctx.spec.runtime.cache):

@@ -1,0 +1,83 @@
+"""One home per fact: the engine table is complete, and each fact lives in one place.
+
+An engine missing a fact fails here, by name; so does a runtime kind or a Fluid version
+written anywhere in the package outside its engine module or the version table.
+"""
+
+from __future__ import annotations
+
+import re
+import pytest
+
+from fluidgen import kinds, profiles, versions
+from fluidgen.engines import ENGINES, Engine
+from fluidgen.fluid import schemas
+from fluidgen.fluid.operations import OPERATIONS
+from fluidgen.lint import RULES
+
+from .conftest import ROOT
+
+PACKAGE = ROOT / "fluidgen"
+SOURCES = sorted(PACKAGE.rglob("*.py"))
+NAMES = sorted(ENGINES)
+
+
+def _files_mentioning(text: str) -> list[str]:
+    pattern = re.compile(rf"(?<![A-Za-z]){re.escape(text)}(?![A-Za-z])")
+    return sorted(str(p.relative_to(ROOT)) for p in SOURCES if pattern.search(p.read_text()))
+
+
+def _module(engine: Engine) -> str:
+    return f"fluidgen/engines/{engine.name}.py"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_engine_declares_every_fact(name: str) -> None:
+    engine = ENGINES[name]
+    assert engine.name == name and engine.kind.endswith("Runtime")
+    assert engine.doc.strip() and "Sources" in engine.doc  # where its facts come from
+    assert engine.spec["type"] == "object" and engine.spec["properties"]
+    assert engine.operations <= set(OPERATIONS)
+    assert engine.default_profile in profiles.bundled_names()
+    assert profiles.load_profile(engine.default_profile).engine == name
+    assert engine.created, "what Fluid's controllers create for this runtime"
+    assert engine.schemes is None or set(engine.storage) <= engine.schemes
+    assert any(versions.has(v, name) for v in versions.NAMES)
+    assert kinds.table()[engine.kind].rank == kinds.RANK_RUNTIME
+    for extra in engine.extra_kinds:
+        assert extra.kind in kinds.table()
+    for version in versions.NAMES:
+        assert (engine.kind in schemas.kinds(version)) == versions.has(version, name)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_runtime_kind_is_written_only_in_its_engine_module(name: str) -> None:
+    engine = ENGINES[name]
+    for kind in (engine.kind, *(x.kind for x in engine.extra_kinds)):
+        assert _files_mentioning(kind) == [_module(engine)], kind
+
+
+@pytest.mark.parametrize("version", versions.NAMES)
+def test_fluid_version_is_written_only_in_the_version_table(version: str) -> None:
+    assert _files_mentioning(version) == ["fluidgen/versions.py"]
+
+
+def test_rule_ids_are_unique_and_every_engine_rule_is_collected() -> None:
+    ids = [r.id for r in RULES]
+    assert len(ids) == len(set(ids))
+    for engine in ENGINES.values():
+        assert {r.id for r in engine.rules} <= set(ids)
+
+
+def test_no_kind_list_outside_the_tables() -> None:
+    """Lists of runtime kinds are derived: no module spells out two engines' kinds together."""
+    kinds_written = {e.kind for e in ENGINES.values()}
+    for path in SOURCES:
+        found = {k for k in kinds_written if re.search(rf"\b{k}\b", path.read_text())}
+        assert len(found) <= 1, (path, found)
+
+
+def test_every_golden_case_folder_is_one_scenario() -> None:
+    """Golden folders are scenarios; Fluid versions are a parameter, not a folder suffix."""
+    for case in (ROOT / "golden").glob("*/*"):
+        assert not any(case.name.endswith(v) for v in versions.NAMES), case
