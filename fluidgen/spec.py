@@ -8,13 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, ValidationError, model_validator
+from pydantic import BeforeValidator, Field, ValidationError, create_model, model_validator
 
 from . import versions
 from .diagnostics import FluidgenError, did_you_mean
 from .engines import ENGINES
-from .engines.thin import SETTINGS_DOC as THIN_SETTINGS_DOC
-from .engines.thin import ThinSettings
 from .source import Document
 from .spectypes import (
     DatasetName,
@@ -152,21 +150,32 @@ class CacheTier(Model):
     volumeType: Literal["hostPath", "emptyDir"] | None = None
 
 
-class Runtime(Model):
+class RuntimeBase(Model):
     engine: EngineName
     replicas: Replicas = Field(1, description="Cache workers.")
     cache: list[CacheTier] = Field(default_factory=list, description="Cache tiers, fastest first.")
     profile: str | None = Field(None, description="Tuning profile: a bundled name or a path to a file.")
     overrides: dict[str, Any] = Field(default_factory=dict, description="Runtime spec fields that beat the profile.")
-    thin: ThinSettings | None = Field(
-        None, description=THIN_SETTINGS_DOC)
+
+    def section(self, key: str) -> Any:
+        """An engine's own section (thin:, ...), or None."""
+        return getattr(self, key, None)
 
     @model_validator(mode="after")
-    def _thin(self) -> Runtime:
-        # engine thin without thin: is a dataset:// reference; checks.py knows the source.
-        if self.engine != "thin" and self.thin is not None:
-            raise ValueError(f"thin: only applies to engine thin, not {self.engine}")
+    def _sections(self) -> RuntimeBase:
+        for engine in ENGINES.values():
+            if engine.section is not None and engine.name != self.engine and self.section(engine.section.key):
+                raise ValueError(f"{engine.section.key}: only applies to engine {engine.name}, not {self.engine}")
         return self
+
+
+# Each engine with a section of its own adds it here (engines/*.py: section=...).
+if TYPE_CHECKING:
+    Runtime = RuntimeBase
+else:
+    Runtime = create_model("Runtime", __base__=RuntimeBase, **{
+        e.section.key: (e.section.model | None, Field(None, description=e.section.doc))
+        for e in ENGINES.values() if e.section is not None})
 
 
 class Migrate(Model):

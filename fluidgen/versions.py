@@ -32,7 +32,7 @@ VERSIONS: tuple[FluidVersion, ...] = (
     FluidVersion("v1.0.8", "1.29", "fluid-cloudnative/fluid tag v1.0.8 (de578cd, 2025-10-30)"),
     FluidVersion("v1.1.0-dev", "1.29", "fluid-cloudnative/fluid master a826600 (2026-07-02)", changes=(
         Change("remove", "goosefs"),  # fluid-cloudnative/fluid#5703
-        Change("add", "cache"),  # CacheRuntime + CacheRuntimeClass (api/v1alpha1/cacheruntime*_types.go)
+        Change("add", "cache"),  # the generic cache runtime and its class (api/v1alpha1/cacheruntime*_types.go)
         Change("add", "juicefs", "volumeClaimTemplates"),
         Change("add", "DataProcess", "policy"),
         Change("add", "DataProcess", "schedule"),

@@ -7,6 +7,7 @@ written anywhere in the package outside its engine module or the version table.
 from __future__ import annotations
 
 import re
+
 import pytest
 
 from fluidgen import kinds, profiles, versions

@@ -5,8 +5,8 @@ from __future__ import annotations
 import yaml
 
 from .conftest import EXAMPLES, run_cli
+from .golden import ok_outputs
 from .test_examples import CREDS, reference
-from .test_golden import ok_outputs
 
 # Top-level keys of the upstream chart's values.yaml (ecosystem notes, chart 0.6.x).
 CHART_KEYS = {"fullnameOverride", "image", "imageTag", "imagePullPolicy", "user", "group", "fsGroup",
@@ -19,7 +19,7 @@ LEVEL_KEYS = {"level", "alias", "mediumtype", "path", "type", "name", "quota", "
 def test_helm_golden_values_use_only_chart_keys() -> None:
     cases = ok_outputs("alluxio-helm")
     assert cases
-    for _, text in cases:
+    for _, _, text in cases:
         values = yaml.safe_load(text)
         assert set(values) <= CHART_KEYS
         for level in values["tieredstore"]["levels"]:

@@ -19,7 +19,10 @@ from ..rules import Rule
 from ..structural.dsl import Schema
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from ..lower.context import Context
+    from ..spec import CacheTier
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,46 @@ class ExtraKind:
     kind: str
     spec: Schema
     namespaced: bool = True
+    top_level: bool = False  # its fields sit beside metadata, not under spec
+
+
+@dataclass(frozen=True)
+class SpecSection:
+    """The engine's own section of `runtime:` in a spec (thin:, cacheClass:)."""
+
+    key: str
+    model: type[BaseModel]
+    doc: str
+
+
+# The runtime fields the spec computes (runtime.replicas, runtime.cache) for the classic
+# runtimes, and where a user sets them instead of in overrides.
+CLASSIC_COMPUTED = {"replicas": "runtime.replicas", "tieredstore": "runtime.cache"}
+MEM_DEFAULT_PATH = "/dev/shm"
+
+
+def classic_level(separator: str, t: CacheTier) -> dict[str, Any]:
+    """A tieredstore level of the classic runtimes (api/v1alpha1/common.go, Level)."""
+    paths = list(t.path) or ([MEM_DEFAULT_PATH] if t.medium == "MEM" else [])
+    level: dict[str, Any] = {"mediumtype": t.medium}
+    if paths:
+        level["path"] = separator.join(p.rstrip("/") or "/" for p in paths)
+    if len(t.quota) == 1:
+        level["quota"] = t.quota[0]
+    else:
+        level["quotaList"] = ",".join(t.quota)
+    for key in ("high", "low", "volumeType"):
+        if getattr(t, key) is not None:
+            level[key] = getattr(t, key)
+    return level
+
+
+def classic_generate(ctx: Context, engine: Engine) -> dict[str, Any]:
+    """What the spec itself sets on a classic runtime: workers and cache tiers."""
+    out: dict[str, Any] = {"replicas": ctx.spec.runtime.replicas}
+    if ctx.spec.runtime.cache:
+        out["tieredstore"] = {"levels": [classic_level(engine.path_separator, t) for t in ctx.spec.runtime.cache]}
+    return out
 
 
 def _no_check(ctx: Context) -> None:
@@ -77,6 +120,10 @@ class Engine:
     needs_mounts: bool = True
     defaults: Mapping[str, Any] = field(default_factory=dict)  # built-in runtime spec defaults
     default_profile: str | None = None
+    no_default_profile: str = ""  # why there is no bundled default profile, when there is none
+    section: SpecSection | None = None  # the engine's own part of `runtime:` in a spec
+    generate: Callable[[Context, Engine], dict[str, Any]] = classic_generate  # from replicas and cache
+    computed: Mapping[str, str] = field(default_factory=lambda: dict(CLASSIC_COMPUTED))
     starter_source: str = "oss://<BUCKET>/<PATH>/"  # the source `fluidgen init` writes
     # What Fluid's controllers create for a runtime named {name}: (kind, name pattern).
     # {full} is the chart's fullname ({name} unless the engine says otherwise).

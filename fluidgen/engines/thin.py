@@ -38,7 +38,7 @@ from ..fluid.common import (
 from ..rules import Finding, Object, Rule, kind_of, meta, same_place, spec_of
 from ..spectypes import Model, Name
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, k8s, obj, string
-from .base import Engine, ExtraKind
+from .base import Engine, ExtraKind, SpecSection
 
 if TYPE_CHECKING:
     from ..lower.context import Context
@@ -109,11 +109,11 @@ def profile_name(ctx: Context) -> str:
 def _check(ctx: Context) -> None:
     rt = ctx.spec.runtime
     if not is_reference(ctx):
-        if rt.thin is None:
+        if rt.section("thin") is None:
             ctx.report(("runtime",), "engine thin needs a thin: section (profileName or fileSystemType), "
                                      "unless the source is a dataset:// reference", stage="check")
         return
-    ignored = [k for k in ("thin", "profile") if getattr(rt, k) is not None]
+    ignored = [k for k in ("thin", "profile") if rt.section(k) is not None]
     ignored += [k for k in ("cache", "overrides") if getattr(rt, k)]
     ignored += ["replicas"] if "replicas" in rt.model_fields_set else []
     for key in ignored:
@@ -123,7 +123,7 @@ def _check(ctx: Context) -> None:
 
 
 def _finish(ctx: Context, tree: dict[str, Any]) -> dict[str, Any]:
-    thin = ctx.spec.runtime.thin
+    thin = ctx.spec.runtime.section("thin")
     if thin is None or is_reference(ctx):
         return {}  # a reference: Fluid ignores the spec (_check refuses settings)
     return {**tree, "profileName": thin.profileName or profile_name(ctx)}
@@ -134,7 +134,7 @@ def _profile(ctx: Context) -> list[dict[str, Any]]:
     from ..fluid.schemas import spec_validator
     from ..merge import deep_merge
 
-    thin = ctx.spec.runtime.thin
+    thin = ctx.spec.runtime.section("thin")
     if thin is None or thin.fileSystemType is None:
         return []
     spec: dict[str, Any] = deep_merge({"fileSystemType": thin.fileSystemType}, thin.profile)
@@ -221,6 +221,7 @@ ENGINE = Engine(
     schemes=None,  # the profile's FUSE program interprets the mountPoint
     operations=frozenset({"DataProcess"}),
     default_profile="thin-default",
+    section=SpecSection("thin", ThinSettings, SETTINGS_DOC),
     starter_source="<SCHEME>://<LOCATION>",
     created=(("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"), ("ConfigMap", "{full}-fuse-conf"),
              ("Secret", "{full}-fuse-conf"), ("ConfigMap", "{name}-thin-values")),

@@ -25,8 +25,9 @@ from .common import GROUP_VERSION
 class FluidKind:
     kind: str
     owner: str  # versions.py names kinds and fields by this: an engine name, or the kind itself
-    spec: Schema
+    spec: Schema  # the object's spec, or, for a top-level kind, its fields beside metadata
     namespaced: bool = True
+    top_level: bool = False
 
 
 @cache
@@ -36,7 +37,7 @@ def _all_kinds() -> tuple[FluidKind, ...]:
     out = [FluidKind(dataset.KIND, dataset.KIND, dataset.SPEC)]
     for engine in ENGINES.values():
         out.append(FluidKind(engine.kind, engine.name, engine.spec))
-        out += [FluidKind(x.kind, engine.name, x.spec, x.namespaced) for x in engine.extra_kinds]
+        out += [FluidKind(x.kind, engine.name, x.spec, x.namespaced, x.top_level) for x in engine.extra_kinds]
     out += [FluidKind(op.kind, op.kind, op.spec) for op in operations.OPERATIONS.values()]
     return tuple(out)
 
@@ -53,7 +54,7 @@ def kinds(version: str) -> dict[str, FluidKind]:
         if missing:
             spec = fields({n: s for n, s in spec["properties"].items() if n not in missing},
                           tuple(spec.get("required", ())))
-        out[k.kind] = FluidKind(k.kind, k.owner, spec, k.namespaced)
+        out[k.kind] = FluidKind(k.kind, k.owner, spec, k.namespaced, k.top_level)
     return out
 
 
@@ -61,9 +62,12 @@ def known_anywhere(kind: str) -> bool:
     return any(k.kind == kind for k in _all_kinds())
 
 
-def object_schema(spec: Schema) -> Schema:
+def object_schema(kind: FluidKind) -> Schema:
     """A whole Fluid object: the CRD's top level (metadata is checked on its own)."""
-    return fields({"apiVersion": STR, "kind": STR, "metadata": {"type": "object"}, "spec": spec, "status": OPEN})
+    top = {"apiVersion": STR, "kind": STR, "metadata": {"type": "object"}}
+    if kind.top_level:
+        return fields({**top, **kind.spec["properties"]}, tuple(kind.spec.get("required", ())))
+    return fields({**top, "spec": kind.spec, "status": OPEN})
 
 
 @cache
@@ -75,7 +79,7 @@ def spec_validator(version: str, kind: str) -> Validator:
 @cache
 def validator(version: str, kind: str) -> Validator:
     k = kinds(version)[kind]
-    return kube.embedded_validator(object_schema(k.spec), versions.get(version).kubernetes)
+    return kube.embedded_validator(object_schema(k), versions.get(version).kubernetes)
 
 
 def prune_spec(version: str, kind: str, value: Any) -> Any:

@@ -68,8 +68,10 @@ class Context:
         return meta
 
     def fluid_object(self, kind: str, name: str, spec: dict[str, Any], at: PathT = (),
-                     namespaced: bool = True) -> dict[str, Any]:
-        obj = {"apiVersion": GROUP_VERSION, "kind": kind, "metadata": self.metadata(name, namespaced), "spec": spec}
+                     namespaced: bool = True, top_level: bool = False) -> dict[str, Any]:
+        """A Fluid object; a top-level kind (a cache runtime class) has its fields beside metadata."""
+        head = {"apiVersion": GROUP_VERSION, "kind": kind, "metadata": self.metadata(name, namespaced)}
+        obj = {**head, **spec} if top_level else {**head, "spec": spec}
         self.trace(obj, (), at)
         return obj
 

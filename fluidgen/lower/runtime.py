@@ -13,27 +13,7 @@ from .. import profiles, versions
 from ..engines import Engine
 from ..fluid.schemas import describe_problem, prune_spec, spec_validator
 from ..merge import deep_merge
-from ..spec import CacheTier
 from .context import Context
-
-# Keys the spec computes itself; setting them again in overrides is ambiguous.
-COMPUTED = {"replicas": "runtime.replicas", "tieredstore": "runtime.cache"}
-MEM_DEFAULT_PATH = "/dev/shm"
-
-
-def tier(engine: Engine, t: CacheTier) -> dict[str, Any]:
-    paths = list(t.path) or ([MEM_DEFAULT_PATH] if t.medium == "MEM" else [])
-    level: dict[str, Any] = {"mediumtype": t.medium}
-    if paths:
-        level["path"] = engine.path_separator.join(p.rstrip("/") or "/" for p in paths)
-    if len(t.quota) == 1:
-        level["quota"] = t.quota[0]
-    else:
-        level["quotaList"] = ",".join(t.quota)
-    for key in ("high", "low", "volumeType"):
-        if getattr(t, key) is not None:
-            level[key] = getattr(t, key)
-    return level
 
 
 def check(ctx: Context, engine: Engine) -> None:
@@ -51,13 +31,6 @@ def check(ctx: Context, engine: Engine) -> None:
         if not t.path and t.medium != "MEM":
             ctx.report(("runtime", "cache", i), f"a {t.medium} tier needs a path", stage="check")
     engine.check(ctx)
-
-
-def _generated(ctx: Context, engine: Engine) -> dict[str, Any]:
-    out: dict[str, Any] = {"replicas": ctx.spec.runtime.replicas}
-    if ctx.spec.runtime.cache:
-        out["tieredstore"] = {"levels": [tier(engine, t) for t in ctx.spec.runtime.cache]}
-    return out
 
 
 def _profile_layer(ctx: Context, engine: Engine, base: dict[str, Any]) -> tuple[dict[str, Any], list[Any]]:
@@ -81,10 +54,10 @@ def _profile_layer(ctx: Context, engine: Engine, base: dict[str, Any]) -> tuple[
 def _override_layer(ctx: Context, engine: Engine, tree: dict[str, Any]) -> dict[str, Any]:
     overrides = ctx.spec.runtime.overrides
     at = ("runtime", "overrides")
-    for key, instead in COMPUTED.items():
+    for key, instead in engine.computed.items():
         if key in overrides:
             ctx.report((*at, key), f"set {instead} instead; it is computed from the spec", stage="resolve")
-    given = {k: v for k, v in overrides.items() if k not in COMPUTED}
+    given = {k: v for k, v in overrides.items() if k not in engine.computed}
     for p in spec_validator(ctx.version, engine.kind).problems(given):
         severity, message = describe_problem(ctx.version, engine.kind, p, "in runtime.overrides")
         ctx.diagnostics.append(ctx.doc.diag((*at, *p.path), message, severity,
@@ -96,7 +69,7 @@ def _override_layer(ctx: Context, engine: Engine, tree: dict[str, Any]) -> dict[
 def runtime(ctx: Context, engine: Engine) -> dict[str, Any]:
     tree: dict[str, Any] = deep_merge({}, dict(engine.defaults))
     tree, chain = _profile_layer(ctx, engine, tree)
-    tree = deep_merge(tree, _generated(ctx, engine))
+    tree = deep_merge(tree, engine.generate(ctx, engine))
     tree = _override_layer(ctx, engine, tree)
     tree = engine.finish_runtime(ctx, tree)
     obj = ctx.fluid_object(engine.kind, ctx.name, tree, at=("runtime",))
