@@ -164,9 +164,14 @@ class Generator:
 
 
 def _accepts(types: set[str], value: Any) -> bool:
-    checks = {"string": lambda v: isinstance(v, str),
-              "integer": lambda v: isinstance(v, int) and not isinstance(v, bool), "boolean": lambda v: isinstance(v, bool), "object": lambda v: isinstance(v, dict),
-              "array": lambda v: isinstance(v, list), "number": lambda v: isinstance(v, int | float)}
+    checks = {
+        "string": lambda v: isinstance(v, str),
+        "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+        "boolean": lambda v: isinstance(v, bool),
+        "object": lambda v: isinstance(v, dict),
+        "array": lambda v: isinstance(v, list),
+        "number": lambda v: isinstance(v, int | float),
+    }
     return any(checks[t](value) for t in types if t in checks)
 
 
