@@ -39,7 +39,7 @@ def starter(engine_name: str, source: str | None, name: str) -> str:
         "metadata:",
         f"  name: {name}  # Dataset and runtime share it: lower-case letters, digits, '-'",
         "  namespace: default",
-        f"fluid: {versions.DEFAULT}  # target Fluid version: {' or '.join(versions.NAMES)}",
+        f"fluid: {_version(engine_name)}  # target Fluid version: {' or '.join(versions.NAMES)}",
     ]
     if engine.needs_mounts:
         out += _source(engine_name, uri, scheme)
@@ -57,13 +57,18 @@ def starter(engine_name: str, source: str | None, name: str) -> str:
         "    - medium: MEM  # MEM (default path /dev/shm), SSD or HDD with a path",
         "      quota: 8Gi",
     ]
-    if engine_name == "thin":
-        out += ["  thin:", "    fileSystemType: <FILE_SYSTEM_TYPE>  # or profileName: a profile already in the cluster",
-                "    profile:", "      fuse: {image: <FUSE_IMAGE>, imageTag: <FUSE_IMAGE_TAG>}"]
+    out += [f"  {line}" for line in engine.starter_lines]
     if engine.default_profile in bundled_names():
         out.append(f"  profile: {engine.default_profile}  # tuning; see `fluidgen profiles show "
                    f"{engine.default_profile}`")
     return "\n".join(out) + "\n"
+
+
+def _version(engine_name: str) -> str:
+    """The default target, or the first version that has the engine."""
+    if versions.has(versions.DEFAULT, engine_name):
+        return versions.DEFAULT
+    return versions.first_with(engine_name) or versions.DEFAULT
 
 
 def _source(engine_name: str, uri: str, scheme: str) -> list[str]:

@@ -125,6 +125,7 @@ class Engine:
     generate: Callable[[Context, Engine], dict[str, Any]] = classic_generate  # from replicas and cache
     computed: Mapping[str, str] = field(default_factory=lambda: dict(CLASSIC_COMPUTED))
     starter_source: str = "oss://<BUCKET>/<PATH>/"  # the source `fluidgen init` writes
+    starter_lines: tuple[str, ...] = ()  # what `fluidgen init` adds under runtime: (the engine's section)
     # What Fluid's controllers create for a runtime named {name}: (kind, name pattern).
     # {full} is the chart's fullname ({name} unless the engine says otherwise).
     chart_fullname: str = "{name}"

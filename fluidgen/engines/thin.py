@@ -223,6 +223,8 @@ ENGINE = Engine(
     default_profile="thin-default",
     section=SpecSection("thin", ThinSettings, SETTINGS_DOC),
     starter_source="<SCHEME>://<LOCATION>",
+    starter_lines=("thin:", "  fileSystemType: <FILE_SYSTEM_TYPE>  # or profileName: a profile already in the cluster",
+                   "  profile:", "    fuse: {image: <FUSE_IMAGE>, imageTag: <FUSE_IMAGE_TAG>}"),
     created=(("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"), ("ConfigMap", "{full}-fuse-conf"),
              ("Secret", "{full}-fuse-conf"), ("ConfigMap", "{name}-thin-values")),
     rules=(
