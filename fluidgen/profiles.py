@@ -205,7 +205,10 @@ def _fold(profiles: tuple[Profile, ...], version: str, kind: str,
     for profile in profiles:
         for entry in profile.entries:
             fragment = set_path({}, entry.path, entry.value)
-            problems = [] if entry.value is None else validator.problems(fragment)
+            # A setting is a fragment: required fields may come from other settings or the spec,
+            # and the self-check of the finished object reports any still missing.
+            problems = [] if entry.value is None else [p for p in validator.problems(fragment)
+                                                       if p.keyword != "required"]
             for p in problems:
                 severity, message = describe_problem(version, kind, p, f"in profile {profile.name}")
                 found.append(Diagnostic(entry.file, entry.line, entry.col, severity, message, stage="profile",

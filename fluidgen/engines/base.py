@@ -116,6 +116,7 @@ class Engine:
     extra_kinds: tuple[ExtraKind, ...] = ()
     path_separator: str = ","  # between several cache paths of one tieredstore level
     single_tier: bool = True  # reads only tieredstore.levels[0]
+    emptydir_needs_path: bool = True  # a tier on an emptyDir still names its directory
     single_mount: bool = False  # uses only the first mount
     needs_mounts: bool = True
     defaults: Mapping[str, Any] = field(default_factory=dict)  # built-in runtime spec defaults

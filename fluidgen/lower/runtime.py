@@ -28,7 +28,7 @@ def check(ctx: Context, engine: Engine) -> None:
             ctx.report(("runtime", "cache", i, "quota"), f"{len(t.quota)} quotas for {len(t.path)} paths; give one "
                                                          "quota per path, or a single quota to split evenly",
                        stage="check")
-        if not t.path and t.medium != "MEM":
+        if not t.path and t.medium != "MEM" and (engine.emptydir_needs_path or t.volumeType != "emptyDir"):
             ctx.report(("runtime", "cache", i), f"a {t.medium} tier needs a path", stage="check")
     engine.check(ctx)
 
@@ -58,7 +58,9 @@ def _override_layer(ctx: Context, engine: Engine, tree: dict[str, Any]) -> dict[
         if key in overrides:
             ctx.report((*at, key), f"set {instead} instead; it is computed from the spec", stage="resolve")
     given = {k: v for k, v in overrides.items() if k not in engine.computed}
-    for p in spec_validator(ctx.version, engine.kind).problems(given):
+    # Overrides are partial: a required field may come from elsewhere; the self-check of the
+    # finished object reports one that is still missing.
+    for p in [p for p in spec_validator(ctx.version, engine.kind).problems(given) if p.keyword != "required"]:
         severity, message = describe_problem(ctx.version, engine.kind, p, "in runtime.overrides")
         ctx.diagnostics.append(ctx.doc.diag((*at, *p.path), message, severity,
                                             stage="resolve", code="FG001" if severity == "warning" else ""))
