@@ -44,7 +44,7 @@ class Storage:
 
 @dataclass(frozen=True)
 class ExtraKind:
-    """A kind an engine brings besides its runtime (Thin's profile, CacheRuntime's class)."""
+    """A kind an engine brings besides its runtime (thin's profile, the cache engine's class)."""
 
     kind: str
     spec: Schema
