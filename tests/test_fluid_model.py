@@ -26,8 +26,13 @@ KEYWORDS = ("enum", "pattern", "minLength", "maxLength", "minimum", "maximum", "
 
 
 def _crd_spec(crds: dict[str, Any], version: str, kind: str) -> dict[str, Any]:
-    schema: dict[str, Any] = crds[version].schemas[(GROUP_VERSION, kind)]["properties"]["spec"]
-    return schema
+    """The CRD's spec, or for a kind whose fields sit beside metadata, those fields."""
+    whole: dict[str, Any] = crds[version].schemas[(GROUP_VERSION, kind)]
+    if not schemas.kinds(version)[kind].top_level:
+        spec: dict[str, Any] = whole["properties"]["spec"]
+        return spec
+    body = {k: v for k, v in whole["properties"].items() if k not in ("apiVersion", "kind", "metadata")}
+    return {**whole, "properties": body}
 
 
 def _type(schema: dict[str, Any]) -> Any:

@@ -1,0 +1,204 @@
+"""CacheRuntime: Fluid's generic runtime for any cache system, described by a CacheRuntimeClass.
+
+A CacheRuntimeClass (cluster-scoped, written once per cache system, such as Curvine) says
+how the master, worker and client pods run and which data operations the system can do.
+A CacheRuntime names a class and sets the replicas, cache tiers, resources and options of
+one Dataset's cache. A spec names an existing class (`cacheClass.name`) or defines it too
+(`cacheClass.define`, which fluidgen emits as the class).
+
+Cache tiers map to the `tieredStore` (capital S) of the worker: MEM without a path to a
+Memory emptyDir, a tier with paths to hostPath (one quota per path), volumeType emptyDir to
+a disk emptyDir.
+
+Sources in fluid-cloudnative/fluid (versions.py says which versions have it):
+- api/v1alpha1/cacheruntime_types.go, cacheruntimeclass_types.go: the two specs; the class
+  keeps its fields beside metadata, with no spec.
+- pkg/ddc/cache/engine/data_operation.go, datamigrate.go, databackup.go: DataLoad and
+  DataProcess run; DataMigrate and DataBackup are NotSupported.
+- pkg/ddc/cache/engine/dataload.go: a DataLoad needs the class to list DataLoad in
+  dataOperationSpecs, else it is NotSupported.
+- pkg/common/cacheruntime.go (GetCacheComponentName) and pkg/ddc/cache/engine/util.go: Fluid
+  creates <name>-master and <name>-worker (AdvancedStatefulSets), <name>-client (DaemonSet),
+  Services svc-<name>-<component>, and the ConfigMap fluid-runtime-<name>-config.
+- docs/zh/cacheruntime/cacheruntime_spec_update.md: only runtimeVersion and resources of the
+  master and worker reach running pods.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from pydantic import Field
+
+from ..fluid.common import (
+    ENV_VARS,
+    IMAGE,
+    IMAGE_PULL_SECRETS,
+    POD_METADATA,
+    RESOURCES,
+    TOLERATIONS,
+    VOLUME_MOUNTS,
+    VOLUMES,
+)
+from ..rules import Finding, Object, Rule, kind_of, meta, spec_of
+from ..spectypes import Model, Name
+from ..structural.dsl import BOOL, QUANTITY, STR, STR_LIST, STR_MAP, array, fields, int32, k8s, obj, string
+from .base import Engine, ExtraKind, SpecSection
+
+if TYPE_CHECKING:
+    from ..lower.context import Context
+
+KIND = "CacheRuntime"
+CLASS_KIND = "CacheRuntimeClass"
+
+COMMON = {
+    "disabled": BOOL, "runtimeVersion": IMAGE, "options": STR_MAP, "podMetadata": POD_METADATA,
+    "resources": RESOURCES, "env": ENV_VARS, "volumeMounts": VOLUME_MOUNTS, "args": STR_LIST,
+    "nodeSelector": STR_MAP, "tolerations": TOLERATIONS,
+}
+LEVEL = obj(
+    processMemory=obj(quota=QUANTITY, required=("quota",)),
+    emptyDir=obj(quota=QUANTITY, medium=STR, required=("quota",)),
+    hostPath=obj(paths=array(STR, min_items=1), quotas=array(QUANTITY, min_items=1), type=STR,
+                 required=("paths", "quotas")),
+    high=STR, low=STR)
+TIERED_STORE = obj(levels=array(LEVEL))
+SPEC = obj(
+    runtimeClassName=STR,
+    master=fields({**COMMON, "replicas": int32(minimum=0)}),
+    worker=fields({**COMMON, "replicas": int32(minimum=0), "tieredStore": TIERED_STORE}),
+    client=fields({**COMMON, "tieredStore": TIERED_STORE,
+                   "cleanPolicy": string(enum=("OnRuntimeDeleted", "OnDemand"))}),
+    options=STR_MAP, podMetadata=POD_METADATA, imagePullSecrets=IMAGE_PULL_SECRETS, volumes=VOLUMES,
+    required=("runtimeClassName",))
+ENTRY = obj(command=STR_LIST, timeout=int32(), required=("command",))
+COMPONENT = obj(
+    options=STR_MAP, template=k8s("core.v1.PodTemplateSpec"), service=obj(headless={"type": "object"}),
+    dependencies=obj(secretMount=obj(enabled=BOOL),
+                     extraResources=obj(configMaps=array(obj(name=STR, mountPath=STR)))),
+    executionEntries=obj(mountUFS=ENTRY, reportSummary=ENTRY))
+OPERATION_KINDS = ("DataLoad", "DataBackup", "DataMigrate", "DataProcess")
+CLASS = obj(
+    fileSystemType=STR, topology=obj(master=COMPONENT, worker=COMPONENT, client=COMPONENT),
+    extraResources=obj(configMaps=array(obj(name=STR, data=STR_MAP))),
+    dataOperationSpecs=array(obj(name=string(enum=OPERATION_KINDS), image=STR, command=STR_LIST, args=STR_LIST,
+                                 required=("name",))),
+    required=("fileSystemType",))
+
+
+# -- the spec side ----------------------------------------------------------------------
+
+SECTION_DOC = "engine cache only: the CacheRuntimeClass this cache runs with, named (and optionally defined)."
+
+
+class CacheClassSettings(Model):
+    name: Name = Field(description="The CacheRuntimeClass (cluster-scoped, shared by every CacheRuntime of a system).")
+    define: dict[str, Any] | None = Field(
+        None, description="Also emit the class with these fields: fileSystemType, topology, extraResources, "
+                          "dataOperationSpecs (leave out to use a class already in the cluster).")
+
+
+def _settings(ctx: Context) -> CacheClassSettings | None:
+    found = ctx.spec.runtime.section("cacheClass")
+    return found if isinstance(found, CacheClassSettings) else None
+
+
+def _check(ctx: Context) -> None:
+    if _settings(ctx) is None:
+        ctx.report(("runtime",), "engine cache needs a cacheClass: section naming its CacheRuntimeClass "
+                                 "(cacheClass: {name: ...}, plus define: to emit the class too)", stage="check")
+
+
+def _level(ctx: Context, i: int) -> dict[str, Any]:
+    t = ctx.spec.runtime.cache[i]
+    level: dict[str, Any]
+    if t.path and t.volumeType != "emptyDir":
+        quotas = list(t.quota) if len(t.quota) == len(t.path) else [t.quota[0]] * len(t.path)
+        level = {"hostPath": {"paths": [p.rstrip("/") or "/" for p in t.path], "quotas": quotas}}
+    elif t.medium == "MEM":
+        level = {"emptyDir": {"medium": "Memory", "quota": t.quota[0]}}
+    else:
+        level = {"emptyDir": {"quota": t.quota[0]}}
+    for key in ("high", "low"):
+        if getattr(t, key) is not None:
+            level[key] = getattr(t, key)
+    return level
+
+
+def _generate(ctx: Context, engine: Engine) -> dict[str, Any]:
+    settings = _settings(ctx)
+    worker: dict[str, Any] = {"replicas": ctx.spec.runtime.replicas}
+    if ctx.spec.runtime.cache:
+        worker["tieredStore"] = {"levels": [_level(ctx, i) for i in range(len(ctx.spec.runtime.cache))]}
+    return {"runtimeClassName": settings.name if settings else "", "worker": worker}
+
+
+def _class(ctx: Context) -> list[dict[str, Any]]:
+    from ..diagnostics import did_you_mean
+    from ..fluid.schemas import spec_validator
+
+    settings = _settings(ctx)
+    if settings is None or settings.define is None:
+        return []
+    at = ("runtime", "cacheClass", "define")
+    for p in spec_validator(ctx.version, CLASS_KIND).problems(settings.define):
+        message = p.message
+        if p.unknown_field:
+            hint = did_you_mean(str(p.path[-1]), p.choices)
+            message = f"{CLASS_KIND} has no field {'.'.join(map(str, p.path))}{hint}"
+        ctx.report((*at, *p.path), message, stage="resolve")
+    made = ctx.fluid_object(CLASS_KIND, settings.name, dict(settings.define), at=at, namespaced=False,
+                            top_level=True)
+    for key, value in settings.define.items():
+        ctx.trace_copy(made, (key,), (*at, key), value)
+    return [made]
+
+
+# -- rules over manifests ----------------------------------------------------------------
+
+def _load_needs_the_class(obj_: Object, objects: list[Object]) -> Iterator[Finding]:
+    """A DataLoad on a CacheRuntime runs only when its class lists DataLoad."""
+    if kind_of(obj_) != "DataLoad":
+        return
+    ref = spec_of(obj_).get("dataset")
+    if not isinstance(ref, dict):
+        return
+    name, namespace = ref.get("name"), ref.get("namespace") or meta(obj_).get("namespace")
+    runtime = next((o for o in objects if kind_of(o) == KIND and meta(o).get("name") == name
+                    and meta(o).get("namespace") == namespace), None)
+    class_name = spec_of(runtime).get("runtimeClassName") if runtime is not None else None
+    found = next((o for o in objects if kind_of(o) == CLASS_KIND and meta(o).get("name") == class_name), None)
+    if found is None:
+        return
+    specs = found.get("dataOperationSpecs")
+    declared = {s.get("name") for s in specs if isinstance(s, dict)} if isinstance(specs, list) else set()
+    if "DataLoad" not in declared:
+        yield Finding(("spec", "dataset"), f"{CLASS_KIND} {class_name} lists no DataLoad in dataOperationSpecs, so "
+                                           f"Fluid refuses this DataLoad as not supported")
+
+
+ENGINE = Engine(
+    name="cache",
+    kind=KIND,
+    doc=__doc__ or "",
+    spec=SPEC,
+    extra_kinds=(ExtraKind(CLASS_KIND, CLASS, namespaced=False, top_level=True),),
+    schemes=None,  # the class's mountUFS entry interprets the mountPoint
+    operations=frozenset({"DataLoad", "DataProcess"}),
+    single_tier=False,
+    emptydir_needs_path=False,
+    no_default_profile="the class carries the cache system's tuning; nothing holds for every class",
+    section=SpecSection("cacheClass", CacheClassSettings, SECTION_DOC),
+    generate=_generate,
+    computed={"runtimeClassName": "runtime.cacheClass.name"},
+    starter_source="s3://<BUCKET>/<PATH>",
+    starter_lines=("cacheClass:", "  name: <CACHE_RUNTIME_CLASS>  # a class in the cluster; add define: to emit one"),
+    created=(("AdvancedStatefulSet", "{name}-master"), ("AdvancedStatefulSet", "{name}-worker"),
+             ("DaemonSet", "{name}-client"), ("Service", "svc-{name}-master"), ("Service", "svc-{name}-worker"),
+             ("ConfigMap", "fluid-runtime-{name}-config")),
+    rules=(Rule("FG128", "error", "a DataLoad on a CacheRuntime needs its class to declare DataLoad",
+                _load_needs_the_class),),
+    check=_check,
+    extra_objects=_class,
+)
