@@ -64,7 +64,11 @@ def main(traceback: bool) -> None:
               help="Overlay: deep-merge these files in order into one spec (maps merge, lists replace, "
                    "null deletes).")
 @click.option("-o", "--output-dir", type=click.Path(file_okay=False),
-              help="Write one file per object plus kustomization.yaml into DIR (atomically).")
+              help="Write one file per object plus kustomization.yaml into DIR (a new or empty directory, or one "
+                   "fluidgen wrote before).")
+@click.option("--write-secrets", is_flag=True,
+              help="With -o: also write generated Secrets (credential values) to DIR/secrets.yaml, mode 0600, "
+                   "git-ignored and left out of kustomization.yaml.")
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True,
               help="Output format on stdout.")
 @target_options
@@ -73,7 +77,7 @@ def main(traceback: bool) -> None:
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--ignore", multiple=True, help="Lint rule ID to silence (repeatable).")
 @click.option("-q", "--quiet", is_flag=True, help="No summary line on stderr.")
-def build(specs: tuple[str, ...], overlays: tuple[str, ...], output_dir: str | None, fmt: str,
+def build(specs: tuple[str, ...], overlays: tuple[str, ...], output_dir: str | None, write_secrets: bool, fmt: str,
           fluid_version: str | None, namespace: str | None, allow_read: tuple[str, ...], target: str, strict: bool,
           ignore: tuple[str, ...], quiet: bool) -> None:
     """Compile SPECS (files or directories) into manifests on stdout."""
@@ -84,6 +88,8 @@ def build(specs: tuple[str, ...], overlays: tuple[str, ...], output_dir: str | N
         raise click.UsageError("give at least one spec file or directory (or -f overlays)")
     if target != "fluid" and output_dir:
         raise click.UsageError("-o DIR writes Kubernetes objects; use --target fluid, or redirect stdout")
+    if write_secrets and not output_dir:
+        raise click.UsageError("--write-secrets only applies with -o DIR (on stdout, Secrets are always printed)")
     options = Options(fluid_version=_resolve(lambda: settings.fluid_version(fluid_version)),
                       namespace=_resolve(lambda: settings.namespace(namespace)), target=target,
                       warnings_as_errors=strict, ignore=_ignore_ids(ignore),
@@ -102,8 +108,11 @@ def build(specs: tuple[str, ...], overlays: tuple[str, ...], output_dir: str | N
         click.echo("fluidgen: error: nothing to build", err=True)
         sys.exit(EXIT_USER)
     if output_dir:
-        from .output import write_dir
+        from .output import has_values, write_dir
 
+        if any(has_values(o) for o in result.objects) and not write_secrets:
+            click.echo(report.secrets_refused(output_dir, result.objects), err=True)
+            sys.exit(EXIT_USER)
         write_dir(output_dir, result.objects)
         return
     text = emit.dump_json(result.objects) if fmt == "json" else emit.dump_all(result.objects)
@@ -139,16 +148,18 @@ def _checks(fluid_version: str | None, namespace: str | None, allow_read: tuple[
 @click.option("--lint", "with_lint", is_flag=True, help="Also run the lint rules.")
 @click.option("--ignore", multiple=True, help="Lint rule ID to silence (repeatable).")
 @click.option("--specs-only", is_flag=True, help="Check only fluidgen specs; skip other YAML (for pre-commit).")
+@click.option("--forbid-secret-values", is_flag=True,
+              help="Fail on any Secret with data or stringData in FILES (files about to be committed).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def validate(files: tuple[str, ...], crds: str | None, fluid_version: str | None, namespace: str | None,
              allow_read: tuple[str, ...], with_lint: bool, ignore: tuple[str, ...], specs_only: bool,
-             fmt: str) -> None:
+             forbid_secret_values: bool, fmt: str) -> None:
     """Check specs and manifests strictly against the Fluid and Kubernetes APIs."""
     from .filecheck import check_paths
     from .structural.crds import CrdSet
 
     checks = _checks(fluid_version, namespace, allow_read, crds=CrdSet.load(crds) if crds else None, lint=with_lint,
-                     ignore=_ignore_ids(ignore), specs_only=specs_only)
+                     ignore=_ignore_ids(ignore), specs_only=specs_only, forbid_secret_values=forbid_secret_values)
     _finish(check_paths(files, checks), fmt)
 
 
@@ -178,15 +189,18 @@ def lint(files: tuple[str, ...], ignore: tuple[str, ...], fluid_version: str | N
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("-f", "--file", "overlays", multiple=True, type=click.Path(),
               help="Overlay files merged into one spec, as in build -f.")
+@click.option("--forbid-secret-values", is_flag=True,
+              help="Fail when RENDERED holds a Secret with data or stringData (for the pre-commit hook).")
 @target_options
-def diff_command(paths: tuple[str, ...], overlays: tuple[str, ...], fluid_version: str | None,
-                 namespace: str | None, allow_read: tuple[str, ...]) -> None:
+def diff_command(paths: tuple[str, ...], overlays: tuple[str, ...], forbid_secret_values: bool,
+                 fluid_version: str | None, namespace: str | None, allow_read: tuple[str, ...]) -> None:
     """Compare SPEC... with RENDERED (the last path: a file or an -o directory); exit 1 on drift.
 
     Secret values are neither read nor shown; Secrets are compared by their keys.
     """
     from . import report
-    from .drift import diff, missing
+    from .drift import diff, missing, rendered_files, secret_values
+    from .inputs import Reader
     from .pipeline import Options, compile_paths
 
     if len(paths) < (1 if overlays else 2):
@@ -197,6 +211,8 @@ def diff_command(paths: tuple[str, ...], overlays: tuple[str, ...], fluid_versio
                       allow_read=_resolve(lambda: settings.allow_read(allow_read)))
     result = compile_paths(specs, options, overlays)
     problems = result.diagnostics + missing(rendered)
+    if forbid_secret_values:
+        problems += secret_values(Reader(), rendered_files(rendered))
     report.text(problems, sys.stderr)
     if any(d.severity == "error" for d in problems):
         sys.exit(EXIT_USER)

@@ -14,7 +14,7 @@ from typing import Any
 from . import emit
 from .diagnostics import Diagnostic, FluidgenError
 from .inputs import Reader
-from .output import file_names, kustomization
+from .output import GITIGNORE, SECRETS, plan
 
 REDACTED = "<redacted>"
 
@@ -47,11 +47,10 @@ def _flatten(docs: list[Any]) -> list[Any]:
 
 
 def expected_files(objects: list[dict[str, Any]], rendered: Path) -> dict[str, str]:
-    """What `rendered` should hold: one file (stdout form) or a kustomize base directory."""
+    """What `rendered` should hold: one file (stdout form) or a kustomize base directory.
+    A directory's secrets.yaml is not compared: it is git-ignored and never committed."""
     if rendered.is_dir():
-        files = {name: emit.dump(o) for name, o in zip(file_names(objects), objects, strict=True)}
-        files["kustomization.yaml"] = emit.dump(kustomization(file_names(objects)))
-        return files
+        return {name: p.text for name, p in plan(objects).items() if name not in (SECRETS, GITIGNORE)}
     return {rendered.name: emit.dump_all(objects)}
 
 
@@ -67,7 +66,7 @@ def _normalised(reader: Reader, path: Path) -> str:
 
 def _committed(reader: Reader, rendered: Path) -> dict[str, Path]:
     if rendered.is_dir():
-        return {p.name: p for p in sorted(rendered.glob("*.y*ml")) if p.is_file()}
+        return {p.name: p for p in sorted(rendered.glob("*.y*ml")) if p.is_file() and p.name != SECRETS}
     return {rendered.name: rendered} if rendered.exists() else {}
 
 
@@ -87,6 +86,37 @@ def diff(objects: list[dict[str, Any]], rendered: str) -> str:
             chunks += difflib.unified_diff(old.splitlines(True), new.splitlines(True),
                                            f"{label} (committed)", f"{label} (from specs)")
     return "".join(chunks)
+
+
+def secret_values(reader: Reader, paths: list[str]) -> list[Diagnostic]:
+    """Secrets with values in files about to be committed (the pre-commit hooks refuse them)."""
+    out = []
+    for path in paths:
+        try:
+            raw = reader.read(path)
+        except FluidgenError:
+            continue
+        if b"Secret" not in raw:
+            continue
+        try:
+            docs = reader.load(path)
+        except FluidgenError:
+            continue
+        for doc in docs:
+            for obj in _flatten([doc.data]):
+                if isinstance(obj, dict) and obj.get("kind") == "Secret" and (obj.get("data") or obj.get("stringData")):
+                    name = (obj.get("metadata") or {}).get("name") if isinstance(obj.get("metadata"), dict) else None
+                    out.append(doc.diag(("data",) if obj.get("data") else ("stringData",),
+                                        f"Secret {name} holds credential values; never commit them (use "
+                                        "existingSecret, externalSecret or SOPS, and keep secrets.yaml ignored)"))
+    return out
+
+
+def rendered_files(rendered: str) -> list[str]:
+    target = Path(rendered)
+    if target.is_dir():  # secrets.yaml is git-ignored by the .gitignore fluidgen writes beside it
+        return [str(p) for p in sorted(target.glob("*.y*ml")) if p.is_file() and p.name != SECRETS]
+    return [rendered] if target.exists() else []
 
 
 def missing(rendered: str) -> list[Diagnostic]:

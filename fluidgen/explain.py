@@ -16,8 +16,10 @@ def _schema() -> dict[str, Any]:
     return schema
 
 
-def _resolve(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+def _resolve(node: Any, defs: dict[str, Any]) -> dict[str, Any]:
     """Follow $ref, and step into the object/array branch of a nullable anyOf."""
+    if not isinstance(node, dict):
+        return {}
     while True:
         if "$ref" in node:
             node = {**defs[node["$ref"].rsplit("/", 1)[-1]], **{k: v for k, v in node.items() if k != "$ref"}}
@@ -27,10 +29,13 @@ def _resolve(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
         if len(branches) == 1 and structured and "properties" not in node:
             node = {**{k: v for k, v in node.items() if k != "anyOf"}, **structured[0]}
             continue
-        return node
+        resolved: dict[str, Any] = node
+        return resolved
 
 
-def _type_name(node: dict[str, Any]) -> str:
+def _type_name(node: Any) -> str:
+    if not isinstance(node, dict) or not node:
+        return "any value"
     if "$ref" in node:
         return str(node["$ref"].rsplit("/", 1)[-1])
     if "enum" in node:

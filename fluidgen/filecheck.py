@@ -31,6 +31,7 @@ class Checks:
     lint: bool = False  # run the lint rules
     ignore: frozenset[str] = field(default_factory=frozenset)
     specs_only: bool = False  # check fluidgen specs only (pre-commit passes every YAML file)
+    forbid_secret_values: bool = False  # any Secret with data/stringData is an error (files about to be committed)
     namespace: str | None = None
     allow_read: tuple[str, ...] = ()
 
@@ -38,6 +39,10 @@ class Checks:
 def check_paths(paths: Iterable[str], checks: Checks, reader: Reader | None = None) -> list[Diagnostic]:
     reader = reader or Reader(allow=checks.allow_read)
     files, diags = reader.expand(paths)
+    if checks.forbid_secret_values:
+        from .drift import secret_values
+
+        diags += secret_values(reader, files)
     for path in files:
         try:
             raw = reader.read(path)
@@ -52,7 +57,7 @@ def check_paths(paths: Iterable[str], checks: Checks, reader: Reader | None = No
 
 
 def _check_file(path: str, text: str, docs: list[Document], checks: Checks, reader: Reader) -> list[Diagnostic]:
-    from .lint import file_ignores, lint_manifests
+    from .lint import directive_problems, file_ignores, lint_manifests
 
     diags: list[Diagnostic] = []
     options = Options(fluid_version=checks.fluid_version, namespace=checks.namespace, lint=checks.lint,
@@ -70,6 +75,8 @@ def _check_file(path: str, text: str, docs: list[Document], checks: Checks, read
             manifests.append(doc)
             if checks.schema:
                 diags += _validate(doc, checks)
+    if checks.lint:
+        diags += directive_problems(path, text)
     if checks.lint and manifests:
         diags += lint_manifests(manifests, set(checks.ignore) | file_ignores(text))
     return diags

@@ -1,50 +1,174 @@
-"""Write build output: to stdout, or atomically as a kustomize base in a directory."""
+"""`build -o DIR`: one file per object plus a kustomization, written so that nothing of the
+user's is ever lost.
+
+- fluidgen owns only what it wrote. A directory it writes holds a marker (.fluidgen-output)
+  listing its files; an existing directory without that marker must be empty, or it is
+  refused. Symbolic links are never followed or replaced: a DIR that is one is refused, and
+  so is a file fluidgen would write over that it did not write before.
+- No window where DIR is missing: each file is replaced atomically (temp file + rename),
+  kustomization.yaml last, and files of the previous run that are no longer wanted are
+  removed after it. A reader sees the old base or the new one, never a half one.
+- File names never collide: kind-name.yaml, with the namespace added where two objects
+  share one; a collision left after that is an error.
+- Secrets with values (generated from credentials) are written only when asked
+  (--write-secrets): into secrets.yaml, mode 0600, left out of kustomization.yaml, with a
+  .gitignore beside it. kustomizeconfig.yaml teaches kustomize's namespace transformer the
+  namespace fields inside Fluid objects, so a `namespace:` overlay moves every reference.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
-import shutil
+import stat
 import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from . import emit
+from .diagnostics import Diagnostic, FluidgenError
+from .fluid.common import GROUP
+from .fluid.operations import OPERATIONS
+
+MARKER = ".fluidgen-output"
+KUSTOMIZATION = "kustomization.yaml"
+KUSTOMIZE_CONFIG = "kustomizeconfig.yaml"
+SECRETS = "secrets.yaml"
+GITIGNORE = ".gitignore"
+PRIVATE, PUBLIC = 0o600, 0o644
+
+
+def has_values(obj: dict[str, Any]) -> bool:
+    """A Secret carrying credential values (rather than one fluidgen only refers to)."""
+    return obj.get("kind") == "Secret" and bool(obj.get("data") or obj.get("stringData"))
+
+
+def namespace_field_specs() -> list[dict[str, Any]]:
+    """Where Fluid objects name a namespace besides their own metadata (fluid/operations.py)."""
+    specs = []
+    for op in OPERATIONS.values():
+        paths = ["spec/runAfter/namespace"]
+        if op.kind == "DataMigrate":
+            paths += ["spec/from/dataset/namespace", "spec/to/dataset/namespace"]
+        elif op.namespaced_dataset:
+            paths.append("spec/dataset/namespace")
+        specs += [{"group": GROUP, "kind": op.kind, "path": p, "create": False} for p in sorted(paths)]
+    return specs
 
 
 def file_names(objects: list[dict[str, Any]]) -> list[str]:
-    names: list[str] = []
-    for o in objects:
+    """One file name per object: kind-name, or kind-namespace-name where two share a name."""
+    def base(o: dict[str, Any], qualified: bool) -> str:
         meta = o["metadata"]
-        base = f"{o['kind'].lower()}-{meta['name']}"
-        if base + ".yaml" in names:
-            base = f"{o['kind'].lower()}-{meta.get('namespace', 'cluster')}-{meta['name']}"
-        names.append(base + ".yaml")
+        middle = f"{meta.get('namespace', 'cluster')}-" if qualified else ""
+        return f"{str(o['kind']).lower()}-{middle}{meta['name']}.yaml"
+
+    plain = [base(o, False) for o in objects]
+    names = [base(o, True) if plain.count(n) > 1 else n for o, n in zip(objects, plain, strict=True)]
+    seen: dict[str, int] = {}
+    for i, name in enumerate(names):
+        if name in seen or name in (KUSTOMIZATION, KUSTOMIZE_CONFIG, SECRETS):
+            first = objects[seen[name]] if name in seen else None
+            what = f"{first['kind']} {first['metadata'].get('namespace', '')}/{first['metadata']['name']}" \
+                if first else "a file fluidgen writes"
+            this = f"{objects[i]['kind']} {objects[i]['metadata']['name']}"
+            raise FluidgenError([Diagnostic(name, 0, 0, "error", f"{this} and {what} would be written to the same "
+                                                                   "file; rename one of them")])
+        seen[name] = i
     return names
 
 
 def kustomization(resources: list[str]) -> dict[str, Any]:
-    return {"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization", "resources": resources}
+    return {"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization",
+            "configurations": [KUSTOMIZE_CONFIG], "resources": resources}
 
 
-def write_dir(directory: str, objects: list[dict[str, Any]]) -> None:
-    """Replace `directory` with one file per object plus kustomization.yaml, all or nothing."""
-    target = Path(directory)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+@dataclass(frozen=True)
+class Planned:
+    text: str
+    mode: int
+
+
+def plan(objects: list[dict[str, Any]]) -> dict[str, Planned]:
+    """Every file a directory build holds, by name."""
+    kept = [o for o in objects if not has_values(o)]
+    secrets = [o for o in objects if has_values(o)]
+    names = file_names(kept)
+    files = {name: Planned(emit.dump(o), PUBLIC) for name, o in zip(names, kept, strict=True)}
+    files[KUSTOMIZE_CONFIG] = Planned(emit.dump({"namespace": namespace_field_specs()}), PUBLIC)
+    files[KUSTOMIZATION] = Planned(emit.dump(kustomization(names)), PUBLIC)
+    if secrets:
+        files[SECRETS] = Planned(emit.dump_all(secrets), PRIVATE)
+        files[GITIGNORE] = Planned(f"# Written by fluidgen: credential values never go into git.\n{SECRETS}\n", PUBLIC)
+    return files
+
+
+def _refuse(path: Path, why: str) -> FluidgenError:
+    return FluidgenError([Diagnostic(str(path), 0, 0, "error", why)])
+
+
+def _owned(target: Path) -> set[str]:
+    """The files a previous fluidgen run wrote into `target`; refuses a directory that is not ours."""
+    if target.is_symlink():
+        raise _refuse(target, "is a symbolic link; fluidgen does not write through links it did not make. Give the "
+                              "real directory")
+    if not target.exists():
+        return set()
+    if not target.is_dir():
+        raise _refuse(target, "exists and is not a directory")
+    entries = set(os.listdir(target))
+    if not entries:
+        return set()
+    if MARKER not in entries:
+        raise _refuse(target, "is not empty and was not written by fluidgen; fluidgen -o writes only into a new or "
+                              "empty directory, or one it wrote before. Give another directory")
     try:
-        names = file_names(objects)
-        for name, obj in zip(names, objects, strict=True):
-            (staging / name).write_text(emit.dump(obj), "utf-8")
-        (staging / "kustomization.yaml").write_text(emit.dump(kustomization(names)), "utf-8")
-        os.chmod(staging, 0o755)
-        if target.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=target.parent))
-            old.rmdir()
-            target.rename(old)
-            staging.rename(target)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            staging.rename(target)
+        listed = json.loads((target / MARKER).read_text("utf-8"))["files"]
+    except (OSError, ValueError, KeyError, TypeError):
+        raise _refuse(target / MARKER, "is damaged; remove the directory and build again") from None
+    if not isinstance(listed, list) or not all(isinstance(n, str) and "/" not in n for n in listed):
+        raise _refuse(target / MARKER, "is damaged; remove the directory and build again")
+    return set(listed)
+
+
+def write_dir(directory: str, objects: list[dict[str, Any]]) -> list[str]:
+    """Write the build into `directory` (see the module docstring); returns the file names."""
+    target = Path(directory)
+    previous = _owned(target)
+    files = plan(objects)
+    for name in files:
+        path = target / name
+        if (path.is_symlink() or path.exists()) and name not in previous:
+            raise _refuse(path, "exists and was not written by fluidgen; fluidgen does not overwrite it")
+    target.mkdir(parents=True, exist_ok=True)
+    order = [*sorted(n for n in files if n != KUSTOMIZATION), KUSTOMIZATION]
+    for name in order:
+        _atomic(target / name, files[name].text, files[name].mode)
+    _atomic(target / MARKER, json.dumps({"files": sorted(files)}, indent=2) + "\n", PUBLIC)
+    _remove(target, previous - set(files))
+    return sorted(files)
+
+
+def _atomic(path: Path, text: str, mode: int) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
         raise
+
+
+def _remove(target: Path, names: Iterable[str]) -> None:
+    for name in sorted(names):
+        path = target / name
+        with contextlib.suppress(FileNotFoundError):
+            if path.is_symlink() or not stat.S_ISREG(path.lstat().st_mode):
+                continue  # not a file fluidgen wrote: leave it alone
+            path.unlink()

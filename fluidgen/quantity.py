@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Context, Decimal, InvalidOperation, Overflow
 
 # The CRD pattern for a quantity (int-or-string fields such as tieredstore quota).
 QUANTITY_RE = re.compile(
@@ -32,25 +33,37 @@ def quantity_hint(text: str) -> str:
     return f'"{text}" is not a Kubernetes quantity (examples: 100Gi, 500Mi, 180G)'
 
 
+# Kubernetes keeps every quantity below 2^63 in magnitude (k8s.io/apimachinery resource.Quantity);
+# a value past that is refused before any arithmetic can grow with it.
+LIMIT = Decimal(2**63 - 1)
+_BIG = Context(prec=40, Emax=40, Emin=-40, traps=[Overflow, InvalidOperation])
+
+
 def to_bytes(text: str | int) -> Decimal:
-    """The value of a quantity in bytes (or base units)."""
+    """The value of a quantity in bytes (or base units); ValueError past 2^63 or when malformed."""
     if isinstance(text, int):
+        if abs(text) > LIMIT:
+            raise ValueError(f"{text} is larger than a Kubernetes quantity can be")
         return Decimal(text)
     m = re.match(r"^([+-]?[0-9.]+)([KMGTPE]i|[numkMGTPE]|[eE][+-]?[0-9.]+)?$", text)
-    if not m:
+    if not m or len(text) > 64:
         raise ValueError(quantity_hint(text))
     number, suffix = m.group(1), m.group(2) or ""
     try:
-        if suffix[:1] in ("e", "E"):
-            return Decimal(number + suffix)
-        return Decimal(number) * Decimal(str(_SUFFIX[suffix]))
-    except (InvalidOperation, KeyError) as exc:
-        raise ValueError(quantity_hint(text)) from exc
+        if suffix[:1] in ("e", "E") and len(suffix) > 1:
+            value = _BIG.create_decimal(number).scaleb(_BIG.create_decimal(suffix[1:]), _BIG)
+        else:
+            value = _BIG.multiply(_BIG.create_decimal(number), Decimal(str(_SUFFIX[suffix])))
+    except (InvalidOperation, Overflow, KeyError, ValueError):
+        raise ValueError(f'"{text}" is out of the range of a Kubernetes quantity (at most 2^63)') from None
+    if abs(value) > LIMIT:
+        raise ValueError(f'"{text}" is larger than a Kubernetes quantity can be (at most 2^63)')
+    return value
 
 
 def java_size_to_bytes(text: str) -> int | None:
     """JVM-style sizes: -Xmx16G, MaxDirectMemorySize=32g, 512m, 1024k."""
-    m = re.fullmatch(r"([0-9]+)([kKmMgGtT]?)", text.strip())
+    m = re.fullmatch(r"([0-9]{1,19})([kKmMgGtT]?)", text.strip())
     if not m:
         return None
     scale = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}[m.group(2).lower()]
@@ -58,11 +71,12 @@ def java_size_to_bytes(text: str) -> int | None:
 
 
 def cpu_to_millis(value: str | int | float) -> int | None:
-    if isinstance(value, int | float):
-        return int(Decimal(str(value)) * 1000)
-    if value.endswith("m") and value[:-1].isdigit():
-        return int(value[:-1])
+    """A CPU quantity in millicores, or None when it is not one (or past 2^63)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and math.isnan(value):
+        return None
     try:
-        return int(Decimal(value) * 1000)
-    except InvalidOperation:
+        return int(to_bytes(str(value) if not isinstance(value, int) else value) * 1000)
+    except (ValueError, OverflowError, InvalidOperation):
         return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import TextIO
+from typing import Any, TextIO
 
 from .diagnostics import Diagnostic, sort_diagnostics
 
@@ -32,6 +32,19 @@ def failure(diags: list[Diagnostic]) -> str:
     warnings = sum(1 for d in diags if d.severity == "warning")
     tail = f", {_plural(warnings, 'warning')}" if warnings else ""
     return f"fluidgen: {_plural(errors, 'error')}{tail}; nothing was written"
+
+
+def secrets_refused(directory: str, objects: list[dict[str, Any]]) -> str:
+    """Why -o wrote nothing: a directory like this one ends up in git."""
+    names = sorted(f"{o['metadata'].get('namespace', '')}/{o['metadata']['name']}" for o in objects
+                   if o.get("kind") == "Secret" and (o.get("data") or o.get("stringData")))
+    return (f"fluidgen: error: the build reads credential values into Secret {', '.join(names)}, and {directory} is "
+            "the kind of directory that gets committed; nothing was written. Choose one:\n"
+            "  - credentials: {externalSecret: ...} in the spec: an ExternalSecret fetches the values in the cluster\n"
+            "  - credentials: {existingSecret: ...} in the spec: refer to a Secret created another way\n"
+            "  - --sops-age RECIPIENT (or a .sops.yaml above the spec): write the Secret encrypted with SOPS\n"
+            "  - --write-secrets: write it to DIR/secrets.yaml (mode 0600, git-ignored, not in kustomization.yaml)\n"
+            "  - leave out -o and pipe stdout to kubectl apply")
 
 
 def summary(specs: int, objects: int, diags: list[Diagnostic]) -> str:

@@ -95,10 +95,11 @@ def _events(text: str) -> Iterator[Any]:
     """YAML events, translating either parser's syntax errors into _ParseError."""
     try:
         import yaml
+        from yaml._yaml import CParser  # libyaml; PyYAML wheels carry it on every common platform
 
-        parser: Any = getattr(yaml, "CParser", None)
+        parser: Any = CParser
         errors: tuple[type[Exception], ...] = (yaml.YAMLError,)
-    except ImportError:  # pragma: no cover - PyYAML is a dependency
+    except ImportError:  # pragma: no cover - depends on how PyYAML was built
         parser = None
         errors = ()
     if parser is None:

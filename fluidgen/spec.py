@@ -17,6 +17,8 @@ from .source import Document
 from .spectypes import (
     DatasetName,
     Int32,
+    LabelKey,
+    LabelValue,
     Model,
     MountName,
     Name,
@@ -46,8 +48,10 @@ else:
 class Metadata(Model):
     name: DatasetName = Field(description="Name of the Dataset and its runtime (Fluid requires both to match).")
     namespace: Namespace | None = Field(None, description="Namespace for every namespaced object.")
-    labels: StrMap = Field(default_factory=dict, description="Labels copied to every generated object.")
-    annotations: StrMap = Field(default_factory=dict, description="Annotations copied to every generated object.")
+    labels: dict[LabelKey, LabelValue] = Field(default_factory=dict,
+                                               description="Labels copied to every generated object.")
+    annotations: dict[LabelKey, str] = Field(default_factory=dict,
+                                             description="Annotations copied to every generated object.")
 
 
 def _same_names(value: object) -> object:
@@ -249,8 +253,20 @@ class Step(Model):
         return next(n for n in ("migrate", "process", "load", "backup") if getattr(self, n) is not None)
 
 
+def _rule_ids(value: object) -> object:
+    from .lint import RULE_IDS
+
+    if isinstance(value, list):
+        for item in value:
+            if isinstance(item, str) and item not in RULE_IDS:
+                raise ValueError(f"unknown lint rule {item}{did_you_mean(item, RULE_IDS)}; `fluidgen lint --rules` "
+                                 "lists them")
+    return value
+
+
 class LintSettings(Model):
-    ignore: list[str] = Field(default_factory=list, description="Lint rule IDs to silence for this spec.")
+    ignore: Annotated[list[str], BeforeValidator(_rule_ids)] = Field(
+        default_factory=list, description="Lint rule IDs to silence for this spec.")
 
 
 class Spec(Model):

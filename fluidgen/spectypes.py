@@ -9,7 +9,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSche
 
 from . import names
 from .diagnostics import did_you_mean
-from .quantity import is_quantity, quantity_hint
+from .quantity import is_quantity, quantity_hint, to_bytes
 
 
 def _rule(check: Any) -> Any:
@@ -34,9 +34,11 @@ def _quantity(value: object) -> object:
     if isinstance(value, bool):
         return value
     if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str) and not is_quantity(value):
-        raise ValueError(quantity_hint(value))
+        value = str(value)
+    if isinstance(value, str):
+        if not is_quantity(value):
+            raise ValueError(quantity_hint(value))
+        to_bytes(value)  # ValueError past 2^63: Kubernetes refuses such a quantity
     return value
 
 
@@ -67,6 +69,8 @@ DatasetName = Annotated[str, BeforeValidator(_rule(names.dns1035_label))]
 Namespace = Annotated[str, BeforeValidator(_rule(names.dns1123_label))]
 MountName = Annotated[str, BeforeValidator(_rule(names.mount_name))]
 SecretKey = Annotated[str, BeforeValidator(_rule(names.secret_key))]
+LabelKey = Annotated[str, BeforeValidator(_rule(names.qualified_name))]
+LabelValue = Annotated[str, BeforeValidator(_rule(names.label_value))]
 Quantity = Annotated[str, BeforeValidator(_quantity, json_schema_input_type=int | str)]
 QuantityList = Annotated[list[str], BeforeValidator(
     _quantities, json_schema_input_type=int | str | list[int | str]), Field(min_length=1)]

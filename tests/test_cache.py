@@ -116,7 +116,7 @@ def test_parallel_cold_runs_agree(tool: Tool) -> None:
     assert tool.build("alluxio-imagenet-oss.yaml")[3] == "CACHED"
 
 
-@pytest.mark.parametrize("args", [["-o", "out"], ["--format", "json"], ["--format=json"]])
+@pytest.mark.parametrize("args", [["-o", "out", "--write-secrets"], ["--format", "json"], ["--format=json"]])
 def test_uncacheable_invocations_write_nothing(tool: Tool, args: list[str]) -> None:
     assert tool.build("jindo-imagenet-oss.yaml", *args)[0] == 0
     assert not tool.cache.exists() or not list(tool.cache.iterdir())

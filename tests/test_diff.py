@@ -38,7 +38,7 @@ def test_drift_is_a_unified_diff_and_exit_1(workdir: Path) -> None:
 
 
 def test_drift_against_an_output_directory(workdir: Path) -> None:
-    assert run_cli("build", "spec.yaml", "-o", "base", env={}).code == 0
+    assert run_cli("build", "spec.yaml", "-o", "base", "--write-secrets", env={}).code == 0
     assert run_cli("diff", "spec.yaml", "base", env={}).code == 0
     (workdir / "base" / "stale.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: old}\n")
     result = run_cli("diff", "spec.yaml", "base", env={})

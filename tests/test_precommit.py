@@ -68,8 +68,8 @@ def test_validate_hook_fails_a_broken_spec(hook_repo: Path, project: Path) -> No
 
 
 def test_rendered_hook_detects_drift(hook_repo: Path, project: Path) -> None:
-    subprocess.run([sys.executable, "-m", "fluidgen", "build", "good.yaml", "-o", "rendered"], cwd=project,
-                   check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "fluidgen", "build", "good.yaml", "-o", "rendered", "--write-secrets"],
+                   cwd=project, check=True, capture_output=True)
     rev = _run(["git", "rev-parse", "HEAD"], hook_repo, project).stdout.strip()
     (project / ".pre-commit-config.yaml").write_text(
         f"repos:\n- repo: {hook_repo}\n  rev: {rev}\n  hooks:\n  - id: fluidgen-rendered\n"

@@ -138,13 +138,14 @@ def test_hostile_input_bounded_time_and_memory(name: str, tmp_path: Path) -> Non
 
 def test_output_dir_is_untouched_on_error(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    ok = run_cli("build", str(EXAMPLES / "jindo-imagenet-oss.yaml"), "-o", str(out), env={})
+    ok = run_cli("build", str(EXAMPLES / "jindo-imagenet-oss.yaml"), "-o", str(out), "--write-secrets", env={})
     assert ok.code == 0, ok.err
     before = {p.name: p.read_bytes() for p in out.iterdir()}
-    assert "kustomization.yaml" in before and len(before) == 4
+    assert "kustomization.yaml" in before and len(before) == 7  # 3 objects, kustomize files, marker, secrets
     bad = tmp_path / "bad.yaml"
     bad.write_text((EXAMPLES / "jindo-imagenet-oss.yaml").read_text().replace("replicas: 4", "replcas: 4"))
-    failed = run_cli("build", str(EXAMPLES / "jindo-imagenet-oss.yaml"), str(bad), "-o", str(out), env={})
+    failed = run_cli("build", str(EXAMPLES / "jindo-imagenet-oss.yaml"), str(bad), "-o", str(out), "--write-secrets",
+                     env={})
     assert failed.code == 1
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
 

@@ -83,6 +83,19 @@ def unknown_ids(ids: Iterable[str]) -> list[str]:
     return sorted(set(ids) - RULE_IDS)
 
 
+def directive_problems(path: str, text: str) -> list[Diagnostic]:
+    """Unknown rule IDs in `# fluidgen-lint: ignore=...` lines: a typo would silence nothing."""
+    from ..diagnostics import did_you_mean
+
+    out = []
+    for m in FILE_DIRECTIVE.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        for rule_id in unknown_ids(i.strip() for i in m.group(1).split(",") if i.strip()):
+            out.append(Diagnostic(path, line, 1, "error", f"unknown lint rule {rule_id} in this directive"
+                                                          f"{did_you_mean(rule_id, RULE_IDS)}", stage="lint"))
+    return out
+
+
 def _ignored(obj: Object) -> set[str]:
     annotations = meta(obj).get("annotations")
     value = annotations.get(IGNORE_ANNOTATION, "") if isinstance(annotations, dict) else ""
@@ -99,10 +112,15 @@ def run_rules(obj: Object, objects: list[Object], ignore: set[str]) -> Iterator[
 
 def lint_manifests(docs: list[Document], ignore: set[str]) -> list[Diagnostic]:
     """Rules over hand-written manifests, located in their files."""
+    from ..diagnostics import did_you_mean
+
     objects = [d.data for d in docs if isinstance(d.data, dict)]
     out = []
     for doc in docs:
         if isinstance(doc.data, dict):
+            for rule_id in unknown_ids(_ignored(doc.data)):
+                out.append(doc.diag(("metadata", "annotations", IGNORE_ANNOTATION), f"unknown lint rule {rule_id}"
+                                    f"{did_you_mean(rule_id, RULE_IDS)}", stage="lint"))
             for rule, f in run_rules(doc.data, objects, ignore):
                 out.append(doc.diag(f.path, f.message, rule.severity, code=rule.id, stage="lint"))
     return out

@@ -66,6 +66,12 @@ def deliver(ctx: Context, creds: Credentials, default_name: str, at: PathT) -> D
             recipes[opt] = ("file", os.path.abspath(ctx.reader.referenced(ctx.doc, (*at, "fromFile", opt), path)))
     for opt, var in sorted(creds.fromEnv.items()):
         if var in ctx.env:
+            try:
+                ctx.env[var].encode("utf-8")
+            except UnicodeEncodeError:
+                ctx.report((*at, "fromEnv", opt), f"environment variable {var} is not valid UTF-8 (needed for {opt})",
+                           stage="credentials")
+                continue
             values[opt] = ctx.env[var]
             recipes[opt] = ("env", var)
         else:

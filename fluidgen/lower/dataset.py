@@ -15,6 +15,9 @@ def merge_secrets(ctx: Context, plans: list[SecretPlan]) -> list[SecretPlan]:
     for plan in plans:
         into = merged.setdefault(plan.name, SecretPlan(plan.name, at=plan.at))
         for key, value in plan.data.items():
+            # Every source of a key is recorded: the cache re-reads them all and misses when
+            # they no longer agree, so it never serves what this check would now refuse.
+            ctx.reader.inputs.secret(ctx.namespace, plan.name, key, plan.recipes.get(key, ("inline",)))
             if key in into.data and into.data[key] != value:
                 ctx.report(plan.at, f'Secret "{plan.name}" would get two different values for key {key}; '
                                     "give the mounts different secretName values")
@@ -24,8 +27,6 @@ def merge_secrets(ctx: Context, plans: list[SecretPlan]) -> list[SecretPlan]:
 
 
 def secret(ctx: Context, plan: SecretPlan) -> dict[str, Any]:
-    for key in plan.data:
-        ctx.reader.inputs.secret(ctx.namespace, plan.name, key, plan.recipes.get(key, ("inline",)))
     data = {k: base64.b64encode(v.encode("utf-8")).decode("ascii") for k, v in sorted(plan.data.items())}
     obj = {"apiVersion": "v1", "kind": "Secret", "metadata": ctx.metadata(plan.name), "type": "Opaque", "data": data}
     ctx.trace(obj, (), plan.at)

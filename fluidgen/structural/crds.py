@@ -9,6 +9,7 @@ fields (the rule kubeconform's openapi2jsonschema applies too), and so does the 
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,7 +81,12 @@ class CrdSet:
     def check(self, obj: dict[str, Any]) -> list[Problem]:
         """Problems of a whole object; metadata is checked on its own (names, labels)."""
         body = {k: v for k, v in obj.items() if k != "metadata"}
-        return self.validator(str(obj.get("apiVersion")), str(obj.get("kind"))).problems(body)
+        try:
+            return self.validator(str(obj.get("apiVersion")), str(obj.get("kind"))).problems(body)
+        except (TypeError, AttributeError, KeyError, ValueError, IndexError, re.error, RecursionError) as exc:
+            # The user's CRD, not the object, is broken: say so instead of failing.
+            return [Problem((), f"cannot check against {self.source}: its schema for {obj.get('kind')} is malformed "
+                                f"({type(exc).__name__})", "schema")]
 
 
 def _crds_in(doc: Any) -> Iterator[dict[str, Any]]:

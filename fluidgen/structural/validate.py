@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from ..quantity import QUANTITY_RE, quantity_hint
+from ..quantity import QUANTITY_RE, quantity_hint, to_bytes
 
 PathT = tuple[str | int, ...]
 Schema = Mapping[str, Any]
@@ -245,6 +245,11 @@ class Validator:
             else:
                 message = f"{self._show(path, value)} does not match the required format {pattern}"
             out.append(Problem(path, message, "pattern"))
+        elif pattern == QUANTITY_RE.pattern:
+            try:  # the API server keeps quantities below 2^63
+                to_bytes(value)
+            except ValueError as exc:
+                out.append(Problem(path, str(exc), "format"))
         if schema.get("format") == "byte" and not _base64(value):
             out.append(Problem(path, "is not base64 data (data values of a Secret are base64-encoded)", "format"))
 
