@@ -29,7 +29,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "base"
         env = {**os.environ, "FLUIDGEN_CACHE_DIR": str(Path(tmp) / "cache")}
-        subprocess.run([tool, "build", args.spec, "-o", str(base)], check=True, env=env)
+        # The Secret goes to a private secrets.yaml beside the kustomization, as -o requires
+        subprocess.run([tool, "build", args.spec, "-o", str(base), "--write-secrets"], check=True, env=env)
         theirs = [kube, "kustomize", str(base)]
         ours = [tool, "build", args.spec]
         cases = {"cache hit": env, "no cache": {**env, "FLUIDGEN_NO_CACHE": "1"}}

@@ -169,8 +169,10 @@ def validate(files: tuple[str, ...], crds: str | None, fluid_version: str | None
 @target_options
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--rules", "list_rules", is_flag=True, help="List the rules and exit.")
+@click.option("--external", multiple=True, metavar="KIND/NAMESPACE/NAME",
+              help="An object applied from elsewhere that these files refer to (repeatable).")
 def lint(files: tuple[str, ...], ignore: tuple[str, ...], fluid_version: str | None, namespace: str | None,
-         allow_read: tuple[str, ...], fmt: str, list_rules: bool) -> None:
+         allow_read: tuple[str, ...], fmt: str, list_rules: bool, external: tuple[str, ...]) -> None:
     """Semantic rules for specs and hand-written manifests."""
     from .filecheck import check_paths
     from .lint import RULES
@@ -181,7 +183,8 @@ def lint(files: tuple[str, ...], ignore: tuple[str, ...], fluid_version: str | N
         return
     if not files:
         raise click.UsageError("give at least one spec or manifest file (or --rules)")
-    checks = _checks(fluid_version, namespace, allow_read, schema=False, lint=True, ignore=_ignore_ids(ignore))
+    checks = _checks(fluid_version, namespace, allow_read, schema=False, lint=True, ignore=_ignore_ids(ignore),
+                     external=external)
     _finish(check_paths(files, checks), fmt)
 
 
@@ -263,6 +266,8 @@ def profiles_show(name: str) -> None:
                 value = " " + emit.scalar(e.value)
             click.echo(f"\n{'/'.join(e.path)}:{value}")
             click.echo(f"  # from {p.name}: {' '.join(e.why.split())}")
+            for rule, reason in e.waive:
+                click.echo(f"  # waives {rule}: {' '.join(reason.split())}")
 
 
 def _engine_names() -> list[str]:

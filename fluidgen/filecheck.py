@@ -34,11 +34,40 @@ class Checks:
     forbid_secret_values: bool = False  # any Secret with data/stringData is an error (files about to be committed)
     namespace: str | None = None
     allow_read: tuple[str, ...] = ()
+    # objects that exist elsewhere (Kind/namespace/name), so references to them are not findings
+    external: tuple[str, ...] = ()
+
+
+def external_objects(refs: Iterable[str]) -> tuple[list[dict[str, object]], list[Diagnostic]]:
+    """`--external Dataset/default/imagenet`: stand-ins for objects outside the files given."""
+    from .kinds import table
+
+    objects: list[dict[str, object]] = []
+    problems = []
+    for ref in refs:
+        parts = ref.split("/")
+        if len(parts) != 3 or not all(parts):
+            problems.append(Diagnostic("<command line>", 0, 0, "error", f'--external "{ref}": expected '
+                                                                        "KIND/NAMESPACE/NAME, such as "
+                                                                        "Dataset/default/imagenet"))
+            continue
+        kind, namespace, name = parts
+        info = table().get(kind)
+        api = info.api_version if info is not None else "v1"
+        objects.append({"apiVersion": api, "kind": kind, "metadata": {"name": name, "namespace": namespace}})
+    return objects, problems
 
 
 def check_paths(paths: Iterable[str], checks: Checks, reader: Reader | None = None) -> list[Diagnostic]:
+    """Check every file; lint rules then see the objects of all files together (a DataLoad in
+    one file may name the Dataset of another), plus the objects declared --external."""
+    from .lint import lint_manifests
+
     reader = reader or Reader(allow=checks.allow_read)
     files, diags = reader.expand(paths)
+    context, problems = external_objects(checks.external)
+    diags += problems
+    manifests: list[tuple[Document, set[str]]] = []
     if checks.forbid_secret_values:
         from .drift import secret_values
 
@@ -52,12 +81,17 @@ def check_paths(paths: Iterable[str], checks: Checks, reader: Reader | None = No
         except FluidgenError as exc:
             diags += exc.diagnostics
             continue
-        diags += _check_file(path, decode(path, raw), docs, checks, reader)
+        diags += _check_file(path, decode(path, raw), docs, checks, reader, manifests, context)
+    if checks.lint and manifests:
+        diags += lint_manifests(manifests, context)
     return diags
 
 
-def _check_file(path: str, text: str, docs: list[Document], checks: Checks, reader: Reader) -> list[Diagnostic]:
-    from .lint import directive_problems, file_ignores, lint_manifests
+def _check_file(path: str, text: str, docs: list[Document], checks: Checks, reader: Reader,
+                manifests_seen: list[tuple[Document, set[str]]], context: list[dict[str, object]]) -> list[Diagnostic]:
+    """Problems of one file; its hand-written manifests join `manifests_seen` (with the rule IDs
+    the file silences) and the objects its specs compile to join `context`."""
+    from .lint import directive_problems, file_ignores
 
     diags: list[Diagnostic] = []
     options = Options(fluid_version=checks.fluid_version, namespace=checks.namespace, lint=checks.lint,
@@ -66,7 +100,9 @@ def _check_file(path: str, text: str, docs: list[Document], checks: Checks, read
     for doc in docs:
         if is_spec(doc.data):
             try:
-                diags += compile_document(doc, options, reader)[1]
+                compiled, found = compile_document(doc, options, reader)
+                diags += found
+                context += compiled
             except FluidgenError as exc:
                 diags += exc.diagnostics
         elif (hint := near_miss(doc.data)) is not None:
@@ -77,8 +113,8 @@ def _check_file(path: str, text: str, docs: list[Document], checks: Checks, read
                 diags += _validate(doc, checks)
     if checks.lint:
         diags += directive_problems(path, text)
-    if checks.lint and manifests:
-        diags += lint_manifests(manifests, set(checks.ignore) | file_ignores(text))
+        ignore = set(checks.ignore) | file_ignores(text)
+        manifests_seen += [(doc, ignore) for doc in manifests]
     return diags
 
 

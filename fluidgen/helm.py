@@ -2,8 +2,14 @@
 
 The same spec and profile that produce the Fluid Alluxio runtime produce chart values instead:
 properties, jvmOptions per component, tieredstore levels, FUSE settings. What the chart
-cannot express is named in a warning. Credentials are never written into values (a values
-file is plain text); the warning says which properties to supply out of band.
+cannot express is named in a warning; what it cannot do at all (Fluid's own pvc://,
+local:// and dataset:// mounts, an NFS volume and claim) is an error. Credentials are never
+written into values (a values file is plain text); a warning says which properties to
+supply out of band.
+
+Written for the chart in Alluxio/alluxio integration/kubernetes/helm-chart/alluxio at
+527b9fd (chart 0.6.x, image 2.9.2). Its values.yaml sets memory limits per component
+(CHART_MEMORY); a JVM sized past the limit in force is killed, so that is a warning.
 """
 
 from __future__ import annotations
@@ -12,6 +18,8 @@ from typing import Any
 
 from .diagnostics import Diagnostic
 from .engines import ENGINES
+from .lint.base import jvm_flag
+from .quantity import java_size_to_bytes, to_bytes
 from .source import Document
 
 COMPONENTS = ("master", "jobMaster", "worker", "jobWorker")
@@ -21,13 +29,20 @@ FUSE_KEYS = ("jvmOptions", "properties", "resources", "env", "nodeSelector", "im
 HANDLED = {"alluxioVersion", "properties", "jvmOptions", "tieredstore", "fuse", "replicas", *COMPONENTS}
 ROOT_UFS = "alluxio.master.mount.table.root.ufs"
 ROOT_OPTION = "alluxio.master.mount.table.root.option."
+CHART = "the Alluxio chart (Alluxio/alluxio 527b9fd, chart 0.6.x, image 2.9.2)"
+# resources.limits.memory in that chart's values.yaml, per component
+CHART_MEMORY = {"master": "8Gi", "jobMaster": "8Gi", "worker": "4Gi", "jobWorker": "4Gi", "fuse": "4Gi"}
+FLUID_ONLY = ("pvc", "local", "dataset")  # schemes Fluid mounts itself, not through Alluxio's UFS
 
 
 def values(objects: list[dict[str, Any]], doc: Document) -> tuple[dict[str, Any], list[Diagnostic]]:
     dataset = next(o for o in objects if o["kind"] == "Dataset")
     runtime = next(o for o in objects if o["kind"] == ENGINES["alluxio"].kind)
     spec: dict[str, Any] = runtime["spec"]
-    diags: list[Diagnostic] = []
+    diags: list[Diagnostic] = [doc.diag((), f"values for {CHART}", "info", stage="helm")]
+    if any(o["kind"] in ("PersistentVolume", "PersistentVolumeClaim") for o in objects):
+        diags.append(doc.diag(("source",), "the Alluxio chart cannot create the NFS PersistentVolume and claim "
+                                           "this spec needs; use --target fluid", stage="helm"))
     out: dict[str, Any] = {}
     image = spec.get("alluxioVersion") or {}
     out.update({k: image[k] for k in ("image", "imageTag", "imagePullPolicy") if k in image})
@@ -42,6 +57,7 @@ def values(objects: list[dict[str, Any]], doc: Document) -> tuple[dict[str, Any]
     if levels:
         out["tieredstore"] = {"levels": [_level(i, lv) for i, lv in enumerate(levels)]}
     out["fuse"] = _fuse(spec.get("fuse") or {})
+    diags += _memory_budget(out, doc)
     selector = _node_selector(dataset, doc, diags)
     if selector:
         out["nodeSelector"] = selector
@@ -63,6 +79,12 @@ def _root_mount(dataset: dict[str, Any], doc: Document, diags: list[Diagnostic])
                                            f"this spec has {len(mounts)} mounts", stage="helm"))
         return {}
     mount = mounts[0]
+    scheme = str(mount["mountPoint"]).partition("://")[0].lower()
+    if scheme in FLUID_ONLY:
+        diags.append(doc.diag(("source", 0), f"{scheme}:// is Fluid's own mount, which the Alluxio chart cannot make "
+                                             "its root UFS; use --target fluid, or a storage URI such as oss:// or "
+                                             "hdfs://", stage="helm"))
+        return {}
     props = {ROOT_UFS: mount["mountPoint"]}
     options = {**dataset["spec"].get("sharedOptions", {}), **mount.get("options", {})}
     props.update({ROOT_OPTION + k: v for k, v in sorted(options.items())})
@@ -103,6 +125,30 @@ def _dropped_parts(spec: dict[str, Any]) -> list[str]:
     extra_args = [a for a in fuse.get("args") or [] if a != "fuse" and not str(a).startswith("--fuse-opts=")]
     dropped += ["fuse.args"] if extra_args else []
     return sorted(dropped)
+
+
+def _memory_budget(chart_values: dict[str, Any], doc: Document) -> list[Diagnostic]:
+    """JVM heap plus direct memory per component against the memory limit the chart will apply
+    (the values' own, else the chart's default)."""
+    out = []
+    for name, default in CHART_MEMORY.items():
+        comp = chart_values.get(name) or {}
+        sizes = [java_size_to_bytes(found[1]) or 0 for flag in ("-Xmx", "-XX:MaxDirectMemorySize=")
+                 if (found := jvm_flag(comp.get("jvmOptions"), flag))]
+        given = ((comp.get("resources") or {}).get("limits") or {}).get("memory")
+        limit = str(given or default)
+        try:
+            budget = int(to_bytes(limit))
+        except ValueError:
+            continue
+        if sizes and sum(sizes) > budget:
+            whose = "its" if given else "the chart's default"
+            out.append(doc.diag(("runtime", name), f"{name} JVM heap and direct memory total "
+                                                   f"{sum(sizes) / 2**30:.1f}GiB, above {whose} memory limit "
+                                                   f"{limit}; the container would be OOM-killed. Set "
+                                                   f"runtime.{name}.resources.limits.memory", "warning",
+                                stage="helm"))
+    return out
 
 
 def _node_selector(dataset: dict[str, Any], doc: Document, diags: list[Diagnostic]) -> dict[str, str]:

@@ -36,7 +36,7 @@ def _from_problem(p: Problem, where: str) -> Finding:
     if p.unknown_field:
         hint = did_you_mean(str(p.path[-1]), p.choices)
         return Finding(p.path, f"unknown field: {where} has no such field{hint}", choices=p.choices, unknown_field=True)
-    return Finding(p.path, p.message)
+    return Finding(p.path, p.message, p.severity)
 
 
 def check_object(obj: Any, version: str, crds: CrdSet | None = None) -> list[Finding]:

@@ -76,7 +76,7 @@ def compile_document(doc: Document, options: Options, reader: Reader | None = No
     if options.lint:
         from .lint import lint_objects
 
-        ctx.diagnostics += lint_objects(objects, ctx.origins.locate, doc, set(spec.lint.ignore) | options.ignore)
+        ctx.diagnostics += lint_objects(objects, ctx.origins, doc, set(spec.lint.ignore) | options.ignore)
     if options.target == "alluxio-helm" and not errors_in(ctx.diagnostics):
         return _helm(objects, ctx, engine.name)
     return objects, ctx.diagnostics

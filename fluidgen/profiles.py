@@ -13,9 +13,9 @@ import hashlib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import Field, ValidationError
+from pydantic import BeforeValidator, Field, ValidationError
 
 from .diagnostics import Diagnostic, FluidgenError, did_you_mean
 from .merge import deep_merge, set_path
@@ -30,9 +30,23 @@ NONE = "none"  # `profile: none` means built-in defaults only
 WHEEL_FOLDER = "bundled_profiles"
 
 
+def _waivers(value: object) -> object:
+    from .lint import RULE_IDS
+
+    if isinstance(value, dict):
+        for key, reason in value.items():
+            if isinstance(key, str) and key not in RULE_IDS:
+                raise ValueError(f"unknown lint rule {key}{did_you_mean(key, RULE_IDS)}")
+            if isinstance(reason, str) and len(reason.split()) < 4:
+                raise ValueError(f"say why {key} does not apply here, in a sentence")
+    return value
+
+
 class Setting(Model):
     why: str = Field(min_length=10, description="Why these values: the evidence or the trade-off.")
     set: dict[str, Any] = Field(min_length=1, description="Runtime spec path (a/b/c) -> value.")
+    waive: Annotated[dict[str, str], BeforeValidator(_waivers)] = Field(
+        default_factory=dict, description="Lint rules these values break on purpose: rule ID -> why.")
 
 
 class ProfileFile(Model):
@@ -56,6 +70,7 @@ class Entry:
     file: str
     line: int
     col: int
+    waive: tuple[tuple[str, str], ...] = ()  # (rule ID, why) the value breaks on purpose
 
 
 @dataclass(frozen=True)
@@ -152,7 +167,8 @@ def _entries(model: ProfileFile, doc: Document) -> list[Entry]:
         for key, value in setting.set.items():
             line, col = doc.where(("settings", i, "set", key))
             path = tuple(p for p in key.split("/") if p)
-            out.append(Entry(model.name, path, value, setting.why, doc.file, line, col))
+            out.append(Entry(model.name, path, value, setting.why, doc.file, line, col,
+                             tuple(sorted(setting.waive.items()))))
     return out
 
 

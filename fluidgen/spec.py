@@ -24,11 +24,11 @@ from .spectypes import (
     Name,
     Namespace,
     Policy,
-    Quantity,
-    QuantityList,
     Ratio,
     Replicas,
     SecretKey,
+    Size,
+    SizeList,
     StrList,
     StrMap,
     choice,
@@ -99,7 +99,7 @@ class Credentials(Model):
 class NfsSource(Model):
     server: str = Field(description="NFS server host name or address.")
     path: str = Field(description="Exported path on the server.")
-    capacity: Quantity = Field(description="Size for the PersistentVolume and claim, e.g. 150Gi.")
+    capacity: Size = Field(description="Size for the PersistentVolume and claim, e.g. 150Gi.")
     mountOptions: list[str] = Field(default_factory=list, description="NFS mount options, e.g. nfsvers=4.1.")
     storageClass: str = Field("nfs", description="storageClassName on both volume and claim.")
     volumeName: Name | None = Field(None, description="Name of the PV and PVC (default: the mount name).")
@@ -148,7 +148,7 @@ class CacheTier(Model):
     medium: Literal["MEM", "SSD", "HDD"]
     path: StrList = Field(default_factory=list,
         description="Cache directory (or list of them). MEM defaults to /dev/shm.")
-    quota: QuantityList = Field(description="Size, or one size per path (becomes quotaList).")
+    quota: SizeList = Field(description="Size, or one size per path (becomes quotaList).")
     high: Ratio | None = Field(None, description="High watermark ratio, e.g. 0.95.")
     low: Ratio | None = Field(None, description="Low watermark ratio, e.g. 0.7.")
     volumeType: Literal["hostPath", "emptyDir"] | None = None

@@ -42,9 +42,17 @@ def _quantity(value: object) -> object:
     return value
 
 
-def _quantities(value: object) -> object:
+def _size(value: object) -> object:
+    """A quantity that holds data: above zero (a zero or negative cache or volume cannot work)."""
+    value = _quantity(value)
+    if isinstance(value, str) and to_bytes(value) <= 0:
+        raise ValueError(f'"{value}" is not a usable size; give a positive one such as 10Gi')
+    return value
+
+
+def _sizes(value: object) -> object:
     items = value if isinstance(value, list) else [value]
-    return [_quantity(v) for v in items]
+    return [_size(v) for v in items]
 
 
 def _str_list(value: object) -> object:
@@ -72,8 +80,9 @@ SecretKey = Annotated[str, BeforeValidator(_rule(names.secret_key))]
 LabelKey = Annotated[str, BeforeValidator(_rule(names.qualified_name))]
 LabelValue = Annotated[str, BeforeValidator(_rule(names.label_value))]
 Quantity = Annotated[str, BeforeValidator(_quantity, json_schema_input_type=int | str)]
-QuantityList = Annotated[list[str], BeforeValidator(
-    _quantities, json_schema_input_type=int | str | list[int | str]), Field(min_length=1)]
+Size = Annotated[str, BeforeValidator(_size, json_schema_input_type=int | str)]
+SizeList = Annotated[list[str], BeforeValidator(
+    _sizes, json_schema_input_type=int | str | list[int | str]), Field(min_length=1)]
 StrList = Annotated[list[str], BeforeValidator(_str_list, json_schema_input_type=str | list[str])]
 Ratio = Annotated[str, BeforeValidator(_ratio, json_schema_input_type=float | str)]
 StrMap = dict[str, str]

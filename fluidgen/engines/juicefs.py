@@ -71,16 +71,23 @@ MIGRATE_STORAGE = {
 
 
 def _byte_quota(obj_: Object, _: list[Object]) -> Iterator[Finding]:
+    """cache-size is quota >> 20 (genMountOptions): below 1 MiB it is 0, and there is no cache."""
     from ..lint.base import levels_of
+    from ..quantity import to_bytes
 
     if kind_of(obj_) != KIND:
         return
     for i, level in enumerate(levels_of(obj_)):
         quota = level.get("quota") if isinstance(level, dict) else None
-        if isinstance(quota, int) and not isinstance(quota, bool) and 0 < quota < 2**20:
+        try:
+            size = to_bytes(quota) if isinstance(quota, int | str) and not isinstance(quota, bool) else None
+        except ValueError:
+            continue
+        if size is not None and 0 < size < 2**20:
+            hint = f"; did you mean {quota}Mi?" if str(quota).isdigit() else ""
             yield Finding(("spec", "tieredstore", "levels", i, "quota"),
-                          f"quota {quota} is in bytes, so the JuiceFS cache-size becomes {quota >> 20} MiB; "
-                          f"did you mean {quota}Mi?")
+                          f"quota {quota} is {int(size)} bytes, so the JuiceFS cache-size becomes 0 MiB and nothing "
+                          f"is cached{hint}")
 
 
 ENGINE = Engine(
@@ -99,6 +106,6 @@ ENGINE = Engine(
     created=(("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"), ("ConfigMap", "{full}-fuse-script"),
              ("ConfigMap", "{full}-worker-script"), ("ConfigMap", "{name}-juicefs-values"),
              ("ServiceAccount", "{name}-loader"), ("Role", "{name}-loader"), ("RoleBinding", "{name}-loader")),
-    rules=(Rule("FG117", "warning", "a plain-integer JuiceFS quota is bytes and is rounded down to MiB",
+    rules=(Rule("FG117", "error", "a JuiceFS quota below 1 MiB makes a cache-size of 0 (quota is bytes, in MiB)",
                 _byte_quota),),
 )

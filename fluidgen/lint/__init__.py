@@ -27,6 +27,7 @@ from .storage import (
     distinct_media,
     dns_names,
     mount_uniqueness,
+    negative_resources,
     nfs_version_conflict,
     placeholders,
     plain_credentials,
@@ -45,7 +46,8 @@ GENERIC: tuple[Rule, ...] = (
     Rule("FG103", "warning", "vers= and nfsvers= disagree; mount.nfs silently keeps the last one",
          nfs_version_conflict),
     Rule("FG104", "error", "a runtime binds to the Dataset with its namespace and name", runtime_binding),
-    Rule("FG105", "error", "Fluid requires DNS-1035 names for Datasets and runtimes", dns_names),
+    Rule("FG105", "error", "names the API server accepts; DNS-1035 labels for Datasets and runtimes (Fluid)",
+         dns_names),
     Rule("FG106", "error", "the low watermark must be below the high one", watermarks),
     Rule("FG107", "warning", "direct_io bypasses the page cache (AlluxioFuse tuning guide)", fuse_direct_io),
     Rule("FG109", "warning", "ActiveProcessorCount above the CPU limit oversizes JVM thread pools",
@@ -65,6 +67,7 @@ GENERIC: tuple[Rule, ...] = (
     Rule("FG126", "error", "names Fluid's controllers create for a Dataset, runtime or operation are taken",
          collides_with_fluid),
     Rule("FG127", "error", "each cache medium appears in one tieredstore level", distinct_media),
+    Rule("FG129", "error", "resource requests and limits cannot be negative", negative_resources),
 )
 
 RULES: tuple[Rule, ...] = tuple(sorted(
@@ -110,13 +113,15 @@ def run_rules(obj: Object, objects: list[Object], ignore: set[str]) -> Iterator[
                 yield rule, finding
 
 
-def lint_manifests(docs: list[Document], ignore: set[str]) -> list[Diagnostic]:
-    """Rules over hand-written manifests, located in their files."""
+def lint_manifests(docs: list[tuple[Document, set[str]]], context: Iterable[Object] = ()) -> list[Diagnostic]:
+    """Rules over hand-written manifests (each with the rule IDs its file silences), located in
+    their files. `context` holds objects that are not linted but may be referred to: what specs
+    among the files compile to, and objects declared to exist elsewhere."""
     from ..diagnostics import did_you_mean
 
-    objects = [d.data for d in docs if isinstance(d.data, dict)]
+    objects = [d.data for d, _ in docs if isinstance(d.data, dict)] + list(context)
     out = []
-    for doc in docs:
+    for doc, ignore in docs:
         if isinstance(doc.data, dict):
             for rule_id in unknown_ids(_ignored(doc.data)):
                 out.append(doc.diag(("metadata", "annotations", IGNORE_ANNOTATION), f"unknown lint rule {rule_id}"
@@ -126,16 +131,19 @@ def lint_manifests(docs: list[Document], ignore: set[str]) -> list[Diagnostic]:
     return out
 
 
-def lint_objects(objects: list[Object], locate: Any, doc: Document, ignore: set[str]) -> list[Diagnostic]:
+def lint_objects(objects: list[Object], origins: Any, doc: Document, ignore: set[str]) -> list[Diagnostic]:
     """Rules over compiled output, reported at the spec value each finding comes from.
 
-    `locate(obj, path)` gives (file, line, col, spec path) for a path in a generated object.
+    `origins` locates a path in a generated object (file, line, col, spec path) and knows the
+    rules a profile setting breaks on purpose (its `waive:`), which are not reported there.
     """
     out = []
     for obj in objects:
         where = f"{kind_of(obj)}/{meta(obj).get('name')}"
         for rule, f in run_rules(obj, objects, ignore):
-            found = locate(obj, f.path) or (doc.file, 1, 1, ())
+            if origins.waived(obj, f.path, rule.id):
+                continue
+            found = origins.locate(obj, f.path) or (doc.file, 1, 1, ())
             path: PathT = found[3]
             field = ".".join(map(str, f.path))
             message = f"generated {where} {field}: {f.message}"

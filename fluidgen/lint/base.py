@@ -33,8 +33,11 @@ def bound_dataset(runtime: Object, objects: list[Object]) -> Object | None:
 
 
 def find(objects: list[Object], kind: str, name: object, namespace: object) -> Object | None:
+    """The object of that kind, name and namespace; no namespace counts as "default" on both sides
+    (kubectl applies such a manifest to the context's namespace, "default" unless set)."""
+    want = namespace or "default"
     return next((o for o in objects if kind_of(o) == kind and meta(o).get("name") == name
-                 and meta(o).get("namespace") == namespace), None)
+                 and (meta(o).get("namespace") or "default") == want), None)
 
 
 def fuse_spec(obj: Object) -> dict[str, Any]:

@@ -23,11 +23,10 @@ def _scheme(uri: object) -> str:
 def runtime_binding(obj: Object, objects: list[Object]) -> Iterator[Finding]:
     if not is_runtime(obj) or bound_dataset(obj, objects) is not None:
         return
-    elsewhere = any(kind_of(o) == "Dataset" for o in objects)
-    where = f"namespace {meta(obj).get('namespace') or '(default)'}"
-    yield Finding(("metadata", "name"), f"no Dataset named {meta(obj).get('name')} in {where}"
-                                        f"{'' if elsewhere else ' among these files'}; Fluid binds a runtime to the "
-                                        "Dataset with the same namespace and name")
+    ns, name = meta(obj).get("namespace"), meta(obj).get("name")
+    yield Finding(("metadata", "name"), f"no Dataset named {name} in namespace {ns or '(default)'} among the files "
+                                        "given; Fluid binds a runtime to the Dataset with the same namespace and "
+                                        f"name. {_elsewhere('Dataset', ns, name)}")
 
 
 # -- credentials --------------------------------------------------------------------------
@@ -155,16 +154,21 @@ def operation_references(obj: Object, objects: list[Object]) -> Iterator[Finding
         elif namespace is not None and ns is not None and namespace != ns:
             yield Finding((*path, "namespace"), f"the Dataset is in namespace {namespace} but this {kind_of(obj)} "
                                                 f"is in {ns}; Fluid runs an operation only in its Dataset's namespace")
-        if name is not None and find(objects, "Dataset", name, namespace or ns) is None and \
-                any(kind_of(o) == "Dataset" for o in objects):
-            yield Finding(path, f"no Dataset {namespace or ns}/{name} among these objects")
+        where = namespace or ns
+        if name is not None and find(objects, "Dataset", name, where) is None:
+            yield Finding(path, f"no Dataset named {name} in namespace {where or '(default)'} among the files "
+                                f"given; the operation would fail. {_elsewhere('Dataset', where, name)}")
     after = spec_of(obj).get("runAfter")
-    if isinstance(after, dict) and any(kind_of(o) in OPERATIONS for o in objects if o is not obj):
-        target = find(objects, str(after.get("kind")), after.get("name"), after.get("namespace") or ns)
-        if target is None:
-            yield Finding(("spec", "runAfter"), f"runAfter names {after.get('kind')} "
-                                                f"{after.get('namespace') or ns}/{after.get('name')}, which is not "
-                                                "among these objects; the operation would wait for it forever")
+    if isinstance(after, dict):
+        kind, name, namespace = str(after.get("kind")), after.get("name"), after.get("namespace") or ns
+        if find(objects, kind, name, namespace) is None:
+            yield Finding(("spec", "runAfter"), f"no {kind} named {name} in namespace {namespace or '(default)'} "
+                                                "among the files given; the operation would wait for it forever. "
+                                                f"{_elsewhere(kind, namespace, name)}")
+
+
+def _elsewhere(kind: str, namespace: object, name: object) -> str:
+    return f"If it is applied from elsewhere, say so: --external {kind}/{namespace or 'default'}/{name}"
 
 
 # -- names Fluid creates ------------------------------------------------------------------

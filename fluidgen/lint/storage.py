@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..diagnostics import PathT
 from ..engines import ENGINES
 from ..quantity import QUANTITY_RE, quantity_hint, to_bytes
 from ..rules import Finding, Object, kind_of, meta, spec_of, walk_strings
-from .base import PLACEHOLDER, SECRET_OPTION, engine_of, is_runtime, levels_of, mounts_of
+from .base import PLACEHOLDER, SECRET_OPTION, engine_of, levels_of, mounts_of
 
 SINGLE_TIER = frozenset(e.kind for e in ENGINES.values() if e.single_tier)
 
@@ -54,13 +55,18 @@ def nfs_version_conflict(obj: Object, _: list[Object]) -> Iterator[Finding]:
 
 
 def dns_names(obj: Object, _: list[Object]) -> Iterator[Finding]:
-    from ..names import DNS1035_LABEL
+    """The name rule of the kind table: DNS-1035 labels for Datasets and runtimes (Fluid), a
+    DNS-1123 subdomain for everything else (the API server)."""
+    from ..kinds import table
+    from ..names import dns1035_label, dns1123_subdomain
 
-    if is_runtime(obj) or kind_of(obj) == "Dataset":
-        name = str(meta(obj).get("name", ""))
-        if len(name) > 63 or not DNS1035_LABEL.match(name):
-            yield Finding(("metadata", "name"), f'"{name}" is not a DNS-1035 label; Fluid will not reconcile this '
-                                                "object")
+    name = meta(obj).get("name")
+    if not isinstance(name, str):
+        return
+    info = table().get(kind_of(obj))
+    problem = dns1035_label(name) if info is not None and info.name_rule == "dns1035" else dns1123_subdomain(name)
+    if problem is not None:
+        yield Finding(("metadata", "name"), problem)
 
 
 def watermarks(obj: Object, _: list[Object]) -> Iterator[Finding]:
@@ -140,6 +146,30 @@ def mount_uniqueness(obj: Object, _: list[Object]) -> Iterator[Finding]:
                 yield Finding(("spec", "mounts", i, label if label in m else "mountPoint"),
                               f'mount {label} "{value}" is also used by mounts[{seen[(label, value)]}]')
             seen.setdefault((label, value), i)
+
+
+def negative_resources(obj: Object, _: list[Object]) -> Iterator[Finding]:
+    """Requests and limits below zero (the API server refuses them in every pod Fluid makes)."""
+    for path, value in _resource_quantities(obj.get("spec"), ("spec",)):
+        try:
+            if to_bytes(value) < 0:
+                yield Finding(path, f"{value} is negative; resource requests and limits cannot be")
+        except ValueError:
+            continue
+
+
+def _resource_quantities(value: object, path: PathT) -> Iterator[tuple[PathT, str | int]]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in ("requests", "limits") and isinstance(item, dict) and path and path[-1] == "resources":
+                for name, amount in item.items():
+                    if isinstance(amount, str | int) and not isinstance(amount, bool):
+                        yield (*path, key, name), amount
+            else:
+                yield from _resource_quantities(item, (*path, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _resource_quantities(item, (*path, i))
 
 
 def reference_dataset_alone(obj: Object, _: list[Object]) -> Iterator[Finding]:

@@ -24,9 +24,17 @@ class Origins:
 
     def __init__(self) -> None:
         self._by_object: dict[int, dict[PathT, Where]] = {}
+        self._waived: dict[int, list[tuple[PathT, frozenset[str]]]] = {}
 
     def add(self, obj: dict[str, Any], path: PathT, where: Where) -> None:
         self._by_object.setdefault(id(obj), {})[path] = where
+
+    def waive(self, obj: dict[str, Any], path: PathT, rules: frozenset[str]) -> None:
+        """Rules a profile breaks on purpose at `path` (and below), with its reason given there."""
+        self._waived.setdefault(id(obj), []).append((path, rules))
+
+    def waived(self, obj: dict[str, Any], path: PathT, rule: str) -> bool:
+        return any(rule in rules and path[:len(at)] == at for at, rules in self._waived.get(id(obj), ()))
 
     def locate(self, obj: dict[str, Any], path: PathT) -> Where | None:
         known = self._by_object.get(id(obj), {})

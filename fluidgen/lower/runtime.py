@@ -82,6 +82,8 @@ def runtime(ctx: Context, engine: Engine) -> dict[str, Any]:
 def _trace(ctx: Context, obj: dict[str, Any], chain: list[Any]) -> None:
     for profile in chain:
         for entry in profile.entries:
+            if entry.waive:
+                ctx.origins.waive(obj, ("spec", *entry.path), frozenset(rule for rule, _ in entry.waive))
             if profile.bundled:  # a bundled profile is not the user's to edit: point at the spec's choice
                 ctx.trace(obj, ("spec", *entry.path), ("runtime", "profile"))
             else:

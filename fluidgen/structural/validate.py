@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from ..diagnostics import Severity
 from ..quantity import QUANTITY_RE, quantity_hint, to_bytes
 
 PathT = tuple[str | int, ...]
@@ -37,6 +38,7 @@ class Problem:
     message: str
     keyword: str = ""  # the schema keyword that failed; "unknown" for a field the schema lacks
     choices: tuple[str, ...] = ()  # for unknown fields: the fields that exist there
+    severity: Severity = "error"
 
     @property
     def unknown_field(self) -> bool:
@@ -95,7 +97,7 @@ class Validator:
         return out
 
     def valid(self, value: Any) -> bool:
-        return not self.problems(value)
+        return not any(p.severity == "error" for p in self.problems(value))
 
     def resolve(self, schema: Schema) -> Schema:
         seen = 0
@@ -119,8 +121,12 @@ class Validator:
     def _check(self, schema: Schema, value: Any, path: PathT, out: list[Problem]) -> None:
         schema = self.resolve(schema)
         if value is None:
+            # The API server drops a null it may not keep (apiextensions-apiserver
+            # customresource_handler.go: PruneNonNullableNullsWithoutDefaults; a built-in type
+            # decodes it as the zero value), so it is accepted, not stored.
             if not schema.get("nullable") and schema:
-                out.append(Problem(path, "null is not allowed here; remove the key or give a value", "type"))
+                out.append(Problem(path, "null: the API server drops this key, as if it were not given; remove "
+                                         "it or give a value", "null", severity="warning"))
             return
         for key in ("anyOf", "oneOf"):
             if key in schema:
@@ -167,10 +173,10 @@ class Validator:
             found: list[Problem] = []
             self._check(branch, value, path, found)
             results.append(found)
-        passing = sum(1 for r in results if not r)
-        if key == "anyOf" and passing:
-            return
-        if key == "oneOf" and passing == 1:
+        clean = [r for r in results if not any(p.severity == "error" for p in r)]
+        passing = len(clean)
+        if (key == "anyOf" and passing) or (key == "oneOf" and passing == 1):
+            out.extend(clean[0])  # its warnings
             return
         if key == "oneOf" and passing > 1:
             out.append(Problem(path, "matches more than one of the allowed forms", "oneOf"))
@@ -207,7 +213,7 @@ class Validator:
             elif not open_:
                 out.append(Problem(child, "unknown field", "unknown", tuple(sorted(props))))
         for key in schema.get("required", ()):
-            if key not in value:
+            if key not in value or (value[key] is None and not self.resolve(props.get(key) or {}).get("nullable")):
                 out.append(Problem(path, f'missing required field "{key}"', "required"))
         if "minProperties" in schema and len(value) < schema["minProperties"]:
             out.append(Problem(path, f"needs at least {schema['minProperties']} entries", "minProperties"))
