@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import sys
 import traceback
 from collections.abc import Callable
@@ -19,6 +20,7 @@ from . import __version__, settings, versions
 from .diagnostics import FluidgenError
 
 EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+AGE_RECIPIENT = re.compile(r"^age1[02-9ac-hj-np-z]{58}$")  # bech32, as age-keygen prints it
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -30,7 +32,10 @@ def _resolve(call: Callable[[], Any]) -> Any:
 
 
 def target_options(command: F) -> F:
-    """--fluid-version, --namespace and --allow-read, shared by every command that compiles."""
+    """--fluid-version, --namespace, --allow-read and --gitops, shared by every command that compiles."""
+    command = click.option("--gitops", default=None, type=click.Choice(settings.GITOPS_MODES),
+                           help="argocd: Argo CD sync waves on every object, data operations without a TTL "
+                                "[env FLUIDGEN_GITOPS; a spec's gitops: wins].")(command)
     command = click.option("--allow-read", "allow_read", multiple=True, type=click.Path(file_okay=False),
                            help="Also let specs read files below DIR (credentials, scripts, profiles) "
                                 "[env FLUIDGEN_ALLOW_READ].")(command)
@@ -69,6 +74,11 @@ def main(traceback: bool) -> None:
 @click.option("--write-secrets", is_flag=True,
               help="With -o: also write generated Secrets (credential values) to DIR/secrets.yaml, mode 0600, "
                    "git-ignored and left out of kustomization.yaml.")
+@click.option("--env", "environment", default=None, metavar="NAME",
+              help="With a directory holding fluidgen.yaml: the environment to build [env FLUIDGEN_ENV].")
+@click.option("--sops-age", "sops_age", multiple=True, metavar="RECIPIENT",
+              help="With -o: write generated Secrets encrypted with SOPS for this age recipient (repeatable) to "
+                   "DIR/secrets.sops.yaml. Without it, a .sops.yaml above DIR or the spec is used when found.")
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True,
               help="Output format on stdout.")
 @target_options
@@ -77,8 +87,10 @@ def main(traceback: bool) -> None:
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--ignore", multiple=True, help="Lint rule ID to silence (repeatable).")
 @click.option("-q", "--quiet", is_flag=True, help="No summary line on stderr.")
-def build(specs: tuple[str, ...], overlays: tuple[str, ...], output_dir: str | None, write_secrets: bool, fmt: str,
-          fluid_version: str | None, namespace: str | None, allow_read: tuple[str, ...], target: str, strict: bool,
+def build(specs: tuple[str, ...], overlays: tuple[str, ...], output_dir: str | None, write_secrets: bool,
+          environment: str | None, sops_age: tuple[str, ...], fmt: str,
+          fluid_version: str | None, namespace: str | None, allow_read: tuple[str, ...], gitops: str | None,
+          target: str, strict: bool,
           ignore: tuple[str, ...], quiet: bool) -> None:
     """Compile SPECS (files or directories) into manifests on stdout."""
     from . import emit, report
@@ -88,13 +100,22 @@ def build(specs: tuple[str, ...], overlays: tuple[str, ...], output_dir: str | N
         raise click.UsageError("give at least one spec file or directory (or -f overlays)")
     if target != "fluid" and output_dir:
         raise click.UsageError("-o DIR writes Kubernetes objects; use --target fluid, or redirect stdout")
-    if write_secrets and not output_dir:
-        raise click.UsageError("--write-secrets only applies with -o DIR (on stdout, Secrets are always printed)")
+    if (write_secrets or sops_age) and not output_dir:
+        flag = "--write-secrets" if write_secrets else "--sops-age"
+        raise click.UsageError(f"{flag} only applies with -o DIR (on stdout, Secrets are always printed)")
+    if write_secrets and sops_age:
+        raise click.UsageError("choose --write-secrets (plain, git-ignored) or --sops-age (encrypted), not both")
+    for recipient in sops_age:
+        if not AGE_RECIPIENT.match(recipient):
+            raise click.UsageError(f'--sops-age "{recipient}" is not an age recipient (age1 followed by 58 '
+                                   "lower-case letters and digits)")
     options = Options(fluid_version=_resolve(lambda: settings.fluid_version(fluid_version)),
                       namespace=_resolve(lambda: settings.namespace(namespace)), target=target,
+                      gitops=_resolve(lambda: settings.gitops(gitops)),
                       warnings_as_errors=strict, ignore=_ignore_ids(ignore),
                       allow_read=_resolve(lambda: settings.allow_read(allow_read)))
-    result = compile_paths(specs, options, overlays)
+    result = compile_paths(specs, options, overlays,
+                           environment=_resolve(lambda: settings.environment(environment)))
     diagnostics = io.StringIO()
     report.text(result.diagnostics, diagnostics)
     sys.stderr.write(diagnostics.getvalue())
@@ -110,10 +131,12 @@ def build(specs: tuple[str, ...], overlays: tuple[str, ...], output_dir: str | N
     if output_dir:
         from .output import has_values, write_dir
 
-        if any(has_values(o) for o in result.objects) and not write_secrets:
+        secrets = [o for o in result.objects if has_values(o)]
+        sealed = _seal(secrets, output_dir, specs + overlays, sops_age) if secrets and not write_secrets else None
+        if secrets and not write_secrets and sealed is None:
             click.echo(report.secrets_refused(output_dir, result.objects), err=True)
             sys.exit(EXIT_USER)
-        write_dir(output_dir, result.objects)
+        write_dir(output_dir, result.objects, sealed)
         return
     text = emit.dump_json(result.objects) if fmt == "json" else emit.dump_all(result.objects)
     sys.stdout.write(text)
@@ -121,6 +144,21 @@ def build(specs: tuple[str, ...], overlays: tuple[str, ...], output_dir: str | N
         from .cache import store
 
         store(_CACHE_ARGV, result.objects, diagnostics.getvalue() + summary, result.inputs)
+
+
+def _seal(secrets: list[dict[str, Any]], output_dir: str, inputs: tuple[str, ...],
+          recipients: tuple[str, ...]) -> str | None:
+    """The Secrets encrypted by sops, for --sops-age or a .sops.yaml; None when neither applies."""
+    from pathlib import Path
+
+    from . import emit, sops
+
+    config = None if recipients else sops.find_config(
+        [Path(output_dir).parent if not Path(output_dir).exists() else Path(output_dir),
+         *(Path(p).parent for p in inputs if p != "-")])
+    if not recipients and config is None:
+        return None
+    return sops.encrypt(emit.dump_all(secrets), Path(output_dir) / sops.FILE, recipients, config)
 
 
 def _finish(diags: list[Any], fmt: str) -> None:
@@ -132,18 +170,21 @@ def _finish(diags: list[Any], fmt: str) -> None:
         sys.exit(EXIT_USER)
 
 
-def _checks(fluid_version: str | None, namespace: str | None, allow_read: tuple[str, ...], **kw: Any) -> Any:
+def _checks(fluid_version: str | None, namespace: str | None, allow_read: tuple[str, ...], gitops: str | None,
+            **kw: Any) -> Any:
     from .filecheck import Checks
 
     version = _resolve(lambda: settings.fluid_version(fluid_version)) or versions.DEFAULT
     return Checks(version, namespace=_resolve(lambda: settings.namespace(namespace)),
+                  gitops=_resolve(lambda: settings.gitops(gitops)),
                   allow_read=_resolve(lambda: settings.allow_read(allow_read)), **kw)
 
 
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
-@click.option("--crds", type=click.Path(exists=True), help="CRD directory or multi-document file to check "
-              "Fluid kinds against (default: fluidgen's built-in model of the target version).")
+@click.option("--crds", multiple=True, type=click.Path(exists=True),
+              help="CRD directory or multi-document file to check custom kinds against (repeatable; default for "
+                   "Fluid kinds: fluidgen's built-in model of the target version).")
 @target_options
 @click.option("--lint", "with_lint", is_flag=True, help="Also run the lint rules.")
 @click.option("--ignore", multiple=True, help="Lint rule ID to silence (repeatable).")
@@ -151,15 +192,16 @@ def _checks(fluid_version: str | None, namespace: str | None, allow_read: tuple[
 @click.option("--forbid-secret-values", is_flag=True,
               help="Fail on any Secret with data or stringData in FILES (files about to be committed).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def validate(files: tuple[str, ...], crds: str | None, fluid_version: str | None, namespace: str | None,
-             allow_read: tuple[str, ...], with_lint: bool, ignore: tuple[str, ...], specs_only: bool,
-             forbid_secret_values: bool, fmt: str) -> None:
+def validate(files: tuple[str, ...], crds: tuple[str, ...], fluid_version: str | None, namespace: str | None,
+             allow_read: tuple[str, ...], gitops: str | None, with_lint: bool, ignore: tuple[str, ...],
+             specs_only: bool, forbid_secret_values: bool, fmt: str) -> None:
     """Check specs and manifests strictly against the Fluid and Kubernetes APIs."""
     from .filecheck import check_paths
     from .structural.crds import CrdSet
 
-    checks = _checks(fluid_version, namespace, allow_read, crds=CrdSet.load(crds) if crds else None, lint=with_lint,
-                     ignore=_ignore_ids(ignore), specs_only=specs_only, forbid_secret_values=forbid_secret_values)
+    checks = _checks(fluid_version, namespace, allow_read, gitops, crds=CrdSet.load_all(crds) if crds else None,
+                     lint=with_lint, ignore=_ignore_ids(ignore), specs_only=specs_only,
+                     forbid_secret_values=forbid_secret_values)
     _finish(check_paths(files, checks), fmt)
 
 
@@ -172,7 +214,8 @@ def validate(files: tuple[str, ...], crds: str | None, fluid_version: str | None
 @click.option("--external", multiple=True, metavar="KIND/NAMESPACE/NAME",
               help="An object applied from elsewhere that these files refer to (repeatable).")
 def lint(files: tuple[str, ...], ignore: tuple[str, ...], fluid_version: str | None, namespace: str | None,
-         allow_read: tuple[str, ...], fmt: str, list_rules: bool, external: tuple[str, ...]) -> None:
+         allow_read: tuple[str, ...], gitops: str | None, fmt: str, list_rules: bool,
+         external: tuple[str, ...]) -> None:
     """Semantic rules for specs and hand-written manifests."""
     from .filecheck import check_paths
     from .lint import RULES
@@ -183,7 +226,7 @@ def lint(files: tuple[str, ...], ignore: tuple[str, ...], fluid_version: str | N
         return
     if not files:
         raise click.UsageError("give at least one spec or manifest file (or --rules)")
-    checks = _checks(fluid_version, namespace, allow_read, schema=False, lint=True, ignore=_ignore_ids(ignore),
+    checks = _checks(fluid_version, namespace, allow_read, gitops, schema=False, lint=True, ignore=_ignore_ids(ignore),
                      external=external)
     _finish(check_paths(files, checks), fmt)
 
@@ -194,9 +237,13 @@ def lint(files: tuple[str, ...], ignore: tuple[str, ...], fluid_version: str | N
               help="Overlay files merged into one spec, as in build -f.")
 @click.option("--forbid-secret-values", is_flag=True,
               help="Fail when RENDERED holds a Secret with data or stringData (for the pre-commit hook).")
+@click.option("--env", "environment", default=None, metavar="NAME",
+              help="With a directory holding fluidgen.yaml: the environment to compare [env FLUIDGEN_ENV].")
 @target_options
 def diff_command(paths: tuple[str, ...], overlays: tuple[str, ...], forbid_secret_values: bool,
-                 fluid_version: str | None, namespace: str | None, allow_read: tuple[str, ...]) -> None:
+                 environment: str | None,
+                 fluid_version: str | None, namespace: str | None, allow_read: tuple[str, ...],
+                 gitops: str | None) -> None:
     """Compare SPEC... with RENDERED (the last path: a file or an -o directory); exit 1 on drift.
 
     Secret values are neither read nor shown; Secrets are compared by their keys.
@@ -211,8 +258,9 @@ def diff_command(paths: tuple[str, ...], overlays: tuple[str, ...], forbid_secre
     *specs, rendered = paths
     options = Options(fluid_version=_resolve(lambda: settings.fluid_version(fluid_version)),
                       namespace=_resolve(lambda: settings.namespace(namespace)), read_credentials=False,
+                      gitops=_resolve(lambda: settings.gitops(gitops)),
                       allow_read=_resolve(lambda: settings.allow_read(allow_read)))
-    result = compile_paths(specs, options, overlays)
+    result = compile_paths(specs, options, overlays, environment=_resolve(lambda: settings.environment(environment)))
     problems = result.diagnostics + missing(rendered)
     if forbid_secret_values:
         problems += secret_values(Reader(), rendered_files(rendered))
@@ -313,6 +361,29 @@ def explain_command(path: str) -> None:
         sys.stdout.write(explain(path))
     except KeyError as exc:
         raise click.UsageError(str(exc.args[0])) from None
+
+
+@main.group()
+def argocd() -> None:
+    """Argo CD health checks for Fluid's kinds (Argo CD ships none)."""
+
+
+@argocd.command("health")
+@click.argument("directory", type=click.Path(file_okay=False))
+def argocd_health(directory: str) -> None:
+    """Write resource_customizations/data.fluid.io/<Kind>/ (health.lua, tests) into DIRECTORY."""
+    from .argocd import write_tree
+
+    written = write_tree(directory)
+    click.echo(f"fluidgen: wrote {len(written)} files under {directory}", err=True)
+
+
+@argocd.command("cm")
+def argocd_cm() -> None:
+    """Print an argocd-cm patch that installs the health checks."""
+    from .argocd import config_map
+
+    sys.stdout.write(config_map())
 
 
 @main.command()

@@ -14,7 +14,7 @@ from typing import Any
 from . import emit
 from .diagnostics import Diagnostic, FluidgenError
 from .inputs import Reader
-from .output import GITIGNORE, SECRETS, plan
+from .output import GITIGNORE, SECRETS, SOPS_FILE, has_values, plan
 
 REDACTED = "<redacted>"
 
@@ -48,9 +48,10 @@ def _flatten(docs: list[Any]) -> list[Any]:
 
 def expected_files(objects: list[dict[str, Any]], rendered: Path) -> dict[str, str]:
     """What `rendered` should hold: one file (stdout form) or a kustomize base directory.
-    A directory's secrets.yaml is not compared: it is git-ignored and never committed."""
+    A directory's secrets.yaml is not compared: it is git-ignored and never committed; its
+    secrets.sops.yaml is compared by Secret names and keys (encryption differs on every run)."""
     if rendered.is_dir():
-        return {name: p.text for name, p in plan(objects).items() if name not in (SECRETS, GITIGNORE)}
+        return {name: p.text for name, p in plan(objects).items() if name not in (SECRETS, GITIGNORE, SOPS_FILE)}
     return {rendered.name: emit.dump_all(objects)}
 
 
@@ -66,8 +67,35 @@ def _normalised(reader: Reader, path: Path) -> str:
 
 def _committed(reader: Reader, rendered: Path) -> dict[str, Path]:
     if rendered.is_dir():
-        return {p.name: p for p in sorted(rendered.glob("*.y*ml")) if p.is_file() and p.name != SECRETS}
+        return {p.name: p for p in sorted(rendered.glob("*.y*ml")) if p.is_file() and p.name not in (SECRETS,
+                                                                                                       SOPS_FILE)}
     return {rendered.name: rendered} if rendered.exists() else {}
+
+
+def _secret_keys(objects: list[Any]) -> list[str]:
+    """One line per Secret with values: namespace/name and its keys (what SOPS leaves readable)."""
+    lines = []
+    for o in objects:
+        if isinstance(o, dict) and has_values(o) and isinstance(o.get("metadata"), dict):
+            keys = sorted({*(o.get("data") or {}), *(o.get("stringData") or {})})
+            lines.append(f"Secret {o['metadata'].get('namespace', '')}/{o['metadata'].get('name')}: "
+                         f"{', '.join(map(str, keys))}\n")
+    return sorted(lines)
+
+
+def _sealed_drift(reader: Reader, objects: list[dict[str, Any]], target: Path) -> list[str]:
+    sealed = target / SOPS_FILE
+    if not target.is_dir() or not sealed.is_file():
+        return []
+    try:
+        committed = _flatten([d.data for d in reader.load(str(sealed))])
+    except FluidgenError:
+        committed = []
+    old, new = _secret_keys(committed), _secret_keys(objects)
+    if old == new:
+        return []
+    return list(difflib.unified_diff(old, new, f"{sealed} (committed, names and keys)",
+                                     f"{sealed} (from specs, names and keys)"))
 
 
 def diff(objects: list[dict[str, Any]], rendered: str) -> str:
@@ -85,6 +113,7 @@ def diff(objects: list[dict[str, Any]], rendered: str) -> str:
             label = str(path)
             chunks += difflib.unified_diff(old.splitlines(True), new.splitlines(True),
                                            f"{label} (committed)", f"{label} (from specs)")
+    chunks += _sealed_drift(reader, objects, target)
     return "".join(chunks)
 
 
@@ -104,12 +133,19 @@ def secret_values(reader: Reader, paths: list[str]) -> list[Diagnostic]:
             continue
         for doc in docs:
             for obj in _flatten([doc.data]):
-                if isinstance(obj, dict) and obj.get("kind") == "Secret" and (obj.get("data") or obj.get("stringData")):
+                if isinstance(obj, dict) and has_values(obj) and not _sealed(obj):
                     name = (obj.get("metadata") or {}).get("name") if isinstance(obj.get("metadata"), dict) else None
                     out.append(doc.diag(("data",) if obj.get("data") else ("stringData",),
                                         f"Secret {name} holds credential values; never commit them (use "
                                         "existingSecret, externalSecret or SOPS, and keep secrets.yaml ignored)"))
     return out
+
+
+def _sealed(secret: dict[str, Any]) -> bool:
+    """Encrypted by SOPS: its metadata key is there and every value is an ENC[...] envelope."""
+    values = [*(secret.get("data") or {}).values(), *(secret.get("stringData") or {}).values()] \
+        if isinstance(secret.get("data") or {}, dict) and isinstance(secret.get("stringData") or {}, dict) else [None]
+    return isinstance(secret.get("sops"), dict) and all(isinstance(v, str) and v.startswith("ENC[") for v in values)
 
 
 def rendered_files(rendered: str) -> list[str]:

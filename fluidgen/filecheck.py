@@ -34,6 +34,7 @@ class Checks:
     forbid_secret_values: bool = False  # any Secret with data/stringData is an error (files about to be committed)
     namespace: str | None = None
     allow_read: tuple[str, ...] = ()
+    gitops: str | None = None
     # objects that exist elsewhere (Kind/namespace/name), so references to them are not findings
     external: tuple[str, ...] = ()
 
@@ -95,6 +96,7 @@ def _check_file(path: str, text: str, docs: list[Document], checks: Checks, read
 
     diags: list[Diagnostic] = []
     options = Options(fluid_version=checks.fluid_version, namespace=checks.namespace, lint=checks.lint,
+                      gitops=checks.gitops,
                       ignore=checks.ignore, read_credentials=False, allow_read=checks.allow_read)
     manifests: list[Document] = []
     for doc in docs:

@@ -17,6 +17,7 @@ Everything read is recorded in the build's BuildInputs for the cache.
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 from collections.abc import Iterable
@@ -26,6 +27,8 @@ from .buildinputs import YAML_SUFFIXES, BuildInputs
 from .diagnostics import Diagnostic, FluidgenError, PathT
 from .source import MAX_BYTES, Document, decode, load_text
 
+# Top-level keys only a fluidgen spec has: a file with them and no apiVersion is an overlay
+FRAGMENT = re.compile(rb"(?m)^(source|runtime|dataflow|placement|sharedOptions|accessModes):")
 
 class Reader:
     def __init__(self, inputs: BuildInputs | None = None, allow: Iterable[str] = ()) -> None:
@@ -104,6 +107,10 @@ class Reader:
                     continue
                 if marker in head:
                     files.append(f)
+                elif FRAGMENT.search(head) and not re.search(rb"(?m)^apiVersion:", head):
+                    notes.append(Diagnostic(f, 0, 0, "warning", "not built: this looks like an overlay fragment "
+                                                                "(spec keys, no apiVersion). Merge it into its spec "
+                                                                "with -f, or list it in fluidgen.yaml"))
                 else:
                     notes.append(Diagnostic(f, 0, 0, "info", "not built: holds no fluidgen spec "
                                                                 "(a plain manifest or a values file)"))
@@ -145,11 +152,15 @@ class Reader:
         `target` is relative to the spec (or to `relative_to`, a file the spec led to, such
         as a profile that extends another); it must lie inside the spec's directory tree.
         """
-        spec_dir = Path(doc.file).parent if doc.file != "-" else Path(".")
+        # In a spec merged from overlays, a path is relative to the file that set it, and may
+        # lie below the directory of any of the merged files.
+        written_in = doc.locate(at)[0]
+        spec_dir = Path(written_in).parent if written_in != "-" else Path(".")
         base = Path(relative_to).parent if relative_to else spec_dir
         path = Path(target) if Path(target).is_absolute() else base / target
         real = os.path.realpath(path)
-        roots = (os.path.realpath(spec_dir), *self.allow)
+        layers = {doc.file, *doc.origins.values()} - {"-"}
+        roots = (os.path.realpath(spec_dir), *(os.path.realpath(Path(f).parent) for f in sorted(layers)), *self.allow)
         if not any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in roots):
             raise FluidgenError([doc.diag(at, f"{target} is outside the spec's directory "
                                               f"({spec_dir}); fluidgen reads only files below it. Move the "

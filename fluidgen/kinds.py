@@ -30,6 +30,8 @@ class KindInfo:
 
 STATIC = (
     KindInfo("Secret", "v1", RANK_SECRET),
+    # External Secrets Operator (credentials.externalSecret): creates the Secret in the cluster
+    KindInfo("ExternalSecret", "external-secrets.io/v1", RANK_SECRET),
     KindInfo("PersistentVolume", "v1", RANK_PV, namespaced=False),
     KindInfo("PersistentVolumeClaim", "v1", RANK_PVC),
     KindInfo("Dataset", GROUP_VERSION, RANK_DATASET, name_rule="dns1035"),
@@ -47,6 +49,18 @@ def table() -> dict[str, KindInfo]:
         rows += [KindInfo(x.kind, GROUP_VERSION, RANK_RUNTIME_SUPPORT, x.namespaced) for x in engine.extra_kinds]
     rows += [KindInfo(op.kind, GROUP_VERSION, RANK_OPERATION) for op in OPERATIONS.values()]
     return {row.kind: row for row in rows}
+
+
+# Argo CD sync waves (GitOps mode), from the apply order. The Dataset and its runtime share a
+# wave: the Dataset becomes Bound only once the runtime is ready, so with the health checks
+# (fluidgen/health/) Argo CD waits for both before it applies the data operations.
+SYNC_WAVE_ANNOTATION = "argocd.argoproj.io/sync-wave"
+_WAVES = {RANK_SECRET: 0, RANK_PV: 0, RANK_PVC: 0, RANK_RBAC: 0, RANK_RUNTIME_SUPPORT: 1, RANK_DATASET: 1,
+          RANK_RUNTIME: 1, RANK_OPERATION: 2, RANK_WORKLOAD: 3}
+
+
+def sync_wave(kind: str) -> int:
+    return _WAVES.get(rank(kind), _WAVES[RANK_WORKLOAD])
 
 
 def rank(kind: str) -> int:

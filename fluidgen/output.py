@@ -10,9 +10,11 @@ user's is ever lost.
   removed after it. A reader sees the old base or the new one, never a half one.
 - File names never collide: kind-name.yaml, with the namespace added where two objects
   share one; a collision left after that is an error.
-- Secrets with values (generated from credentials) are written only when asked
-  (--write-secrets): into secrets.yaml, mode 0600, left out of kustomization.yaml, with a
-  .gitignore beside it. kustomizeconfig.yaml teaches kustomize's namespace transformer the
+- Secrets with values (generated from credentials) are written only when asked: encrypted
+  with SOPS into secrets.sops.yaml (--sops-age or a .sops.yaml; safe to commit), or in plain
+  text (--write-secrets) into secrets.yaml, mode 0600, with a .gitignore beside it. Neither
+  file is listed in kustomization.yaml: kustomize cannot decrypt, and a plain one must not
+  travel with the base. kustomizeconfig.yaml teaches kustomize's namespace transformer the
   namespace fields inside Fluid objects, so a `namespace:` overlay moves every reference.
 """
 
@@ -37,6 +39,7 @@ MARKER = ".fluidgen-output"
 KUSTOMIZATION = "kustomization.yaml"
 KUSTOMIZE_CONFIG = "kustomizeconfig.yaml"
 SECRETS = "secrets.yaml"
+SOPS_FILE = "secrets.sops.yaml"
 GITIGNORE = ".gitignore"
 PRIVATE, PUBLIC = 0o600, 0o644
 
@@ -70,7 +73,7 @@ def file_names(objects: list[dict[str, Any]]) -> list[str]:
     names = [base(o, True) if plain.count(n) > 1 else n for o, n in zip(objects, plain, strict=True)]
     seen: dict[str, int] = {}
     for i, name in enumerate(names):
-        if name in seen or name in (KUSTOMIZATION, KUSTOMIZE_CONFIG, SECRETS):
+        if name in seen or name in (KUSTOMIZATION, KUSTOMIZE_CONFIG, SECRETS, SOPS_FILE):
             first = objects[seen[name]] if name in seen else None
             what = f"{first['kind']} {first['metadata'].get('namespace', '')}/{first['metadata']['name']}" \
                 if first else "a file fluidgen writes"
@@ -92,15 +95,17 @@ class Planned:
     mode: int
 
 
-def plan(objects: list[dict[str, Any]]) -> dict[str, Planned]:
-    """Every file a directory build holds, by name."""
+def plan(objects: list[dict[str, Any]], sealed: str | None = None) -> dict[str, Planned]:
+    """Every file a directory build holds, by name; `sealed` is the Secrets encrypted by sops."""
     kept = [o for o in objects if not has_values(o)]
     secrets = [o for o in objects if has_values(o)]
     names = file_names(kept)
     files = {name: Planned(emit.dump(o), PUBLIC) for name, o in zip(names, kept, strict=True)}
     files[KUSTOMIZE_CONFIG] = Planned(emit.dump({"namespace": namespace_field_specs()}), PUBLIC)
     files[KUSTOMIZATION] = Planned(emit.dump(kustomization(names)), PUBLIC)
-    if secrets:
+    if secrets and sealed is not None:
+        files[SOPS_FILE] = Planned(sealed, PUBLIC)
+    elif secrets:
         files[SECRETS] = Planned(emit.dump_all(secrets), PRIVATE)
         files[GITIGNORE] = Planned(f"# Written by fluidgen: credential values never go into git.\n{SECRETS}\n", PUBLIC)
     return files
@@ -134,11 +139,11 @@ def _owned(target: Path) -> set[str]:
     return set(listed)
 
 
-def write_dir(directory: str, objects: list[dict[str, Any]]) -> list[str]:
+def write_dir(directory: str, objects: list[dict[str, Any]], sealed: str | None = None) -> list[str]:
     """Write the build into `directory` (see the module docstring); returns the file names."""
     target = Path(directory)
     previous = _owned(target)
-    files = plan(objects)
+    files = plan(objects, sealed)
     for name in files:
         path = target / name
         if (path.is_symlink() or path.exists()) and name not in previous:

@@ -39,6 +39,7 @@ class Options:
     ignore: frozenset[str] = frozenset()  # lint rule IDs silenced for the run
     read_credentials: bool = True  # False for validate/lint: check a spec without its secrets
     allow_read: tuple[str, ...] = ()  # directories specs may read files from, besides their own
+    gitops: str | None = None  # "argocd": sync waves, no TTL on data operations (a spec's gitops: wins)
 
 
 @dataclass
@@ -65,7 +66,8 @@ def compile_document(doc: Document, options: Options, reader: Reader | None = No
     namespace = spec.metadata.namespace or options.namespace or "default"
     # A values file never carries credentials, so the Helm target does not read them.
     read = options.read_credentials and options.target == "fluid"
-    ctx = Context(spec, doc, version, namespace, options.env, reader or Reader(allow=options.allow_read), read)
+    ctx = Context(spec, doc, version, namespace, options.env, reader or Reader(allow=options.allow_read), read,
+                  gitops=(spec.gitops or options.gitops or "none") == "argocd")
     engine = ENGINES[spec.runtime.engine]
     runtime.check(ctx, engine)
     mounts.check(ctx, engine)
@@ -84,6 +86,7 @@ def compile_document(doc: Document, options: Options, reader: Reader | None = No
 
 def _lower(ctx: Context) -> list[dict[str, Any]]:
     from .engines import ENGINES
+    from .kinds import SYNC_WAVE_ANNOTATION, sync_wave
     from .lower.dataflow import lower_dataflow
     from .lower.dataset import dataset, merge_secrets, secret
     from .lower.mounts import lower_mounts, nfs_objects
@@ -96,6 +99,10 @@ def _lower(ctx: Context) -> list[dict[str, Any]]:
     objects += nfs_objects(ctx)
     objects += engine.extra_objects(ctx)
     objects += [dataset(ctx, mounts), runtime(ctx, engine), *operations]
+    if ctx.gitops:
+        for obj in objects:
+            annotations = obj["metadata"].setdefault("annotations", {})
+            annotations[SYNC_WAVE_ANNOTATION] = str(sync_wave(obj["kind"]))
     return objects
 
 
@@ -127,11 +134,22 @@ def _helm(objects: list[dict[str, Any]], ctx: Context, engine: str) -> tuple[lis
 
 
 def compile_paths(paths: Iterable[str], options: Options, overlays: Iterable[str] = (),
-                  reader: Reader | None = None) -> CompileResult:
+                  reader: Reader | None = None, environment: str | None = None) -> CompileResult:
     """Compile every spec in every file (or one spec merged from overlay files, in order);
-    collect all problems, then order the output."""
+    collect all problems, then order the output. A single directory with a project file
+    (fluidgen.yaml) builds the chosen environment of it instead."""
+    from . import project
+
     reader = reader or Reader(allow=options.allow_read)
     result = CompileResult(inputs=reader.inputs)
+    paths = list(paths)
+    if not overlays and len(paths) == 1 and os.path.isfile(os.path.join(paths[0], project.FILE)):
+        return _compile_project(paths[0], environment, options, reader, result)
+    if environment is not None:
+        where = paths[0] if len(paths) == 1 else "the paths given"
+        result.diagnostics.append(Diagnostic(where, 0, 0, "error", f"environment {environment!r} was asked for, "
+                                             f"but {where} is not a directory with a {project.FILE}"))
+        return result
     files, notes = reader.expand(paths, marker=SPEC_MARKER)
     result.diagnostics += notes
     docs: list[Document] = []
@@ -153,6 +171,33 @@ def compile_paths(paths: Iterable[str], options: Options, overlays: Iterable[str
         result.diagnostics.append(Diagnostic(docs[-1].file, 1, 1, "error", f"--target {options.target} writes one "
                                              f"values file; give one spec, not {result.specs}"))
     if options.warnings_as_errors:
+        result.diagnostics = [replace(d, severity="error") if d.severity == "warning" else d
+                              for d in result.diagnostics]
+    return result
+
+
+def _compile_project(directory: str, environment: str | None, options: Options, reader: Reader,
+                     result: CompileResult) -> CompileResult:
+    from . import project
+
+    try:
+        selected = project.select(directory, environment, options, reader)
+    except FluidgenError as exc:
+        result.diagnostics += exc.diagnostics
+        return result
+    result.diagnostics += selected.unused
+    docs: list[Document] = []
+    for chain in selected.chains:
+        if len(chain) > 1:
+            merged = overlay_files(chain, reader, result.diagnostics)
+            docs += [merged] if merged else []
+            continue
+        try:
+            docs += reader.load(chain[0])
+        except FluidgenError as exc:
+            result.diagnostics += exc.diagnostics
+    _compile_all(docs, selected.options, result, reader)
+    if selected.options.warnings_as_errors:
         result.diagnostics = [replace(d, severity="error") if d.severity == "warning" else d
                               for d in result.diagnostics]
     return result

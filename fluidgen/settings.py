@@ -45,6 +45,24 @@ def namespace(flag: str | None, env: Mapping[str, str] | None = None) -> str | N
     return value
 
 
+GITOPS_MODES = ("argocd", "none")
+
+
+def gitops(flag: str | None, env: Mapping[str, str] | None = None) -> str | None:
+    value, source = (flag, "--gitops") if flag else (lookup("GITOPS", env) or (None, ""))
+    if value is not None and value not in GITOPS_MODES:
+        raise SettingError(f"{source}: unknown GitOps mode {value!r}; choose one of {', '.join(GITOPS_MODES)}")
+    return value
+
+
+def environment(flag: str | None, env: Mapping[str, str] | None = None) -> str | None:
+    """The environment of a project file (fluidgen.yaml) to build."""
+    value, source = (flag, "--env") if flag else (lookup("ENV", env) or (None, ""))
+    if value is not None and (problem := names.dns1123_label(value)) is not None:
+        raise SettingError(f"{source}: {problem}")
+    return value
+
+
 def allow_read(flags: tuple[str, ...], env: Mapping[str, str] | None = None) -> tuple[str, ...]:
     found = lookup("ALLOW_READ", env)
     extra = tuple(p for p in found[0].split(os.pathsep) if p) if found else ()

@@ -16,6 +16,7 @@ from .engines import ENGINES
 from .source import Document
 from .spectypes import (
     DatasetName,
+    Duration,
     Int32,
     LabelKey,
     LabelValue,
@@ -69,8 +70,23 @@ class ExistingSecret(Model):
         Field(description="Option name -> key in that Secret (a list means the same names).")
 
 
+class ExternalSecretRef(Model):
+    """External Secrets Operator: an ExternalSecret (external-secrets.io/v1) fetches the values
+    from your secret manager in the cluster and creates the Secret the Dataset reads."""
+
+    store: Name = Field(description="Name of the SecretStore or ClusterSecretStore to read from.")
+    kind: Literal["SecretStore", "ClusterSecretStore"] = Field("SecretStore",
+        description="SecretStore (in the Dataset's namespace) or ClusterSecretStore.")
+    remoteKey: str = Field(min_length=1, description="The secret's key in the store (a path or name).")
+    properties: Annotated[SecretKeys, BeforeValidator(_same_names, json_schema_input_type=dict[str, str] | list[str])] \
+        = Field(description="Option name -> property of the remote secret (a list means the same names).",
+                min_length=1)
+    refreshInterval: Duration = Field("1h", description="How often the operator reads the store again.")
+
+
 class Credentials(Model):
-    secretName: Name | None = Field(None, description="Name of the generated Secret.")
+    secretName: Name | None = Field(None, description="Name of the generated Secret (or the one an "
+                                                      "externalSecret creates).")
     fromEnv: dict[SecretKey, str] = Field(default_factory=dict,
         description="Option name -> environment variable read at build time.")
     fromFile: dict[SecretKey, str] = Field(default_factory=dict,
@@ -81,15 +97,21 @@ class Credentials(Model):
     allowInline: bool = Field(False, description="Accept inline credential values (draws a warning).")
     existingSecret: ExistingSecret | None = Field(None,
         description="Reference an existing Secret instead of generating one.")
+    externalSecret: ExternalSecretRef | None = Field(None,
+        description="Have the External Secrets Operator create the Secret from your secret manager.")
 
     @model_validator(mode="after")
     def _one_way(self) -> Credentials:
         generated = bool(self.fromEnv or self.fromFile or self.envFile or self.inline)
-        if self.existingSecret and (generated or self.secretName):
+        if self.existingSecret and (generated or self.secretName or self.externalSecret):
             raise ValueError("existingSecret cannot be combined with generated values "
-                             "(fromEnv, fromFile, envFile, inline, secretName)")
-        if not self.existingSecret and not generated:
-            raise ValueError("give the values (fromEnv, fromFile, envFile or inline) or existingSecret")
+                             "(fromEnv, fromFile, envFile, inline, secretName) or externalSecret")
+        if self.externalSecret and generated:
+            raise ValueError("externalSecret cannot be combined with values read at build time "
+                             "(fromEnv, fromFile, envFile, inline)")
+        if not self.existingSecret and not self.externalSecret and not generated:
+            raise ValueError("give the values (fromEnv, fromFile, envFile or inline), existingSecret or "
+                             "externalSecret")
         if self.inline and not self.allowInline:
             raise ValueError("inline credential values end up in your repository; "
                              "use fromEnv/fromFile, or set allowInline: true to accept the risk")
@@ -274,6 +296,9 @@ class Spec(Model):
     kind: Literal["CachedDataset"]
     metadata: Metadata
     fluid: FluidVersion | None = Field(None, description="Target Fluid version.")
+    gitops: Literal["argocd", "none"] | None = Field(None, description="argocd: Argo CD sync waves on every "
+        "object, and data operations that Fluid never deletes (no ttlSecondsAfterFinished). Default: --gitops, "
+        "FLUIDGEN_GITOPS, else none.")
     source: list[Mount] = Field(default_factory=list, description="One entry per mount.")
     sharedOptions: StrMap = Field(default_factory=dict)
     accessModes: list[Literal["ReadOnlyMany", "ReadWriteMany"]] = Field(default_factory=list)

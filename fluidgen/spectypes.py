@@ -87,6 +87,8 @@ StrList = Annotated[list[str], BeforeValidator(_str_list, json_schema_input_type
 Ratio = Annotated[str, BeforeValidator(_ratio, json_schema_input_type=float | str)]
 StrMap = dict[str, str]
 Policy = Literal["Once", "Cron", "OnEvent"]
+# A Go time.Duration string (External Secrets refreshInterval, ...): 1h, 30m, 1h30m, 0s
+Duration = Annotated[str, Field(pattern=r"^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$")]
 Replicas = Annotated[int, Field(ge=1, le=2**31 - 1)]
 Int32 = Annotated[int, Field(ge=0, le=2**31 - 1)]
 

@@ -95,3 +95,79 @@ def test_summary_line_for_many_specs_and_quiet(tmp_path: Path) -> None:
     assert loud.err.splitlines()[-1] == "fluidgen: 2 specs, 7 objects, 1 warning, 0 errors"
     quiet = run_cli("build", "-q", str(app_dir), env={})
     assert "fluidgen: 2 specs" not in quiet.err and quiet.out == loud.out
+
+
+def project_app(tmp_path: Path) -> Path:
+    """An application directory with one base spec and an overlay per environment."""
+    app_dir = app(tmp_path)
+    base = app_dir / "dataset.yaml"
+    base.write_text(base.read_text().replace("  namespace: default\n", ""))
+    (app_dir / "envs").mkdir()
+    (app_dir / "envs" / "prod.yaml").write_text("runtime:\n  replicas: 8\n")
+    (app_dir / "envs" / "staging.yaml").write_text("runtime:\n  replicas: 1\n")
+    (app_dir / "fluidgen.yaml").write_text(
+        "apiVersion: fluidgen.io/v1alpha1\nkind: Project\nenvironments:\n"
+        "  prod:\n    specs: [[dataset.yaml, envs/prod.yaml]]\n    namespace: ml-prod\n"
+        "  staging:\n    specs: [[dataset.yaml, envs/staging.yaml]]\n")
+    return app_dir
+
+
+def test_generate_builds_the_selected_environment(tmp_path: Path) -> None:
+    app_dir = project_app(tmp_path)
+    prod = generate(app_dir, ARGOCD_ENV_FLUIDGEN_ENV="prod")
+    assert prod.returncode == 0, prod.stderr
+    docs = list(yaml.safe_load_all(prod.stdout))
+    runtime = next(d for d in docs if d["kind"] == "JindoRuntime")
+    assert runtime["spec"]["replicas"] == 8
+    assert {d["metadata"]["namespace"] for d in docs} == {"ml-prod"}  # the environment's, not the app's
+    assert {d["metadata"]["annotations"]["argocd.argoproj.io/sync-wave"] for d in docs} == {"0", "1"}
+    # files the environment does not use are named, never dropped silently
+    assert "kustomization.yaml: info: not built" in prod.stderr
+    staging = generate(app_dir, ARGOCD_ENV_FLUIDGEN_ENV="staging")
+    assert staging.returncode == 0, staging.stderr
+    docs = list(yaml.safe_load_all(staging.stdout))
+    assert next(d for d in docs if d["kind"] == "JindoRuntime")["spec"]["replicas"] == 1
+    assert {d["metadata"]["namespace"] for d in docs} == {"training"}  # no setting: the app's destination
+
+
+def test_generate_fails_on_a_broken_overlay_or_environment(tmp_path: Path) -> None:
+    app_dir = project_app(tmp_path)
+    (app_dir / "envs" / "prod.yaml").write_text("runtime:\n  replcas: 8\n")
+    broken = generate(app_dir, ARGOCD_ENV_FLUIDGEN_ENV="prod")
+    assert broken.returncode == 1 and broken.stdout == ""
+    assert 'did you mean "replicas"' in broken.stderr
+    unknown = generate(app_dir, ARGOCD_ENV_FLUIDGEN_ENV="qa")
+    assert unknown.returncode == 1 and unknown.stdout == "" and 'no environment "qa"' in unknown.stderr
+    unchosen = generate(app_dir)
+    assert unchosen.returncode == 1 and "choose one with --env or FLUIDGEN_ENV" in unchosen.stderr
+
+
+def test_project_paths_stay_inside_the_directory(tmp_path: Path) -> None:
+    app_dir = project_app(tmp_path)
+    (tmp_path / "outside.yaml").write_text((app_dir / "dataset.yaml").read_text())
+    (app_dir / "fluidgen.yaml").write_text(
+        "apiVersion: fluidgen.io/v1alpha1\nkind: Project\nenvironments:\n  prod:\n    specs: [../outside.yaml]\n")
+    result = generate(app_dir)
+    assert result.returncode == 1 and "outside the spec's directory" in result.stderr
+
+
+def test_overlay_fragments_without_a_project_are_reported(tmp_path: Path) -> None:
+    app_dir = app(tmp_path)
+    (app_dir / "prod-overlay.yaml").write_text("runtime:\n  replicas: 8\n")
+    result = generate(app_dir)
+    assert result.returncode == 0
+    assert "prod-overlay.yaml: warning: not built: this looks like an overlay fragment" in result.stderr
+
+
+def test_diff_compares_an_environment(tmp_path: Path) -> None:
+    from .conftest import run_cli
+
+    app_dir = project_app(tmp_path)
+    built = run_cli("build", "--env", "prod", str(app_dir), env={})
+    assert built.code == 0, built.err
+    rendered = tmp_path / "prod.yaml"
+    rendered.write_text(built.out)
+    same = run_cli("diff", "--env", "prod", str(app_dir), str(rendered), env={})
+    assert same.code == 0, same.err + same.out
+    drift = run_cli("diff", "--env", "staging", str(app_dir), str(rendered), env={})
+    assert drift.code == 1 and "replicas" in drift.out

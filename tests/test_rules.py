@@ -135,6 +135,14 @@ metadata: {name: warm, namespace: default}
 spec:
   dataset: {name: d, namespace: default}
 """]),
+    "FG130": ("v1.0.8", [dataset(), runtime(), """\
+apiVersion: data.fluid.io/v1alpha1
+kind: DataLoad
+metadata: {name: warm, namespace: default}
+spec:
+  dataset: {name: d, namespace: default}
+  ttlSecondsAfterFinished: 300
+"""]),
     "FG129": ("v1.0.8", [dataset(), runtime(spec="replicas: 1\nmaster: {resources: {requests: {cpu: '-1'}}}")]),
 }
 

@@ -136,6 +136,10 @@ class Engine:
     finish_runtime: Callable[[Context, dict[str, Any]], dict[str, Any]] = _same  # last word on the spec
     extra_objects: Callable[[Context], list[dict[str, Any]]] = _none  # objects besides the runtime
     removed_note: str = ""  # why a version lacks it
+    # Shape of the runtime's status, for Argo CD health checks (fluidgen/health/):
+    # "runtime" = RuntimeStatus (masterPhase/workerPhase/fusePhase, api/v1alpha1/status.go);
+    # "components" = CacheRuntimeStatus (master/worker/client, api/v1alpha1/cacheruntime_status.go)
+    status_shape: str = "runtime"
 
     def created_names(self, name: str) -> list[tuple[str, str]]:
         full = self.chart_fullname.format(name=name)

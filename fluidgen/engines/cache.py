@@ -197,6 +197,7 @@ ENGINE = Engine(
     created=(("AdvancedStatefulSet", "{name}-master"), ("AdvancedStatefulSet", "{name}-worker"),
              ("DaemonSet", "{name}-client"), ("Service", "svc-{name}-master"), ("Service", "svc-{name}-worker"),
              ("ConfigMap", "fluid-runtime-{name}-config")),
+    status_shape="components",
     rules=(Rule("FG128", "error", "a DataLoad on a CacheRuntime needs its class to declare DataLoad",
                 _load_needs_the_class),),
     check=_check,

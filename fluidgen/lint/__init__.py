@@ -22,7 +22,7 @@ from ..engines import ENGINES
 from ..rules import Finding, Object, Rule, kind_of, meta
 from ..source import Document
 from .fuse_jvm import client_cache_size, fuse_direct_io, fuse_metadata_timeouts, jvm_memory_budget, processor_count
-from .references import collides_with_fluid, credential_facts, operation_references, runtime_binding
+from .references import collides_with_fluid, credential_facts, operation_references, operation_ttl, runtime_binding
 from .storage import (
     distinct_media,
     dns_names,
@@ -68,6 +68,8 @@ GENERIC: tuple[Rule, ...] = (
          collides_with_fluid),
     Rule("FG127", "error", "each cache medium appears in one tieredstore level", distinct_media),
     Rule("FG129", "error", "resource requests and limits cannot be negative", negative_resources),
+    Rule("FG130", "warning", "Fluid deletes an operation after its TTL, and a GitOps app re-creates and re-runs it",
+         operation_ttl),
 )
 
 RULES: tuple[Rule, ...] = tuple(sorted(

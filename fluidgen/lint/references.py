@@ -171,6 +171,18 @@ def _elsewhere(kind: str, namespace: object, name: object) -> str:
     return f"If it is applied from elsewhere, say so: --external {kind}/{namespace or 'default'}/{name}"
 
 
+def operation_ttl(obj: Object, _: list[Object]) -> Iterator[Finding]:
+    """Fluid deletes a finished operation after ttlSecondsAfterFinished, except one that runs on a
+    Cron or OnEvent policy (GetTTL in pkg/controllers/v1alpha1/<operation>/implement.go)."""
+    ttl = spec_of(obj).get("ttlSecondsAfterFinished")
+    if kind_of(obj) not in OPERATIONS or ttl is None or spec_of(obj).get("policy") in ("Cron", "OnEvent"):
+        return
+    yield Finding(("spec", "ttlSecondsAfterFinished"),
+                  f"Fluid deletes this {kind_of(obj)} {ttl} s after it finishes; an auto-syncing Argo CD or Flux "
+                  "app then creates it again and it runs again, forever. Under GitOps leave the TTL out "
+                  "(fluidgen build --gitops argocd does)")
+
+
 # -- names Fluid creates ------------------------------------------------------------------
 
 def created_by_fluid(objects: list[Object]) -> dict[tuple[str, str, str], str]:

@@ -54,6 +54,7 @@ class Context:
     env: Mapping[str, str]
     reader: Reader
     read_credentials: bool = True
+    gitops: bool = False  # Argo CD: sync waves; data operations are never deleted by Fluid
     diagnostics: list[Diagnostic] = field(default_factory=list)
     origins: Origins = field(default_factory=Origins)
 

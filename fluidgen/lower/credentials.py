@@ -14,7 +14,7 @@ from ..buildinputs import Recipe
 from ..diagnostics import FluidgenError, PathT
 from ..names import secret_key
 from ..secretsource import parse_env_file
-from ..spec import Credentials
+from ..spec import Credentials, ExternalSecretRef
 from .context import Context
 
 
@@ -24,6 +24,7 @@ class SecretPlan:
     data: dict[str, str] = field(default_factory=dict)
     recipes: dict[str, Recipe] = field(default_factory=dict)  # where each value came from (for the cache)
     at: PathT = ()  # the spec's credentials block
+    external: ExternalSecretRef | None = None  # the Secret is made in the cluster by an ExternalSecret
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,10 @@ def deliver(ctx: Context, creds: Credentials, default_name: str, at: PathT) -> D
         ref = creds.existingSecret
         return Delivered([option(opt, ref.name, key) for opt, key in sorted(ref.keys.items())], None)
     name = creds.secretName or default_name
+    if creds.externalSecret is not None:  # no value is read: the operator fetches them in the cluster
+        external = creds.externalSecret
+        return Delivered([option(opt, name, opt) for opt in sorted(external.properties)],
+                         SecretPlan(name, at=at, external=external))
     if not ctx.read_credentials:
         keys = {*creds.fromEnv, *creds.fromFile, *creds.inline}
         if creds.envFile:  # its key names, if it is there: checking a spec never needs the secrets

@@ -31,7 +31,12 @@ def lower_dataflow(ctx: Context, engine: Engine) -> tuple[list[dict[str, Any]], 
         if previous is not None:
             spec["runAfter"] = {"kind": previous["kind"], "name": previous["metadata"]["name"],
                                 "namespace": ctx.namespace}
-        if step.ttlSecondsAfterFinished is not None:
+        if step.ttlSecondsAfterFinished is not None and ctx.gitops:
+            ctx.report(("dataflow", i, "ttlSecondsAfterFinished"),
+                       f"Fluid deletes a finished {kind} after ttlSecondsAfterFinished; Argo CD then finds it "
+                       "missing, creates it again, and it runs again, forever. In GitOps mode operations are kept: "
+                       "remove ttlSecondsAfterFinished (to run it again, give the step a new name)")
+        elif step.ttlSecondsAfterFinished is not None:
             spec["ttlSecondsAfterFinished"] = step.ttlSecondsAfterFinished
         previous = ctx.fluid_object(kind, name, spec, at=("dataflow", i))
         ctx.trace(previous, ("spec",), at)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+from ..diagnostics import PathT
+from ..spec import ExternalSecretRef
 from .context import Context
 from .credentials import SecretPlan
 
@@ -13,7 +15,11 @@ def merge_secrets(ctx: Context, plans: list[SecretPlan]) -> list[SecretPlan]:
     """One Secret per name; the same key with two different values is an error."""
     merged: dict[str, SecretPlan] = {}
     for plan in plans:
-        into = merged.setdefault(plan.name, SecretPlan(plan.name, at=plan.at))
+        if plan.name in merged and merged[plan.name].external != plan.external:
+            ctx.report(plan.at, f'two credentials blocks make Secret "{plan.name}" in different ways; give them '
+                                "different secretName values")
+            continue
+        into = merged.setdefault(plan.name, SecretPlan(plan.name, at=plan.at, external=plan.external))
         for key, value in plan.data.items():
             # Every source of a key is recorded: the cache re-reads them all and misses when
             # they no longer agree, so it never serves what this check would now refuse.
@@ -27,9 +33,30 @@ def merge_secrets(ctx: Context, plans: list[SecretPlan]) -> list[SecretPlan]:
 
 
 def secret(ctx: Context, plan: SecretPlan) -> dict[str, Any]:
+    """The Secret, or the ExternalSecret that makes it in the cluster."""
+    if plan.external is not None:
+        return external_secret(ctx, plan.name, plan.external, plan.at)
     data = {k: base64.b64encode(v.encode("utf-8")).decode("ascii") for k, v in sorted(plan.data.items())}
     obj = {"apiVersion": "v1", "kind": "Secret", "metadata": ctx.metadata(plan.name), "type": "Opaque", "data": data}
     ctx.trace(obj, (), plan.at)
+    return obj
+
+
+def external_secret(ctx: Context, name: str, ref: ExternalSecretRef, at: PathT) -> dict[str, Any]:
+    """An External Secrets Operator ExternalSecret whose target is the Secret `name`; each key
+    is one property of the remote secret (ESO api/v1 ExternalSecretData.remoteRef)."""
+    from ..kinds import table
+
+    data = [{"secretKey": option, "remoteRef": {"key": ref.remoteKey, "property": prop}}
+            for option, prop in sorted(ref.properties.items())]
+    obj = {"apiVersion": table()["ExternalSecret"].api_version, "kind": "ExternalSecret",
+           "metadata": ctx.metadata(name),
+           "spec": {"refreshInterval": ref.refreshInterval,
+                    "secretStoreRef": {"name": ref.store, "kind": ref.kind},
+                    "target": {"name": name, "creationPolicy": "Owner"},
+                    "data": data}}
+    ctx.trace(obj, (), at)
+    ctx.trace(obj, ("spec", "secretStoreRef"), (*at, "externalSecret", "store"))
     return obj
 
 

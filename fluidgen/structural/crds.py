@@ -69,6 +69,14 @@ class CrdSet:
             raise FluidgenError([Diagnostic(str(location), 0, 0, "error", "no CustomResourceDefinition found")])
         return cls(schemas, str(location), scopes)
 
+    @classmethod
+    def load_all(cls, locations: tuple[str, ...]) -> CrdSet:
+        """Several --crds locations as one set (Fluid's, plus External Secrets', ...)."""
+        sets = [cls.load(location) for location in locations]
+        schemas = {k: v for s in sets for k, v in s.schemas.items()}
+        scopes = {k: v for s in sets for k, v in s.scopes.items()}
+        return cls(schemas, ", ".join(s.source for s in sets), scopes)
+
     def knows(self, api_version: str, kind: str) -> bool:
         return (api_version, kind) in self.schemas
 

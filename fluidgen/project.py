@@ -1,0 +1,119 @@
+"""A project file (fluidgen.yaml) names the builds of a directory per environment.
+
+    apiVersion: fluidgen.io/v1alpha1
+    kind: Project
+    environments:
+      staging:
+        specs:
+          - [imagenet.yaml, envs/staging/imagenet.yaml]   # overlays, merged in order (build -f)
+          - mnist.yaml                                     # a spec on its own
+        namespace: ml-staging
+      prod:
+        specs:
+          - [imagenet.yaml, envs/prod/imagenet.yaml]
+        namespace: ml-prod
+        fluidVersion: <a version fluidgen knows>
+
+`fluidgen build DIR` with DIR/fluidgen.yaml builds the environment chosen with --env or
+FLUIDGEN_ENV (ARGOCD_ENV_FLUIDGEN_ENV in Argo CD); a project with one environment needs no
+choice. An environment's settings are written in git next to the specs, so, like a spec's
+own `fluid:`, they win over flags and FLUIDGEN_* variables; a spec's metadata.namespace
+still wins over all. Paths are relative to the project file and stay inside its directory.
+YAML files of the directory that the environment does not use are reported, never built.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import BeforeValidator, Field, ValidationError
+
+from . import versions
+from .diagnostics import Diagnostic, FluidgenError
+from .spectypes import Model, Namespace, choice
+
+if TYPE_CHECKING:
+    from .inputs import Reader
+    from .pipeline import Options
+    from .source import Document
+
+FILE = "fluidgen.yaml"
+KIND = "Project"
+
+if TYPE_CHECKING:
+    FluidVersion = str
+else:
+    FluidVersion = choice(versions.NAMES)
+
+
+def _chain(value: object) -> object:
+    return [value] if isinstance(value, str) else value
+
+
+Chain = Annotated[list[Annotated[str, Field(min_length=1)]], BeforeValidator(_chain), Field(min_length=1)]
+
+
+class Environment(Model):
+    specs: list[Chain] = Field(min_length=1, description="Specs to build: a file, or a list of files merged in "
+                                                         "order into one spec (build -f).")
+    namespace: Namespace | None = Field(None, description="Namespace for specs without metadata.namespace.")
+    fluidVersion: FluidVersion | None = Field(None, description="Target Fluid version for specs without `fluid:`.")
+    gitops: Literal["argocd", "none"] | None = Field(None, description="GitOps mode (see build --gitops).")
+
+
+class Project(Model):
+    apiVersion: Literal["fluidgen.io/v1alpha1"]
+    kind: Literal["Project"]
+    environments: dict[Annotated[str, Field(pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")], Environment] = \
+        Field(min_length=1)
+
+
+@dataclass(frozen=True)
+class Selected:
+    name: str
+    chains: list[list[str]]  # paths, resolved against the project's directory
+    options: Options
+    unused: list[Diagnostic]  # YAML files of the directory this environment does not build
+
+
+def load(path: str, reader: Reader) -> tuple[Project, Document]:
+    from .spec_errors import translate
+
+    docs = reader.load(path)
+    if len(docs) != 1 or not isinstance(docs[0].data, dict):
+        raise FluidgenError([Diagnostic(path, 1, 1, "error", f"{FILE} holds one {KIND} mapping")])
+    try:
+        return Project.model_validate(docs[0].data), docs[0]
+    except ValidationError as exc:
+        raise FluidgenError(translate(exc, docs[0], Project)) from None
+
+
+def select(directory: str, wanted: str | None, options: Options, reader: Reader) -> Selected:
+    """The environment of DIR/fluidgen.yaml to build, with its settings applied to `options`."""
+    path = os.path.join(directory, FILE)
+    project, doc = load(path, reader)
+    names = sorted(project.environments)
+    if wanted is None and len(names) == 1:
+        wanted = names[0]
+    if wanted is None:
+        raise FluidgenError([Diagnostic(path, 1, 1, "error", f"{FILE} defines the environments {', '.join(names)}; "
+                                                             "choose one with --env or FLUIDGEN_ENV")])
+    if wanted not in project.environments:
+        from .diagnostics import did_you_mean
+
+        raise FluidgenError([Diagnostic(path, 1, 1, "error", f'no environment "{wanted}" in {FILE} (it has '
+                                                             f"{', '.join(names)}){did_you_mean(wanted, names)}")])
+    env = project.environments[wanted]
+    chains = [[str(reader.referenced(doc, ("environments", wanted, "specs", i, j), p)) for j, p in enumerate(chain)]
+              for i, chain in enumerate(env.specs)]
+    chosen = replace(options, namespace=env.namespace or options.namespace,
+                     fluid_version=env.fluidVersion or options.fluid_version, gitops=env.gitops or options.gitops)
+    used = {os.path.normpath(p) for chain in chains for p in chain}
+    unused = []
+    found, _ = reader.expand([directory])
+    for f in found:
+        if os.path.normpath(f) not in used and os.path.basename(f) != FILE:
+            unused.append(Diagnostic(f, 0, 0, "info", f'not built: environment "{wanted}" of {FILE} does not list it'))
+    return Selected(wanted, chains, chosen, unused)
