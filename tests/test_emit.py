@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -26,6 +27,7 @@ def _documents(text: str) -> tuple[list[Any], list[Any]]:
     return list(yaml.safe_load_all(text)), list(YAML(typ="safe", pure=True).load_all(text))
 
 
+@pytest.mark.slow
 @settings(max_examples=500, derandomize=True, deadline=None)
 @given(st.dictionaries(keys, values, max_size=5))
 def test_round_trip_yaml_1_1_and_1_2(data: dict[str, Any]) -> None:

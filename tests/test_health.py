@@ -33,12 +33,24 @@ CASES = [(kind, test) for kind in kinds_in(tree())
          for test in yaml.safe_load(tree()[f"resource_customizations/data.fluid.io/{kind}/health_test.yaml"])["tests"]]
 
 
+@pytest.fixture(scope="module")
+def customizations(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tree `fluidgen argocd health DIR` writes, read back from disk as Argo CD's tests do."""
+    from .conftest import run_cli
+
+    out = tmp_path_factory.mktemp("argocd")
+    result = run_cli("argocd", "health", str(out))
+    assert result.code == 0, result.err
+    return out / "resource_customizations" / "data.fluid.io"
+
+
 @pytest.mark.parametrize(("kind", "test"), CASES, ids=[f"{k}-{t['inputPath']}" for k, t in CASES])
-def test_health_check(kind: str, test: dict[str, Any]) -> None:
-    files = tree()
-    base = f"resource_customizations/data.fluid.io/{kind}"
-    obj = yaml.safe_load(files[f"{base}/{test['inputPath']}"])
-    assert run_health(files[f"{base}/health.lua"], obj) == test["healthStatus"]
+def test_health_check(kind: str, test: dict[str, Any], customizations: Path) -> None:
+    folder = customizations / kind
+    listed = yaml.safe_load((folder / "health_test.yaml").read_text())["tests"]
+    assert test in listed
+    obj = yaml.safe_load((folder / test["inputPath"]).read_text())
+    assert run_health((folder / "health.lua").read_text(), obj) == test["healthStatus"]
 
 
 def test_every_fluid_kind_with_a_status_has_a_check() -> None:
@@ -55,15 +67,17 @@ def test_each_family_is_tested_healthy_progressing_and_degraded(family: str) -> 
     assert {"Healthy", "Progressing", "Degraded"} <= seen
 
 
-def test_committed_customizations_are_current() -> None:
-    """deploy/argocd holds what `fluidgen argocd health deploy/argocd` and `fluidgen argocd cm`
-    write; regenerate them when a script, a case or the kind table changes."""
-    files = tree()
-    committed = {str(p.relative_to(DEPLOY)): p.read_text() for p in (DEPLOY / "resource_customizations").rglob("*")
-                 if p.is_file()}
-    assert committed == files, "run: fluidgen argocd health deploy/argocd"
+def test_committed_config_map_is_current() -> None:
+    """deploy/argocd/argocd-cm-health.yaml is what `fluidgen argocd cm` prints; regenerate it
+    when a script, a case or the kind table changes."""
     assert (DEPLOY / "argocd-cm-health.yaml").read_text() == config_map(), \
         "run: fluidgen argocd cm > deploy/argocd/argocd-cm-health.yaml"
+
+
+def test_tree_on_disk_is_the_layout_argo_cd_reads(customizations: Path) -> None:
+    assert sorted(p.name for p in customizations.iterdir()) == sorted(families())
+    for kind in families():
+        assert {p.name for p in (customizations / kind).iterdir()} == {"health.lua", "health_test.yaml", "testdata"}
 
 
 def test_config_map_scripts_equal_the_tree() -> None:
@@ -74,7 +88,7 @@ def test_config_map_scripts_equal_the_tree() -> None:
             files[f"resource_customizations/data.fluid.io/{kind}/health.lua"]
 
 
-def test_a_script_never_fails_on_odd_status(tmp_path: Path) -> None:
+def test_a_script_never_fails_on_odd_status() -> None:
     """Odd but possible objects (no status, empty conditions, unknown phase) give a status."""
     for kind, family in families().items():
         script = tree()[f"resource_customizations/data.fluid.io/{kind}/health.lua"]

@@ -16,6 +16,8 @@ import pytest
 
 from .conftest import EXAMPLES, ROOT
 
+pytestmark = pytest.mark.slow  # a real pre-commit installs fluidgen into its own environment
+
 
 def _run(cmd: list[str], cwd: Path, home: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PRE_COMMIT_HOME": str(home), "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",

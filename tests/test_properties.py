@@ -145,6 +145,7 @@ def _crds() -> dict[str, Any]:
     return {v: CrdSet.load(root / v) for v in FLUID_VERSIONS}
 
 
+@pytest.mark.slow
 @settings(max_examples=1000, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(specs())
 def test_compiles_to_valid_output_or_fails_cleanly(case: tuple[dict[str, Any], dict[str, str]]) -> None:

@@ -157,6 +157,7 @@ def test_lint_file_directive_silences_rules_for_that_file(tmp_path: Path) -> Non
     assert result.code == 0 and result.err == ""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", ["multi-document", "List"])
 def test_validate_with_crds_as_one_file(shape: str, tmp_path: Path, crds: dict[str, object]) -> None:
     import yaml

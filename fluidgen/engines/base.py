@@ -138,7 +138,7 @@ class Engine:
     removed_note: str = ""  # why a version lacks it
     # Shape of the runtime's status, for Argo CD health checks (fluidgen/health/):
     # "runtime" = RuntimeStatus (masterPhase/workerPhase/fusePhase, api/v1alpha1/status.go);
-    # "components" = CacheRuntimeStatus (master/worker/client, api/v1alpha1/cacheruntime_status.go)
+    # "components" = a status per component (master/worker/client, api/v1alpha1/cacheruntime_status.go)
     status_shape: str = "runtime"
 
     def created_names(self, name: str) -> list[tuple[str, str]]:

@@ -24,9 +24,44 @@ local function said(condition, fallback)
   return fallback
 end
 
+local function phase_of(status)
+  if status ~= nil and status.phase ~= nil then
+    return status.phase
+  end
+  return ""
+end
+
 local function count(n)
   if n == nil then
     return "0"
   end
   return tostring(n)
+end
+
+local function judge_runtime(master, worker, workers, setup_duration, master_said, worker_said)
+  -- Shared by every runtime: phases are RuntimePhase values ("", NotReady, PartialReady,
+  -- Ready); setupDuration is set once the runtime was first ready.
+  local hs = {}
+  local set_up = setup_duration ~= nil and setup_duration ~= ""
+  if worker == "Ready" and master ~= "NotReady" then
+    hs.status = "Healthy"
+    hs.message = "Master and workers ready (" .. workers .. ")"
+  elseif set_up and master == "NotReady" then
+    hs.status = "Degraded"
+    hs.message = (master_said or "The master is not ready") .. " (was ready after " .. setup_duration .. ")"
+  elseif set_up and worker == "NotReady" then
+    hs.status = "Degraded"
+    hs.message = (worker_said or "The workers are not ready") .. " (" .. workers .. "; was ready after " ..
+      setup_duration .. ")"
+  elseif worker == "PartialReady" then
+    hs.status = "Progressing"
+    hs.message = workers .. "; the cache serves data meanwhile"
+  elseif master ~= "Ready" and master ~= "PartialReady" and master ~= "" then
+    hs.status = "Progressing"
+    hs.message = "Setting up the master"
+  else
+    hs.status = "Progressing"
+    hs.message = "Setting up the workers (" .. workers .. ")"
+  end
+  return hs
 end

@@ -1,10 +1,7 @@
 -- Dataset: status.phase (api/v1alpha1/dataset_types.go DatasetPhase) and conditions.
 local hs = {}
 local status = obj.status
-local phase = ""
-if status ~= nil and status.phase ~= nil then
-  phase = status.phase
-end
+local phase = phase_of(status)
 if phase == "Bound" then
   hs.status = "Healthy"
   hs.message = "Bound to its runtime"

@@ -2,10 +2,7 @@
 -- Complete, Failed) and conditions of type Complete or Failed (api/v1alpha1/common.go).
 local hs = {}
 local status = obj.status
-local phase = ""
-if status ~= nil and status.phase ~= nil then
-  phase = status.phase
-end
+local phase = phase_of(status)
 if phase == "Complete" then
   hs.status = "Healthy"
   hs.message = said(newest_condition(status, "Complete"), "Complete")
