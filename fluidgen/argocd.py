@@ -1,16 +1,17 @@
-"""Argo CD health checks for Fluid's kinds, in Argo CD's own layouts.
+"""Argo CD health checks for Fluid's kinds and the training jobs, in Argo CD's own layouts.
 
 Argo CD ships none for data.fluid.io, so it calls every Fluid object healthy as soon as it
 exists, and sync waves never wait for a Dataset to be Bound. The Lua scripts live in
-fluidgen/health/ (one per status family: Dataset, runtime, component runtime, data operation),
-each prefixed with common.lua; which kind gets which follows from the kind table (the
-engine table says the shape of each runtime's status). Test cases for every family are in
+fluidgen/health/ (one per status family: Dataset, runtime, component runtime, data operation,
+training job), each prefixed with common.lua; which kind gets which follows from the kind
+table (the engine table says the shape of each runtime's status; Argo CD has its own check
+for batch/v1 Job). Test cases for every family are in
 fluidgen/health/cases.yaml and become each kind's testdata and health_test.yaml.
 
-- write_tree(DIR): resource_customizations/data.fluid.io/<Kind>/{health.lua,
+- write_tree(DIR): resource_customizations/<group>/<Kind>/{health.lua,
   health_test.yaml, testdata/}, the layout of argo-cd's resource_customizations.
 - config_map(): an argocd-cm patch with the same scripts under
-  resource.customizations.health.data.fluid.io_<Kind>.
+  resource.customizations.health.<group>_<Kind>.
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from . import emit
-from .fluid.common import GROUP
+from .kinds import table
 
-FAMILIES = ("dataset", "runtime", "components", "operation")
+FAMILIES = ("dataset", "runtime", "components", "operation", "job")
 
 
 @cache
@@ -31,6 +32,7 @@ def families() -> dict[str, str]:
     """Kind -> status family, for every Fluid kind that has a status worth judging."""
     from .engines import ENGINES
     from .kinds import RANK_DATASET, RANK_OPERATION, RANK_RUNTIME, table
+    from .workloads import WORKLOADS
 
     by_kind = {e.kind: e.status_shape for e in ENGINES.values()}
     out = {}
@@ -41,6 +43,8 @@ def families() -> dict[str, str]:
             out[kind] = by_kind[kind]
         elif info.rank == RANK_OPERATION:
             out[kind] = "operation"
+        elif kind in WORKLOADS and WORKLOADS[kind].health:
+            out[kind] = "job"
     return out
 
 
@@ -61,8 +65,6 @@ def cases() -> dict[str, dict[str, Any]]:
 
 
 def _object(kind: str, case: str, status: Any) -> dict[str, Any]:
-    from .kinds import table
-
     obj: dict[str, Any] = {"apiVersion": table()[kind].api_version, "kind": kind,
                            "metadata": {"name": f"example-{case}", "namespace": "default"}}
     if status is not None:
@@ -74,7 +76,7 @@ def tree() -> dict[str, str]:
     """Relative path -> text of every file in the resource_customizations layout."""
     files: dict[str, str] = {}
     for kind, family in families().items():
-        base = f"resource_customizations/{GROUP}/{kind}"
+        base = f"resource_customizations/{table()[kind].api_version.rpartition('/')[0]}/{kind}"
         files[f"{base}/health.lua"] = script(family)
         tests = []
         for case, body in cases()[family].items():
@@ -96,7 +98,7 @@ def write_tree(directory: str) -> list[str]:
 
 def config_map() -> str:
     """An argocd-cm patch (kubectl patch --patch-file, or a kustomize strategic merge)."""
-    data = {f"resource.customizations.health.{GROUP}_{kind}": script(family)
+    data = {f"resource.customizations.health.{table()[kind].api_version.rpartition('/')[0]}_{kind}": script(family)
             for kind, family in families().items()}
     return emit.dump({"apiVersion": "v1", "kind": "ConfigMap",
                       "metadata": {"name": "argocd-cm", "namespace": "argocd",

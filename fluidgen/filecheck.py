@@ -15,7 +15,7 @@ from .diagnostics import Diagnostic, FluidgenError
 from .inputs import Reader
 from .pipeline import Options, compile_document
 from .source import Document, decode, load_text
-from .spec import is_spec, near_miss
+from .spec import is_fragment, is_spec, near_miss
 from .structural.crds import CrdSet
 
 # With specs_only, a file is parsed when it mentions fluidgen at all, so a spec with a
@@ -109,6 +109,10 @@ def _check_file(path: str, text: str, docs: list[Document], checks: Checks, read
                 diags += exc.diagnostics
         elif (hint := near_miss(doc.data)) is not None:
             diags.append(doc.diag(("apiVersion",), hint))
+        elif is_fragment(doc.data):
+            if not checks.specs_only:
+                diags.append(doc.diag((), "an overlay fragment (spec keys, no apiVersion): it is checked only merged "
+                                          "into its spec; check that with fluidgen build -f SPEC -f THIS", "warning"))
         elif not checks.specs_only:
             manifests.append(doc)
             if checks.schema:

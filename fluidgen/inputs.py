@@ -28,7 +28,7 @@ from .diagnostics import Diagnostic, FluidgenError, PathT
 from .source import MAX_BYTES, Document, decode, load_text
 
 # Top-level keys only a fluidgen spec has: a file with them and no apiVersion is an overlay
-FRAGMENT = re.compile(rb"(?m)^(source|runtime|dataflow|placement|sharedOptions|accessModes):")
+FRAGMENT = re.compile(rb"(?m)^(source|runtime|dataflow|workloads|placement|sharedOptions|accessModes):")
 
 class Reader:
     def __init__(self, inputs: BuildInputs | None = None, allow: Iterable[str] = ()) -> None:

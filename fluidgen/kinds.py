@@ -35,6 +35,10 @@ STATIC = (
     KindInfo("PersistentVolume", "v1", RANK_PV, namespaced=False),
     KindInfo("PersistentVolumeClaim", "v1", RANK_PVC),
     KindInfo("Dataset", GROUP_VERSION, RANK_DATASET, name_rule="dns1035"),
+    # What a data operation that submits training jobs runs as (lower/workloads.py)
+    KindInfo("ServiceAccount", "v1", RANK_RBAC),
+    KindInfo("Role", "rbac.authorization.k8s.io/v1", RANK_RBAC),
+    KindInfo("RoleBinding", "rbac.authorization.k8s.io/v1", RANK_RBAC),
 )
 
 
@@ -42,12 +46,14 @@ STATIC = (
 def table() -> dict[str, KindInfo]:
     from .engines import ENGINES
     from .fluid.operations import OPERATIONS
+    from .workloads import WORKLOADS
 
     rows = list(STATIC)
     for engine in ENGINES.values():
         rows.append(KindInfo(engine.kind, GROUP_VERSION, RANK_RUNTIME, name_rule="dns1035"))
         rows += [KindInfo(x.kind, GROUP_VERSION, RANK_RUNTIME_SUPPORT, x.namespaced) for x in engine.extra_kinds]
     rows += [KindInfo(op.kind, GROUP_VERSION, RANK_OPERATION) for op in OPERATIONS.values()]
+    rows += [KindInfo(w.kind, w.api_version, RANK_WORKLOAD) for w in WORKLOADS.values()]
     return {row.kind: row for row in rows}
 
 

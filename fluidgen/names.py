@@ -22,6 +22,17 @@ SECRET_KEY = re.compile(r"^[-._a-zA-Z0-9]+$")
 MOUNT_NAME = re.compile(r"^[A-Za-z0-9_][-A-Za-z0-9_.]*$")
 
 
+ENV_VAR_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
+
+
+def env_var_name(value: str) -> str | None:
+    """k8s.io/apimachinery/pkg/util/validation IsEnvVarName."""
+    if not ENV_VAR_NAME.match(value):
+        return f'"{value}" is not a valid environment variable name (letters, digits, "_", "-" and ".", not ' \
+               "starting with a digit)"
+    return None
+
+
 def dns1123_label(value: str) -> str | None:
     if len(value) > 63 or not DNS1123_LABEL.match(value):
         return (f'"{value}" is not a DNS-1123 label (at most 63 lower-case letters, digits and "-", '

@@ -91,6 +91,7 @@ def _lower(ctx: Context) -> list[dict[str, Any]]:
     from .lower.dataset import dataset, merge_secrets, secret
     from .lower.mounts import lower_mounts, nfs_objects
     from .lower.runtime import runtime
+    from .lower.workloads import lower_workloads, submitter_rbac
 
     engine = ENGINES[ctx.spec.runtime.engine]
     mounts, plans = lower_mounts(ctx)
@@ -98,7 +99,8 @@ def _lower(ctx: Context) -> list[dict[str, Any]]:
     objects = [secret(ctx, p) for p in merge_secrets(ctx, plans + operation_plans)]
     objects += nfs_objects(ctx)
     objects += engine.extra_objects(ctx)
-    objects += [dataset(ctx, mounts), runtime(ctx, engine), *operations]
+    objects += [dataset(ctx, mounts), runtime(ctx, engine), *submitter_rbac(ctx), *operations,
+                *lower_workloads(ctx, engine)]
     if ctx.gitops:
         for obj in objects:
             annotations = obj["metadata"].setdefault("annotations", {})

@@ -17,6 +17,7 @@ from .source import Document
 from .spectypes import (
     DatasetName,
     Duration,
+    EnvName,
     Int32,
     LabelKey,
     LabelValue,
@@ -25,6 +26,7 @@ from .spectypes import (
     Name,
     Namespace,
     Policy,
+    Quantity,
     Ratio,
     Replicas,
     SecretKey,
@@ -34,6 +36,7 @@ from .spectypes import (
     StrMap,
     choice,
 )
+from .workloads import WORKLOADS
 
 KIND = "CachedDataset"
 GROUP = "fluidgen.io"
@@ -43,9 +46,11 @@ DEFAULT_GPU_LABEL = "aliyun.accelerator/nvidia_name"
 if TYPE_CHECKING:
     EngineName = str
     FluidVersion = str
+    JobKind = str
 else:
     EngineName = choice(tuple(ENGINES))  # the engine table owns the list
     FluidVersion = choice(versions.NAMES)  # the version table owns the list
+    JobKind = choice(tuple(WORKLOADS))  # the workload table owns the list
 class Metadata(Model):
     name: DatasetName = Field(description="Name of the Dataset and its runtime (Fluid requires both to match).")
     namespace: Namespace | None = Field(None, description="Namespace for every namespaced object.")
@@ -231,6 +236,8 @@ class Process(Model):
     job: dict[str, Any] | None = Field(None, description="A full pod spec (job processor) instead of a script.")
     policy: Policy | None = None
     schedule: str | None = None
+    submits: Submits | None = Field(None, description="The script submits training jobs (arena submit ...): "
+        "fluidgen emits the ServiceAccount, Role and RoleBinding it needs.")
 
     @model_validator(mode="after")
     def _one_processor(self) -> Process:
@@ -239,7 +246,15 @@ class Process(Model):
             raise ValueError("give exactly one of script, scriptFile or job")
         if self.job is None and not self.image:
             raise ValueError("a script processor needs an image")
+        if self.submits is not None and not self.serviceAccount:
+            raise ValueError("a step that submits jobs needs serviceAccount: the account fluidgen grants it to")
         return self
+
+
+class Submits(Model):
+    kinds: list[JobKind] = Field(min_length=1, description="Job kinds the script submits and watches.")
+    tool: Literal["arena", "kubectl"] = Field("arena", description="What submits them: arena also records each "
+                                                                   "job in a ConfigMap.")
 
 
 class Load(Model):
@@ -286,6 +301,34 @@ def _rule_ids(value: object) -> object:
     return value
 
 
+class Workload(Model):
+    """A training job that reads the dataset: what `arena submit mpi|pytorch --data` makes."""
+
+    name: Name = Field(description="The job's name.")
+    kind: JobKind = Field(description="MPIJob (MPI Operator v2beta1), PyTorchJob (Training Operator v1), TrainJob "
+                                      "(Kubeflow Trainer v2) or Job (batch/v1, one pod).")
+    namespace: Namespace | None = Field(None, description="Must be the dataset's: the claim it mounts is namespaced.")
+    image: str = Field(min_length=1)
+    command: StrList = Field(default_factory=list)
+    args: StrList = Field(default_factory=list)
+    workingDir: str | None = None
+    env: dict[EnvName, str] = Field(default_factory=dict)
+    workers: Replicas = Field(1, description="Training nodes (pods); keep equal to runtime.replicas.")
+    gpus: Int32 = Field(0, description="GPUs per worker (nvidia.com/gpu requests and limits).")
+    cpu: Quantity | None = Field(None, description="CPU request per worker.")
+    memory: Size | None = Field(None, description="Memory request per worker.")
+    shm: Size | None = Field(None, description="Size of /dev/shm (a memory emptyDir), for data loader workers.")
+    serviceAccount: Name | None = None
+    mountPath: str = Field("/data", description="Where the dataset appears in the pods.")
+    dataEnv: EnvName | None = Field("DATA_DIR", description="Environment variable set to where the data is.")
+    dataSubPath: str | None = Field(None, description="Folder of the data inside the dataset (added to dataEnv).")
+    runtime: Name | None = Field(None, description="TrainJob: the ClusterTrainingRuntime (default torch-distributed).")
+    workerCommand: StrList = Field(default_factory=list, description="MPIJob: what the worker pods run while the "
+        "launcher's mpirun drives them (default: the image's entrypoint, an SSH server).")
+    cleanPodPolicy: Literal["Running", "All", "None"] | None = Field(None,
+        description="MPIJob/PyTorchJob: which pods to delete when the job ends (default Running).")
+
+
 class LintSettings(Model):
     ignore: Annotated[list[str], BeforeValidator(_rule_ids)] = Field(
         default_factory=list, description="Lint rule IDs to silence for this spec.")
@@ -305,6 +348,7 @@ class Spec(Model):
     placement: Placement = Field(default_factory=lambda: Placement.model_validate({}))
     runtime: Runtime
     dataflow: list[Step] = Field(default_factory=list, description="Data operations, run in order.")
+    workloads: list[Workload] = Field(default_factory=list, description="Training jobs that read the dataset.")
     lint: LintSettings = Field(default_factory=LintSettings)
 
 
@@ -315,6 +359,12 @@ API_VERSIONS = ("fluidgen.io/v1alpha1",)
 def is_spec(data: object) -> bool:
     return isinstance(data, dict) and data.get("kind") == KIND and \
         str(data.get("apiVersion", "")).startswith(GROUP + "/")
+
+
+def is_fragment(data: object) -> bool:
+    """An overlay fragment: spec keys only, no apiVersion or kind (merged into a spec with -f)."""
+    return isinstance(data, dict) and bool(data) and "apiVersion" not in data and "kind" not in data and \
+        all(isinstance(k, str) and k in Spec.model_fields for k in data)
 
 
 def near_miss(data: object) -> str | None:

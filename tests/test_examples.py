@@ -134,9 +134,9 @@ def test_juicefs_pipeline_is_chained_in_order() -> None:
     result = run_cli("build", str(EXAMPLES / "juicefs-mnist-pipeline.yaml"), env={})
     assert result.code == 0, result.err
     docs = list(yaml.safe_load_all(result.out))
-    assert [d["kind"] for d in docs] == ["Dataset", "JuiceFSRuntime", "DataMigrate", "DataProcess",
-                                         "DataLoad", "DataProcess", "DataMigrate"]
-    ds, rt, ops = docs[0], docs[1], docs[2:]
+    assert [d["kind"] for d in docs] == ["Dataset", "JuiceFSRuntime", "ServiceAccount", "Role", "RoleBinding",
+                                         "DataMigrate", "DataProcess", "DataLoad", "DataProcess", "DataMigrate"]
+    ds, rt, ops = docs[0], docs[1], docs[5:]
     names = {o["name"] for o in ds["spec"]["mounts"][0]["encryptOptions"]}
     assert names == {"access-key", "secret-key", "metaurl"}
     assert ds["spec"]["mounts"][0]["mountPoint"] == "juicefs:///"

@@ -244,7 +244,7 @@ def test_namespace_overlay_moves_every_reference(tmp_path: Path) -> None:
     (overlay / "kustomization.yaml").write_text("namespace: prod\nresources: [../base]\n")
     rendered = subprocess.run([kubectl(), "kustomize", str(overlay)], capture_output=True, text=True, check=True)
     docs = list(yaml.safe_load_all(rendered.stdout))
-    assert len(docs) == 7
+    assert len(docs) == 10  # with the training step's ServiceAccount, Role and RoleBinding
 
     def namespaces(node: object) -> list[str]:
         if isinstance(node, dict):

@@ -25,12 +25,15 @@ def run_health(script: str, obj: dict[str, Any]) -> dict[str, Any]:
     return {k: result[k] for k in ("status", "message") if result[k] is not None}
 
 
-def kinds_in(files: dict[str, str]) -> list[str]:
-    return sorted({rel.split("/")[2] for rel in files})
+def folder(kind: str) -> str:
+    """resource_customizations/<group>/<Kind>, the layout of argo-cd's repository."""
+    from fluidgen.kinds import table
+
+    return f"resource_customizations/{table()[kind].api_version.rpartition('/')[0]}/{kind}"
 
 
-CASES = [(kind, test) for kind in kinds_in(tree())
-         for test in yaml.safe_load(tree()[f"resource_customizations/data.fluid.io/{kind}/health_test.yaml"])["tests"]]
+CASES = [(kind, test) for kind in sorted(families())
+         for test in yaml.safe_load(tree()[f"{folder(kind)}/health_test.yaml"])["tests"]]
 
 
 @pytest.fixture(scope="module")
@@ -41,28 +44,33 @@ def customizations(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("argocd")
     result = run_cli("argocd", "health", str(out))
     assert result.code == 0, result.err
-    return out / "resource_customizations" / "data.fluid.io"
+    return out
 
 
 @pytest.mark.parametrize(("kind", "test"), CASES, ids=[f"{k}-{t['inputPath']}" for k, t in CASES])
 def test_health_check(kind: str, test: dict[str, Any], customizations: Path) -> None:
-    folder = customizations / kind
-    listed = yaml.safe_load((folder / "health_test.yaml").read_text())["tests"]
+    here = customizations / folder(kind)
+    listed = yaml.safe_load((here / "health_test.yaml").read_text())["tests"]
     assert test in listed
-    obj = yaml.safe_load((folder / test["inputPath"]).read_text())
-    assert run_health((folder / "health.lua").read_text(), obj) == test["healthStatus"]
+    obj = yaml.safe_load((here / test["inputPath"]).read_text())
+    assert run_health((here / "health.lua").read_text(), obj) == test["healthStatus"]
 
 
 def test_every_fluid_kind_with_a_status_has_a_check() -> None:
     from fluidgen.engines import ENGINES
     from fluidgen.fluid.operations import OPERATIONS
+    from fluidgen.workloads import WORKLOADS
 
-    expected = {"Dataset", *(e.kind for e in ENGINES.values()), *OPERATIONS}
+    expected = {"Dataset", *(e.kind for e in ENGINES.values()), *OPERATIONS,
+                *(w.kind for w in WORKLOADS.values() if w.kind != "Job")}  # Argo CD checks batch/v1 Job itself
     assert set(families()) == expected
 
 
 @pytest.mark.parametrize("family", sorted(cases()))
 def test_each_family_is_tested_healthy_progressing_and_degraded(family: str) -> None:
+    from fluidgen.argocd import FAMILIES
+
+    assert family in FAMILIES
     seen = {case["expect"]["status"] for case in cases()[family].values()}
     assert {"Healthy", "Progressing", "Degraded"} <= seen
 
@@ -75,23 +83,25 @@ def test_committed_config_map_is_current() -> None:
 
 
 def test_tree_on_disk_is_the_layout_argo_cd_reads(customizations: Path) -> None:
-    assert sorted(p.name for p in customizations.iterdir()) == sorted(families())
+    found = sorted(str(p.parent.relative_to(customizations)) for p in customizations.rglob("health.lua"))
+    assert found == sorted(folder(k) for k in families())
     for kind in families():
-        assert {p.name for p in (customizations / kind).iterdir()} == {"health.lua", "health_test.yaml", "testdata"}
+        assert {p.name for p in (customizations / folder(kind)).iterdir()} == {"health.lua", "health_test.yaml",
+                                                                              "testdata"}
 
 
 def test_config_map_scripts_equal_the_tree() -> None:
     data = yaml.safe_load(config_map())["data"]
     files = tree()
     for kind in families():
-        assert data[f"resource.customizations.health.data.fluid.io_{kind}"] == \
-            files[f"resource_customizations/data.fluid.io/{kind}/health.lua"]
+        group = folder(kind).split("/")[1]
+        assert data[f"resource.customizations.health.{group}_{kind}"] == files[f"{folder(kind)}/health.lua"]
 
 
 def test_a_script_never_fails_on_odd_status() -> None:
     """Odd but possible objects (no status, empty conditions, unknown phase) give a status."""
     for kind, family in families().items():
-        script = tree()[f"resource_customizations/data.fluid.io/{kind}/health.lua"]
+        script = tree()[f"{folder(kind)}/health.lua"]
         for status in ({}, {"phase": "Weird"}, {"conditions": []}, {"masterPhase": "Ready"}, {"worker": {}}):
             result = run_health(script, {"kind": kind, "status": status})
-            assert result["status"] in ("Healthy", "Progressing", "Degraded", "Unknown"), (family, status)
+            assert result["status"] in ("Healthy", "Progressing", "Degraded", "Suspended", "Unknown"), (family, status)

@@ -130,6 +130,7 @@ def _root_path_with_many_mounts(obj_: Object, objects: list[Object]) -> Iterator
 ENGINE = Engine(
     name="alluxio",
     kind=KIND,
+    data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
     doc=__doc__ or "",
     spec=SPEC,
     # Anything Alluxio's UFS layer understands; these are the documented ones.

@@ -140,6 +140,10 @@ class Engine:
     # "runtime" = RuntimeStatus (masterPhase/workerPhase/fusePhase, api/v1alpha1/status.go);
     # "components" = a status per component (master/worker/client, api/v1alpha1/cacheruntime_status.go)
     status_shape: str = "runtime"
+    # Where a Dataset's data appears in the volume Fluid gives pods: "per-mount" = each mount at
+    # its absolute `path`, else /<mount name> (pkg/utils/ufs_path_builder.go
+    # GenUFSPathInUnifiedNamespace, used by the engine's FUSE); "root" = the one mount is the root.
+    data_layout: str = "root"
 
     def created_names(self, name: str) -> list[tuple[str, str]]:
         full = self.chart_fullname.format(name=name)

@@ -181,6 +181,7 @@ def _load_needs_the_class(obj_: Object, objects: list[Object]) -> Iterator[Findi
 ENGINE = Engine(
     name="cache",
     kind=KIND,
+    data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
     doc=__doc__ or "",
     spec=SPEC,
     extra_kinds=(ExtraKind(CLASS_KIND, CLASS, namespaced=False, top_level=True),),

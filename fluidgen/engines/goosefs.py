@@ -40,6 +40,7 @@ SPEC = obj(
 ENGINE = Engine(
     name="goosefs",
     kind=KIND,
+    data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
     doc=__doc__ or "",
     spec=SPEC,
     schemes=frozenset({"cos", "cosn", "oss", "s3", "hdfs", "http", "https", "pvc", "local"}),

@@ -86,6 +86,7 @@ def _args_drop_root_ns(obj_: Object, objects: list[Object]) -> Iterator[Finding]
 ENGINE = Engine(
     name="jindo",
     kind=KIND,
+    data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
     doc=__doc__ or "",
     spec=SPEC,
     schemes=frozenset({"oss", "s3", "cos", "obs", "hdfs", "dls", "pvc", "local"}),

@@ -1,0 +1,183 @@
+"""Training jobs (`workloads:`) and the RBAC of data operations that submit jobs.
+
+A job mounts the claim Fluid creates for the Dataset (its name, its namespace), read-only
+unless the Dataset is ReadWriteMany, and is pinned to the nodes the cache is pinned to, so
+training reads from local cache workers. The data appears where the engine's FUSE puts it
+(Engine.data_layout): the job learns the path from an environment variable (DATA_DIR).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import Any
+
+from ..diagnostics import PathT
+from ..engines import Engine
+from ..spec import Process, Workload
+from ..workloads import GPU, WORKLOADS, Pod, submit_reasons, submit_rules
+from .context import Context
+from .dataset import node_affinity
+from .mounts import mount_name
+
+DATA_VOLUME, SHM_VOLUME, SHM_PATH = "dataset", "dshm", "/dev/shm"
+WHY_ANNOTATION = "fluidgen.io/why"
+
+
+def data_dir(ctx: Context, engine: Engine, w: Workload) -> str:
+    """Where the data is inside the pod: the mount path, the mount's place in the engine's
+    namespace (one mount), and the folder the spec names."""
+    where = w.mountPath
+    mounts = ctx.spec.source
+    if engine.data_layout == "per-mount" and len(mounts) == 1:
+        given = mounts[0].path
+        path = given if given and given.startswith("/") else f"/{mount_name(ctx, 0, mounts[0])}"
+        where = posixpath.join(where, path.lstrip("/"))
+    if w.dataSubPath:
+        where = posixpath.join(where, w.dataSubPath.strip("/"))
+    return posixpath.normpath(where)
+
+
+def lower_workloads(ctx: Context, engine: Engine) -> list[dict[str, Any]]:
+    out = []
+    names: dict[str, int] = {}
+    for i, w in enumerate(ctx.spec.workloads):
+        at: PathT = ("workloads", i)
+        if w.name in names:
+            ctx.report((*at, "name"), f"workloads[{names[w.name]}] is also named {w.name}")
+        names.setdefault(w.name, i)
+        if _checked(ctx, w, at):
+            out.append(_object(ctx, engine, w, at))
+    return out
+
+
+def _checked(ctx: Context, w: Workload, at: PathT) -> bool:
+    kind = WORKLOADS[w.kind]
+    ok = True
+    if w.namespace is not None and w.namespace != ctx.namespace:
+        ctx.report((*at, "namespace"), f"the job is in namespace {w.namespace}, the dataset in {ctx.namespace}; a "
+                                       "pod can mount only a claim of its own namespace")
+        ok = False
+    if not w.mountPath.startswith("/") or posixpath.normpath(w.mountPath) == "/":
+        ctx.report((*at, "mountPath"), f'"{w.mountPath}" must be an absolute path below /, such as /data')
+        ok = False
+    else:
+        mount = posixpath.normpath(w.mountPath)
+        if mount == SHM_PATH or mount.startswith(SHM_PATH + "/") or SHM_PATH.startswith(mount + "/"):
+            ctx.report((*at, "mountPath"), f"{w.mountPath} collides with {SHM_PATH}, where the job's shared memory "
+                                           "is mounted")
+            ok = False
+    if not kind.multi_node and w.workers > 1:
+        ctx.report((*at, "workers"), f"a {w.kind} runs one pod; use MPIJob, PyTorchJob or TrainJob for "
+                                     f"{w.workers} workers")
+        ok = False
+    if w.workingDir and not kind.working_dir:
+        ctx.report((*at, "workingDir"), f"{w.kind} cannot set the working directory (the runtime owns the "
+                                        "container); change directory in the command")
+        ok = False
+    if w.runtime is not None and w.kind != "TrainJob":
+        ctx.report((*at, "runtime"), "runtime names a ClusterTrainingRuntime and applies to TrainJob only")
+        ok = False
+    if w.workerCommand and w.kind != "MPIJob":
+        ctx.report((*at, "workerCommand"), "workerCommand applies to MPIJob only")
+        ok = False
+    if w.cleanPodPolicy is not None and w.kind not in ("MPIJob", "PyTorchJob"):
+        ctx.report((*at, "cleanPodPolicy"), "cleanPodPolicy applies to MPIJob and PyTorchJob only")
+        ok = False
+    replicas = ctx.spec.runtime.replicas
+    if kind.multi_node and replicas is not None and replicas != w.workers:
+        ctx.report((*at, "workers"), f"{w.workers} workers but runtime.replicas is {replicas}: training nodes "
+                                     "without a cache worker read over the network", "warning")
+    if w.gpus and not ctx.spec.placement.gpu:
+        ctx.report((*at, "gpus"), "the job asks for GPUs but placement.gpu names no GPU model, so the cache "
+                                  "may sit on other nodes than the training", "warning")
+    return ok
+
+
+def _object(ctx: Context, engine: Engine, w: Workload, at: PathT) -> dict[str, Any]:
+    kind = WORKLOADS[w.kind]
+    env = dict(w.env)
+    if w.dataEnv:
+        where = data_dir(ctx, engine, w)
+        if w.dataEnv in env and env[w.dataEnv] != where:
+            ctx.report((*at, "env", w.dataEnv), f"{w.dataEnv}={env[w.dataEnv]}, but the data is at {where} (mount "
+                                                f"path + where {engine.kind} puts the mount); kept as given",
+                       "warning")
+        env.setdefault(w.dataEnv, where)
+    requests: dict[str, Any] = {}
+    if w.cpu is not None:
+        requests["cpu"] = w.cpu
+    if w.memory is not None:
+        requests["memory"] = w.memory
+    resources: dict[str, Any] = {}
+    if w.gpus:
+        requests[GPU] = w.gpus
+        resources["limits"] = {GPU: w.gpus}
+    if requests:
+        resources["requests"] = requests
+    read_only = "ReadWriteMany" not in ctx.spec.accessModes
+    mounts: list[dict[str, Any]] = [{"name": DATA_VOLUME, "mountPath": posixpath.normpath(w.mountPath),
+                                     **({"readOnly": True} if read_only else {})}]
+    volumes: list[dict[str, Any]] = [{"name": DATA_VOLUME, "persistentVolumeClaim": {
+        "claimName": ctx.name, **({"readOnly": True} if read_only else {})}}]
+    if w.shm is not None:
+        mounts.append({"name": SHM_VOLUME, "mountPath": SHM_PATH})
+        volumes.append({"name": SHM_VOLUME, "emptyDir": {"medium": "Memory", "sizeLimit": w.shm}})
+    affinity = node_affinity(ctx)
+    pod = Pod(image=w.image, command=list(w.command), args=list(w.args), working_dir=w.workingDir,
+              env=[{"name": k, "value": env[k]} for k in sorted(env)], resources=resources, volume_mounts=mounts,
+              volumes=volumes,
+              affinity={"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": affinity["required"]}}
+              if affinity else None,
+              tolerations=[t.model_dump(exclude_none=True) for t in ctx.spec.placement.tolerations],
+              service_account=w.serviceAccount, workers=w.workers, gpus=w.gpus,
+              options={k: v for k, v in (("runtime", w.runtime), ("cleanPodPolicy", w.cleanPodPolicy),
+                                         ("workerCommand", list(w.workerCommand) or None)) if v is not None})
+    obj = {"apiVersion": kind.api_version, "kind": kind.kind, "metadata": ctx.metadata(w.name),
+           "spec": kind.build(pod)}
+    ctx.trace(obj, (), at)
+    ctx.trace(obj, ("metadata", "name"), (*at, "name"))
+    return obj
+
+
+def submitter_rbac(ctx: Context) -> list[dict[str, Any]]:
+    """ServiceAccount, Role and RoleBinding per service account of the steps whose scripts
+    submit jobs (the kinds of all its steps together)."""
+    from .dataflow import step_name
+
+    by_account: dict[str, list[tuple[int, Process, str]]] = {}
+    for i, step in enumerate(ctx.spec.dataflow):
+        p = step.process
+        if p is not None and p.submits is not None and p.serviceAccount is not None:
+            by_account.setdefault(p.serviceAccount, []).append((i, p, step_name(ctx, i, step)))
+    out = []
+    for account in sorted(by_account):
+        steps = by_account[account]
+        tools = {p.submits.tool for _, p, _ in steps if p.submits is not None}
+        if len(tools) > 1:
+            ctx.report(("dataflow", steps[-1][0], "process", "submits", "tool"), f"the steps using service account "
+                       f"{account} submit with {' and '.join(sorted(tools))}; give them one tool or two accounts")
+            continue
+        kinds = sorted({k for _, p, _ in steps if p.submits is not None for k in p.submits.kinds})
+        out += _rbac(ctx, account, kinds, tools.pop(), [name for _, _, name in steps],
+                     ("dataflow", steps[0][0], "process", "submits"))
+    return out
+
+
+def _rbac(ctx: Context, account: str, kinds: list[str], tool: str, steps: list[str], at: PathT
+          ) -> list[dict[str, Any]]:
+    role = f"{account}-submitter"
+    why = (f"data operation {', '.join(steps)} submits and watches {', '.join(kinds)} with {tool}. "
+           f"{submit_reasons(kinds, tool)}")
+    meta = ctx.metadata(role)
+    meta.setdefault("annotations", {})[WHY_ANNOTATION] = why
+    objects: list[dict[str, Any]] = [
+        {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": ctx.metadata(account)},
+        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role", "metadata": meta,
+         "rules": submit_rules(kinds, tool)},
+        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding", "metadata": ctx.metadata(role),
+         "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": role},
+         "subjects": [{"kind": "ServiceAccount", "name": account, "namespace": ctx.namespace}]},
+    ]
+    for obj in objects:
+        ctx.trace(obj, (), at)
+    return objects
