@@ -47,6 +47,18 @@ def target_options(command: F) -> F:
     return command
 
 
+def names_option(command: F) -> F:
+    """--operation-names, for the commands whose output names data operations."""
+    return click.option("--operation-names", "operation_names", type=click.Choice(["plain", "hashed"]),
+                        default=None, help="hashed: each data operation's name ends in a hash of its spec, so "
+                                           "an edited step runs again under a new name [default: hashed in GitOps "
+                                           "mode, else plain].")(command)
+
+
+def _hash_names(choice: str | None) -> bool | None:
+    return None if choice is None else choice == "hashed"
+
+
 def _ignore_ids(ignore: tuple[str, ...]) -> frozenset[str]:
     from .lint import unknown_ids
 
@@ -84,13 +96,14 @@ def main(traceback: bool) -> None:
 @target_options
 @click.option("--target", type=click.Choice(["fluid", "alluxio-helm"]), default="fluid", show_default=True,
               help="fluid: Fluid manifests; alluxio-helm: a values file for the upstream Alluxio chart.")
+@names_option
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--ignore", multiple=True, help="Lint rule ID to silence (repeatable).")
 @click.option("-q", "--quiet", is_flag=True, help="No summary line on stderr.")
 def build(specs: tuple[str, ...], overlays: tuple[str, ...], output_dir: str | None, write_secrets: bool,
           environment: str | None, sops_age: tuple[str, ...], fmt: str,
           fluid_version: str | None, namespace: str | None, allow_read: tuple[str, ...], gitops: str | None,
-          target: str, strict: bool,
+          target: str, operation_names: str | None, strict: bool,
           ignore: tuple[str, ...], quiet: bool) -> None:
     """Compile SPECS (files or directories) into manifests on stdout."""
     from . import emit, report
@@ -111,7 +124,7 @@ def build(specs: tuple[str, ...], overlays: tuple[str, ...], output_dir: str | N
                                    "lower-case letters and digits)")
     options = Options(fluid_version=_resolve(lambda: settings.fluid_version(fluid_version)),
                       namespace=_resolve(lambda: settings.namespace(namespace)), target=target,
-                      gitops=_resolve(lambda: settings.gitops(gitops)),
+                      gitops=_resolve(lambda: settings.gitops(gitops)), hash_names=_hash_names(operation_names),
                       warnings_as_errors=strict, ignore=_ignore_ids(ignore),
                       allow_read=_resolve(lambda: settings.allow_read(allow_read)))
     result = compile_paths(specs, options, overlays,
@@ -239,9 +252,10 @@ def lint(files: tuple[str, ...], ignore: tuple[str, ...], fluid_version: str | N
               help="Fail when RENDERED holds a Secret with data or stringData (for the pre-commit hook).")
 @click.option("--env", "environment", default=None, metavar="NAME",
               help="With a directory holding fluidgen.yaml: the environment to compare [env FLUIDGEN_ENV].")
+@names_option
 @target_options
 def diff_command(paths: tuple[str, ...], overlays: tuple[str, ...], forbid_secret_values: bool,
-                 environment: str | None,
+                 environment: str | None, operation_names: str | None,
                  fluid_version: str | None, namespace: str | None, allow_read: tuple[str, ...],
                  gitops: str | None) -> None:
     """Compare SPEC... with RENDERED (the last path: a file or an -o directory); exit 1 on drift.
@@ -258,7 +272,7 @@ def diff_command(paths: tuple[str, ...], overlays: tuple[str, ...], forbid_secre
     *specs, rendered = paths
     options = Options(fluid_version=_resolve(lambda: settings.fluid_version(fluid_version)),
                       namespace=_resolve(lambda: settings.namespace(namespace)), read_credentials=False,
-                      gitops=_resolve(lambda: settings.gitops(gitops)),
+                      gitops=_resolve(lambda: settings.gitops(gitops)), hash_names=_hash_names(operation_names),
                       allow_read=_resolve(lambda: settings.allow_read(allow_read)))
     result = compile_paths(specs, options, overlays, environment=_resolve(lambda: settings.environment(environment)))
     problems = result.diagnostics + missing(rendered)
@@ -269,8 +283,68 @@ def diff_command(paths: tuple[str, ...], overlays: tuple[str, ...], forbid_secre
         sys.exit(EXIT_USER)
     text = diff(result.objects, rendered)
     if text:
+        from .drift import rendered_objects
+        from .plan import classify
+
         sys.stdout.write(text)
+        # What Fluid will do with each changed field once the new manifests are applied
+        for edit in classify(rendered_objects(Reader(), rendered), result.objects):
+            sys.stdout.write(f"# plan: {edit.line()}\n")
         click.echo(f"fluidgen: {rendered} is out of date; regenerate it from the specs", err=True)
+        sys.exit(EXIT_USER)
+
+
+@main.command("plan")
+@click.argument("specs", nargs=-1, type=click.Path())
+@click.option("--against", "against", required=True, metavar="OLD",
+              help="What is deployed now: a rendered file or -o directory, a `kubectl get -o yaml` dump, or "
+                   "git:REV (the same specs at a git revision).")
+@click.option("-f", "--file", "overlays", multiple=True, type=click.Path(), help="Overlays, as in build -f.")
+@click.option("--env", "environment", default=None, metavar="NAME", help="An environment of DIR/fluidgen.yaml.")
+@click.option("--allow-recreate", is_flag=True, help="Exit 0 even when Fluid would ignore an edit.")
+@names_option
+@target_options
+def plan_command(specs: tuple[str, ...], against: str, overlays: tuple[str, ...], environment: str | None,
+                 allow_recreate: bool, operation_names: str | None, fluid_version: str | None, namespace: str | None,
+                 allow_read: tuple[str, ...], gitops: str | None) -> None:
+    """Say which edits of SPECS against what is deployed Fluid carries out, and which it ignores.
+
+    Exit 1 when an edit would be ignored (a running runtime that is not re-created, a data
+    operation that already ran), unless --allow-recreate; 0 otherwise.
+    """
+    from . import report
+    from .drift import rendered_objects
+    from .inputs import Reader
+    from .pipeline import Options, compile_paths
+    from .plan import classify
+    from .plan import report as plan_report
+
+    if not specs and not overlays:
+        raise click.UsageError("give the spec(s) to plan")
+    options = Options(fluid_version=_resolve(lambda: settings.fluid_version(fluid_version)),
+                      namespace=_resolve(lambda: settings.namespace(namespace)), read_credentials=False,
+                      gitops=_resolve(lambda: settings.gitops(gitops)), hash_names=_hash_names(operation_names),
+                      allow_read=_resolve(lambda: settings.allow_read(allow_read)))
+    env_name = _resolve(lambda: settings.environment(environment))
+    result = compile_paths(specs, options, overlays, environment=env_name)
+    problems = list(result.diagnostics)
+    if against.startswith("git:"):
+        from .plan import compile_at_revision
+
+        old_result = compile_at_revision(against[4:], specs, overlays, options, env_name)
+        problems += old_result.diagnostics
+        old = old_result.objects
+    else:
+        from .drift import missing
+
+        problems += missing(against)
+        old = [] if missing(against) else rendered_objects(Reader(), against)
+    report.text(problems, sys.stderr)
+    if any(d.severity == "error" for d in problems):
+        sys.exit(EXIT_USER)
+    edits = classify(old, result.objects)
+    sys.stdout.write(plan_report(edits))
+    if any(e.ignored for e in edits) and not allow_recreate:
         sys.exit(EXIT_USER)
 
 

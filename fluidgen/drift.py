@@ -148,6 +148,20 @@ def _sealed(secret: dict[str, Any]) -> bool:
     return isinstance(secret.get("sops"), dict) and all(isinstance(v, str) and v.startswith("ENC[") for v in values)
 
 
+def rendered_objects(reader: Reader, rendered: str) -> list[dict[str, Any]]:
+    """The Kubernetes objects of a committed file, an -o directory or a `kubectl get -o yaml`
+    dump (Lists are opened; kustomize's own files are not objects)."""
+    from .output import KUSTOMIZATION, KUSTOMIZE_CONFIG
+
+    out: list[dict[str, Any]] = []
+    for path in rendered_files(rendered):
+        if Path(path).name in (KUSTOMIZATION, KUSTOMIZE_CONFIG, SOPS_FILE):
+            continue
+        for doc in reader.load(path):
+            out += [o for o in _flatten([doc.data]) if isinstance(o, dict) and "kind" in o]
+    return out
+
+
 def rendered_files(rendered: str) -> list[str]:
     target = Path(rendered)
     if target.is_dir():  # secrets.yaml is git-ignored by the .gitignore fluidgen writes beside it

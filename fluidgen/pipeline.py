@@ -40,6 +40,7 @@ class Options:
     read_credentials: bool = True  # False for validate/lint: check a spec without its secrets
     allow_read: tuple[str, ...] = ()  # directories specs may read files from, besides their own
     gitops: str | None = None  # "argocd": sync waves, no TTL on data operations (a spec's gitops: wins)
+    hash_names: bool | None = None  # data operation names end in a hash of their spec (default: in GitOps mode)
 
 
 @dataclass
@@ -68,6 +69,7 @@ def compile_document(doc: Document, options: Options, reader: Reader | None = No
     read = options.read_credentials and options.target == "fluid"
     ctx = Context(spec, doc, version, namespace, options.env, reader or Reader(allow=options.allow_read), read,
                   gitops=(spec.gitops or options.gitops or "none") == "argocd")
+    ctx.hash_names = ctx.gitops if options.hash_names is None else options.hash_names
     engine = ENGINES[spec.runtime.engine]
     runtime.check(ctx, engine)
     mounts.check(ctx, engine)

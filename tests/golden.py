@@ -2,7 +2,9 @@
 
 golden/ok/<case>/ and golden/err/<case>/ hold a spec.yaml (or the command's args in
 _config.yaml) and the exact expected stdout (ok: expected.yaml) or stderr (err:
-expected.txt; ok cases with warnings: expected.stderr). Each case runs once per Fluid version
+expected.txt; ok cases with warnings: expected.stderr). golden/plan/<case>/ holds what is
+deployed (old.yaml, rendered from old-spec.yaml), the edited spec.yaml, the report `fluidgen
+plan` prints (expected.txt) and its exit code (`exit:` in _config.yaml). Each case runs once per Fluid version
 in its _config.yaml `versions:` (default: every version), with --fluid-version. One expected
 file serves every version unless a version has its own, expected.<version>.<ext>.
 Regenerate with `pytest --update-golden` (identical per-version files are folded into one),
@@ -21,7 +23,7 @@ from fluidgen import versions
 from .conftest import ROOT
 
 GOLDEN = ROOT / "golden"
-TAKES_VERSION = {"build", "validate", "lint", "diff"}
+TAKES_VERSION = {"build", "validate", "lint", "diff", "plan"}
 
 
 def cases(kind: str) -> list[str]:
@@ -71,7 +73,7 @@ def ok_outputs(wanted: str = "fluid") -> list[tuple[str, str, str]]:
 
 def fold_versions() -> None:
     """After --update-golden: where every version's file of a case is the same, keep one."""
-    for kind in ("ok", "err"):
+    for kind in ("ok", "err", "plan"):
         for name in cases(kind):
             case = GOLDEN / kind / name
             wanted = case_versions(case)

@@ -261,3 +261,18 @@ def rng_file(work: Path) -> str:
                  st.text(max_size=30)))
 def test_fuzz_profiles(name: str) -> None:
     _run("profiles", ["profiles", "show", name], ROOT)
+
+
+@SETTINGS
+@given(st.integers(0, 2**32))
+def test_fuzz_plan(seed: int) -> None:
+    rng = random.Random(seed)
+    work, _, spec = _case(seed, rng)
+    rendered = work / "deployed.yaml"
+    rendered.write_text(rng.choice(["42\n", "", "- a\n", '{"apiVersion": "v1", "kind": "List", "items": [{"kind": '
+                                    '"AlluxioRuntime", "metadata": {"uid": "1"}, "status": {}, "spec": 3}]}\n',
+                                    mutate(SEEDS[seed % 7][1], rng)]))
+    extra = [f for f in (["--operation-names", "hashed"], ["--allow-recreate"], ["--gitops", "argocd"])
+             if rng.random() < 0.3]
+    against = "git:no-such-revision" if rng.random() < 0.05 else "deployed.yaml"
+    _run("plan", ["plan", spec.name, "--against", against, *[x for f in extra for x in f]], work)

@@ -53,3 +53,22 @@ def test_err(name: str, version: str, monkeypatch: pytest.MonkeyPatch, update_go
     assert out == ""
     assert "Traceback" not in err
     _compare(case, "expected.txt", version, err, update_golden)
+
+
+PLAN = params("plan")
+
+
+@pytest.mark.parametrize(("name", "version"), PLAN, ids=[f"{n}[{v}]" for n, v in PLAN])
+def test_plan(name: str, version: str, monkeypatch: pytest.MonkeyPatch, update_golden: bool) -> None:
+    """Per engine, one edit of each class against a rendered base: the exact report and exit code."""
+    case = GOLDEN / "plan" / name
+    monkeypatch.chdir(case)
+    extra = [a for a in config(case)["args"] if a == "--operation-names" or a in ("hashed", "plain")]
+    deployed = run_cli("build", "--fluid-version", version, *extra, "old-spec.yaml")
+    assert deployed.code == 0, deployed.err
+    header, _, rendered = (case / "old.yaml").read_text().partition("\n")
+    assert rendered == deployed.out, f"{case}/old.yaml is stale: {header[2:]}"
+    code, out, err = _run(case, version, monkeypatch)
+    assert code == config(case)["exit"], (code, err)
+    assert err == ""
+    _compare(case, "expected.txt", version, out, update_golden)

@@ -37,7 +37,7 @@ from ..fluid.common import (
 )
 from ..rules import Finding, Object, Rule, kind_of, spec_of
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
-from .base import Engine, Storage
+from .base import APPLIED, Engine, Storage
 
 KIND = "AlluxioRuntime"
 
@@ -131,6 +131,9 @@ ENGINE = Engine(
     name="alluxio",
     kind=KIND,
     data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
+    # UpdateOnUFSChange mounts and unmounts changed Dataset mounts (pkg/ddc/alluxio/ufs.go);
+    # SyncRuntime applies nothing else (pkg/ddc/alluxio/sync_runtime.go, in every Fluid version fluidgen targets).
+    mount_edits=APPLIED,
     doc=__doc__ or "",
     spec=SPEC,
     # Anything Alluxio's UFS layer understands; these are the documented ones.

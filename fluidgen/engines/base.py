@@ -63,6 +63,15 @@ class SpecSection:
 
 # The runtime fields the spec computes (runtime.replicas, runtime.cache) for the classic
 # runtimes, and where a user sets them instead of in overrides.
+# What Fluid does with an edit of a running runtime (fluidgen plan). An engine lists the spec
+# paths its sync carries out; every other path waits for the runtime to be re-created.
+APPLIED = "applied"  # carried out in place (the controller scales or remounts)
+ROLLING = "rolling"  # written to the StatefulSet; its pods restart with it
+ON_RESTART = "on-restart"  # written to the FUSE DaemonSet (OnDelete): taken up as FUSE pods are recreated
+RECREATE = "recreate"  # ignored until the runtime is deleted and created again
+# Every engine scales workers when replicas change (pkg/ddc/<engine>/replicas.go SyncReplicas).
+SCALES = (("replicas", APPLIED),)
+
 CLASSIC_COMPUTED = {"replicas": "runtime.replicas", "tieredstore": "runtime.cache"}
 MEM_DEFAULT_PATH = "/dev/shm"
 
@@ -144,6 +153,12 @@ class Engine:
     # its absolute `path`, else /<mount name> (pkg/utils/ufs_path_builder.go
     # GenUFSPathInUnifiedNamespace, used by the engine's FUSE); "root" = the one mount is the root.
     data_layout: str = "root"
+    # Spec path prefix -> effect (APPLIED, ROLLING, ON_RESTART) of an edit on a running runtime;
+    # unlisted paths are RECREATE. Most engines' SyncRuntime is empty (pkg/ddc/<engine>/sync_runtime.go).
+    edits: tuple[tuple[str, str], ...] = SCALES
+    # Dataset spec.mounts edits: APPLIED where the engine's UpdateOnUFSChange mounts and unmounts
+    # (pkg/ddc/<engine>/ufs.go), RECREATE where it is empty.
+    mount_edits: str = RECREATE
 
     def created_names(self, name: str) -> list[tuple[str, str]]:
         full = self.chart_fullname.format(name=name)

@@ -44,7 +44,7 @@ from ..fluid.common import (
 from ..rules import Finding, Object, Rule, kind_of, meta, spec_of
 from ..spectypes import Model, Name
 from ..structural.dsl import BOOL, QUANTITY, STR, STR_LIST, STR_MAP, array, fields, int32, k8s, obj, string
-from .base import Engine, ExtraKind, SpecSection
+from .base import APPLIED, ROLLING, Engine, ExtraKind, SpecSection
 
 if TYPE_CHECKING:
     from ..lower.context import Context
@@ -182,6 +182,11 @@ ENGINE = Engine(
     name="cache",
     kind=KIND,
     data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
+    # syncRuntimeSpec copies master/worker runtimeVersion, resources and replicas into their
+    # components; UpdateOnUFSChange remounts changed Dataset mounts (pkg/ddc/cache/engine/sync.go, ufs.go)
+    edits=(("master.replicas", APPLIED), ("worker.replicas", APPLIED), ("master.resources", ROLLING),
+           ("worker.resources", ROLLING), ("master.runtimeVersion", ROLLING), ("worker.runtimeVersion", ROLLING)),
+    mount_edits=APPLIED,
     doc=__doc__ or "",
     spec=SPEC,
     extra_kinds=(ExtraKind(CLASS_KIND, CLASS, namespaced=False, top_level=True),),

@@ -21,7 +21,7 @@ from ..fluid.common import (
     TIEREDSTORE,
 )
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
-from .base import Engine
+from .base import APPLIED, Engine
 
 KIND = "GooseFSRuntime"
 
@@ -41,6 +41,7 @@ ENGINE = Engine(
     name="goosefs",
     kind=KIND,
     data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
+    mount_edits=APPLIED,  # UpdateOnUFSChange (pkg/ddc/goosefs/ufs.go); SyncRuntime is empty
     doc=__doc__ or "",
     spec=SPEC,
     schemes=frozenset({"cos", "cosn", "oss", "s3", "hdfs", "http", "https", "pvc", "local"}),

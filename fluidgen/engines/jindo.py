@@ -34,7 +34,7 @@ from ..fluid.common import (
 )
 from ..rules import Finding, Object, Rule, kind_of, same_place
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
-from .base import Engine, Storage
+from .base import ON_RESTART, ROLLING, SCALES, Engine, Storage
 
 KIND = "JindoRuntime"
 
@@ -87,6 +87,11 @@ ENGINE = Engine(
     name="jindo",
     kind=KIND,
     data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
+    # jindocache's SyncRuntime copies master, worker and FUSE resources and the FUSE metrics
+    # switch into the StatefulSets and the DaemonSet (pkg/ddc/jindocache/sync_runtime.go; on
+    # master the StatefulSets are switched to OnDelete, so their pods take it when recreated).
+    edits=(*SCALES, ("master.resources", ROLLING), ("worker.resources", ROLLING), ("fuse.resources", ON_RESTART),
+           ("fuse.metrics", ON_RESTART)),
     doc=__doc__ or "",
     spec=SPEC,
     schemes=frozenset({"oss", "s3", "cos", "obs", "hdfs", "dls", "pvc", "local"}),

@@ -37,7 +37,7 @@ from ..fluid.common import (
 )
 from ..rules import Finding, Object, Rule, kind_of
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, k8s_list, obj
-from .base import Engine, Storage
+from .base import ON_RESTART, ROLLING, SCALES, Engine, Storage
 
 KIND = "JuiceFSRuntime"
 
@@ -93,6 +93,15 @@ def _byte_quota(obj_: Object, _: list[Object]) -> Iterator[Finding]:
 ENGINE = Engine(
     name="juicefs",
     kind=KIND,
+    # SyncRuntime rewrites the worker StatefulSet (node selector, volumes, pod metadata,
+    # resources, env, volume mounts, image, and the mount command built from options and the
+    # cache tier, restarting workers) and the FUSE DaemonSet, which FUSE pods take up when
+    # recreated (pkg/ddc/juicefs/sync_runtime.go, in every Fluid version fluidgen targets).
+    edits=(*SCALES, *((f"worker.{k}", ROLLING) for k in ("nodeSelector", "volumeMounts", "podMetadata", "resources",
+                                                           "env", "options")),
+           ("volumes", ROLLING), ("tieredstore", ROLLING), ("juicefsVersion", ROLLING),
+           *((f"fuse.{k}", ON_RESTART) for k in ("nodeSelector", "volumeMounts", "podMetadata", "resources", "env",
+                                                  "options", "image", "imageTag", "imagePullPolicy"))),
     doc=__doc__ or "",
     spec=SPEC,
     schemes=frozenset({"juicefs"}),

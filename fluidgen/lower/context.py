@@ -55,6 +55,7 @@ class Context:
     reader: Reader
     read_credentials: bool = True
     gitops: bool = False  # Argo CD: sync waves; data operations are never deleted by Fluid
+    hash_names: bool = False  # data operation names end in a hash of their spec: an edit runs it again
     diagnostics: list[Diagnostic] = field(default_factory=list)
     origins: Origins = field(default_factory=Origins)
 

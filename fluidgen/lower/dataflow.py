@@ -17,6 +17,17 @@ def step_name(ctx: Context, index: int, step: Step) -> str:
     return step.name or f"{ctx.name}-step{index + 1}-{step.op}"
 
 
+def hashed_name(name: str, kind: str, spec: dict[str, Any]) -> str:
+    """`name-<8 hex>` from the operation's kind and spec (its runAfter included, so a step after
+    an edited one runs again too): Fluid runs an operation once, so an edited step needs a new
+    name to run again under GitOps, and an unchanged one keeps its name."""
+    import hashlib
+    import json
+
+    digest = hashlib.sha256(json.dumps([kind, spec], sort_keys=True).encode("utf-8")).hexdigest()
+    return f"{name}-{digest[:8]}"
+
+
 def lower_dataflow(ctx: Context, engine: Engine) -> tuple[list[dict[str, Any]], list[SecretPlan]]:
     objects: list[dict[str, Any]] = []
     secrets: list[SecretPlan] = []
@@ -38,6 +49,8 @@ def lower_dataflow(ctx: Context, engine: Engine) -> tuple[list[dict[str, Any]], 
                        "remove ttlSecondsAfterFinished (to run it again, give the step a new name)")
         elif step.ttlSecondsAfterFinished is not None:
             spec["ttlSecondsAfterFinished"] = step.ttlSecondsAfterFinished
+        if ctx.hash_names:
+            name = hashed_name(name, kind, spec)
         previous = ctx.fluid_object(kind, name, spec, at=("dataflow", i))
         ctx.trace(previous, ("spec",), at)
         if step.name is not None:

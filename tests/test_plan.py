@@ -1,0 +1,136 @@
+"""`fluidgen plan`: which edits Fluid carries out and which it ignores, against a rendered
+file, a `kubectl get -o yaml` dump or a git revision; and the same marks in `fluidgen diff`."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from .conftest import EXAMPLES, ROOT, run_cli
+
+
+def workspace(tmp_path: Path) -> Path:
+    """A copy of the examples with the bundled ImageNet profile beside them as a file."""
+    shutil.copytree(EXAMPLES, tmp_path / "ex")
+    shutil.copy(ROOT / "profiles" / "alluxio-imagenet.yaml", tmp_path / "ex" / "mine.yaml")
+    return tmp_path / "ex"
+
+
+def test_a_changed_profile_property_is_ignored_until_recreate(tmp_path: Path) -> None:
+    ex = workspace(tmp_path)
+    rendered = ex / "rendered.yaml"
+    rendered.write_text(run_cli("build", str(ex / "alluxio-imagenet-oss.yaml")).out)
+    profile = ex / "mine.yaml"
+    profile.write_text(profile.read_text().replace('alluxio.fuse.cached.paths.max: "1000000"',
+                                                   'alluxio.fuse.cached.paths.max: "2000000"'))
+    spec = ex / "edited.yaml"
+    spec.write_text((ex / "alluxio-imagenet-oss.yaml").read_text().replace("profile: alluxio-imagenet",
+                                                                           "profile: ./mine.yaml"))
+    result = run_cli("plan", str(spec), "--against", str(rendered))
+    assert result.code == 1, result.err
+    assert result.out.splitlines() == [
+        'AlluxioRuntime default/imagenet spec.properties["alluxio.fuse.cached.paths.max"]: ignored until the runtime '
+        "is re-created (the cache is lost and the dataset unbound meanwhile)",
+        "fluidgen plan: 1 change, 1 ignored by Fluid"]
+    accepted = run_cli("plan", "--allow-recreate", str(spec), "--against", str(rendered))
+    assert accepted.code == 0
+
+
+def test_changing_only_replicas_is_applied(tmp_path: Path) -> None:
+    ex = workspace(tmp_path)
+    rendered = ex / "rendered.yaml"
+    rendered.write_text(run_cli("build", str(ex / "alluxio-imagenet-oss.yaml")).out)
+    spec = ex / "scaled.yaml"
+    spec.write_text((ex / "alluxio-imagenet-oss.yaml").read_text().replace("replicas: 4", "replicas: 6"))
+    result = run_cli("plan", str(spec), "--against", str(rendered))
+    assert result.code == 0, result.out + result.err
+    assert "AlluxioRuntime default/imagenet spec.replicas: applied in place" in result.out
+
+
+@pytest.mark.parametrize(("names", "code", "expected"), [
+    ("hashed", 0, "a new operation: Fluid runs it"),
+    ("plain", 1, "DataLoad default/torch-mnist-training-step3 spec.target[1]: ignored: the operation already ran"),
+])
+def test_an_edited_pipeline_step(names: str, code: int, expected: str, tmp_path: Path) -> None:
+    ex = workspace(tmp_path)
+    rendered = ex / "rendered.yaml"
+    rendered.write_text(run_cli("build", "--operation-names", names, str(ex / "juicefs-mnist-pipeline.yaml")).out)
+    spec = ex / "edited.yaml"
+    spec.write_text((ex / "juicefs-mnist-pipeline.yaml").read_text().replace(
+        "paths: [/MNIST/raw]", "paths: [/MNIST/raw, /MNIST/processed]"))
+    result = run_cli("plan", "--operation-names", names, str(spec), "--against", str(rendered))
+    assert result.code == code, result.out + result.err
+    assert expected in result.out
+    if names == "hashed":
+        step3 = [line for line in result.out.splitlines() if "step3" in line]
+        assert len(step3) == 2 and any("removed" in line for line in step3)
+        # the steps before the edited one keep their names: nothing to run again
+        assert "step1" not in result.out and "step2" not in result.out
+
+
+def test_gitops_mode_hashes_operation_names_by_default() -> None:
+    gitops = run_cli("build", "--gitops", "argocd", str(EXAMPLES / "juicefs-mnist-pipeline.yaml"))
+    names = [d["metadata"]["name"] for d in yaml.safe_load_all(gitops.out) if d["kind"].startswith("Data")
+             and d["kind"] != "Dataset"]
+    assert all(len(n.rsplit("-", 1)[1]) == 8 for n in names), names
+    docs = list(yaml.safe_load_all(gitops.out))
+    step2 = next(d for d in docs if d["metadata"]["name"].startswith("torch-mnist-training-step2"))
+    assert step2["spec"]["runAfter"]["name"] == names[0]
+    plain = run_cli("build", "--gitops", "argocd", "--operation-names", "plain",
+                    str(EXAMPLES / "juicefs-mnist-pipeline.yaml"))
+    assert "torch-mnist-training-step1\n" in plain.out
+
+
+def test_against_a_live_dump_ignores_what_the_server_defaulted(tmp_path: Path) -> None:
+    built = run_cli("build", str(EXAMPLES / "jindo-imagenet-oss.yaml"))
+    live = []
+    for obj in yaml.safe_load_all(built.out):
+        obj["metadata"].update(uid="0a1b", resourceVersion="42", creationTimestamp="2026-11-20T10:00:00Z")
+        if obj["kind"] == "JindoRuntime":
+            obj["spec"]["master"] = {"replicas": 1}  # defaulted by the API server / webhook
+            obj["status"] = {"masterPhase": "Ready", "workerPhase": "Ready"}
+        live.append(obj)
+    dump = tmp_path / "live.yaml"
+    dump.write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": live}))
+    same = run_cli("plan", str(EXAMPLES / "jindo-imagenet-oss.yaml"), "--against", str(dump))
+    assert same.code == 0 and same.out == "fluidgen plan: 0 changes, 0 ignored by Fluid\n", same.out + same.err
+
+
+def test_against_a_git_revision(tmp_path: Path) -> None:
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    repo = tmp_path / "repo"
+    shutil.copytree(EXAMPLES, repo)
+    env_git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run([*env_git, "-C", str(repo), "add", "-A"], check=True)
+    subprocess.run([*env_git, "-C", str(repo), "commit", "-qm", "base"], check=True)
+    spec = repo / "alluxio-imagenet-oss.yaml"
+    spec.write_text(spec.read_text().replace("quota: 50Gi", "quota: 80Gi"))
+    import os
+
+    cwd = os.getcwd()
+    os.chdir(repo)
+    try:
+        result = run_cli("plan", "alluxio-imagenet-oss.yaml", "--against", "git:HEAD")
+        missing = run_cli("plan", "alluxio-imagenet-oss.yaml", "--against", "git:no-such-rev")
+    finally:
+        os.chdir(cwd)
+    assert result.code == 1, result.err
+    assert "AlluxioRuntime default/imagenet spec.tieredstore.levels[0].quota: ignored until" in result.out
+    assert missing.code == 1 and "git:no-such-rev" in missing.err
+
+
+def test_diff_marks_each_changed_field(tmp_path: Path) -> None:
+    rendered = tmp_path / "rendered.yaml"
+    rendered.write_text(run_cli("build", str(EXAMPLES / "jindo-imagenet-oss.yaml")).out)
+    spec = tmp_path / "spec.yaml"
+    spec.write_text((EXAMPLES / "jindo-imagenet-oss.yaml").read_text().replace("replicas: 4", "replicas: 5"))
+    shutil.copytree(EXAMPLES / "credentials", tmp_path / "credentials")
+    result = run_cli("diff", str(spec), str(rendered))
+    assert result.code == 1
+    assert "# plan: JindoRuntime default/imagenet spec.replicas: applied in place" in result.out
