@@ -69,8 +69,13 @@ class Edit:
         return f"{where}{' ' + self.path if self.path else ''}: {MEANING[self.effect]}"
 
 
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def _key(obj: dict[str, Any]) -> Key:
-    meta = obj.get("metadata") or {}
+    """Objects read from a committed file or a dump may have any shape."""
+    meta = _mapping(obj.get("metadata"))
     return str(obj.get("kind")), str(meta.get("namespace") or ""), str(meta.get("name"))
 
 
@@ -113,7 +118,7 @@ def _spec(obj: dict[str, Any]) -> Any:
     """What an edit can change: spec, or for kinds whose fields sit beside metadata, those.
     A Secret is compared by its keys: values are never read here."""
     if obj.get("kind") == "Secret":
-        return {"keys": sorted({*(obj.get("data") or {}), *(obj.get("stringData") or {})})}
+        return {"keys": sorted(str(k) for k in {*_mapping(obj.get("data")), *_mapping(obj.get("stringData"))})}
     if "spec" in obj:
         return obj["spec"]
     return {k: v for k, v in obj.items() if k not in ("apiVersion", "kind", "metadata", "status")}
@@ -164,8 +169,8 @@ def after_of(obj: dict[str, Any], new: list[dict[str, Any]]) -> dict[str, Any] |
 def _without_defaults(live: dict[str, Any], wanted: dict[str, Any] | None) -> dict[str, Any]:
     """A live object (from `kubectl get -o yaml`: it has a uid or a status) holds fields the API
     server and Fluid's webhooks defaulted; only what the manifests set can be an edit."""
-    meta = live.get("metadata") or {}
-    if wanted is None or not (isinstance(meta, dict) and ("uid" in meta or "status" in live)):
+    meta = _mapping(live.get("metadata"))
+    if wanted is None or not ("uid" in meta or "status" in live):
         return live
     return {**live, "spec": _pick(live.get("spec"), wanted.get("spec"))} if "spec" in live else live
 

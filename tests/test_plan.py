@@ -134,3 +134,17 @@ def test_diff_marks_each_changed_field(tmp_path: Path) -> None:
     result = run_cli("diff", str(spec), str(rendered))
     assert result.code == 1
     assert "# plan: JindoRuntime default/imagenet spec.replicas: applied in place" in result.out
+
+
+@pytest.mark.parametrize("deployed", [
+    "apiVersion: v1\nkind: List\nitems: [{kind: AlluxioRuntime, metadata: [x], spec: 3}]\n",
+    "kind: Secret\nmetadata: {name: imagenet-credentials, namespace: default}\ndata: [{a: 1}]\n",
+])
+def test_plan_and_diff_survive_odd_deployed_objects(deployed: str, tmp_path: Path) -> None:
+    """Found by the fuzz suite: what is deployed may have any shape."""
+    old = tmp_path / "old.yaml"
+    old.write_text(deployed)
+    spec = EXAMPLES / "jindo-imagenet-oss.yaml"
+    for args in (["plan", str(spec), "--against", str(old)], ["diff", str(spec), str(old)]):
+        result = run_cli(*args)
+        assert result.code in (0, 1) and "internal error" not in result.err, (args, result.err)

@@ -164,3 +164,17 @@ def test_rule_fires_on_its_trigger(rule_id: str, tmp_path: Path) -> None:
     assert result.code == (1 if severity == "error" or "error [" in result.err else 0)
     silenced = run_cli("lint", "--fluid-version", version, "--ignore", rule_id, str(manifest))
     assert f"[{rule_id}]" not in silenced.err
+
+
+@pytest.mark.parametrize("odd", [
+    "sharedOptions: [a]\n  sharedEncryptOptions: 3\n  mounts: [{mountPoint: 'oss://b/p', name: d, options: 5, "
+    "encryptOptions: [{name: {x: 1}}, 7]}]",
+    "mounts: [{mountPoint: 'oss://b/p', name: d, encryptOptions: 9}]",
+])
+def test_rules_survive_odd_shapes(odd: str, tmp_path: Path) -> None:
+    """Found by the fuzz suite: rules read hand-written input of any shape and never crash."""
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text(f"apiVersion: data.fluid.io/v1alpha1\nkind: Dataset\nmetadata: {{name: d, namespace: default}}"
+                        f"\nspec:\n  {odd}\n---\n" + runtime(spec="replicas: 1\nproperties: [x]\nfuse: {options: 3}"))
+    result = run_cli("lint", str(manifest))
+    assert result.code in (0, 1) and "internal error" not in result.err, result.err

@@ -83,9 +83,9 @@ STORAGE = {
 def _kernel_cache_needs_jni(obj_: Object, _: list[Object]) -> Iterator[Finding]:
     if kind_of(obj_) != KIND:
         return
-    from ..lint.base import fuse_options, fuse_spec
+    from ..lint.base import fuse_options, fuse_spec, mapping
 
-    props = {**(spec_of(obj_).get("properties") or {}), **(fuse_spec(obj_).get("properties") or {})}
+    props = {**mapping(spec_of(obj_).get("properties")), **mapping(fuse_spec(obj_).get("properties"))}
     for i, opt in fuse_options(obj_):
         if opt == "kernel_cache" and props.get("alluxio.fuse.jnifuse.enabled") != "true":
             yield Finding(("spec", "fuse", "args", i), "kernel_cache needs the JNI FUSE; set "
@@ -94,17 +94,16 @@ def _kernel_cache_needs_jni(obj_: Object, _: list[Object]) -> Iterator[Finding]:
 
 def _option_given_twice(obj_: Object, objects: list[Object]) -> Iterator[Finding]:
     """genEncryptOptions fails a mount whose option is also an encryptOption."""
-    from ..lint.base import bound_runtime, mounts_of
+    from ..lint.base import bound_runtime, mapping, mounts_of, names_given
 
     if kind_of(obj_) != "Dataset" or kind_of(bound_runtime(obj_, objects) or {}) != KIND:
         return
     spec = spec_of(obj_)
-    shared = {o.get("name") for o in spec.get("sharedEncryptOptions") or [] if isinstance(o, dict)}
+    shared = {name for _, name in names_given(spec.get("sharedEncryptOptions"))}
     for i, mount in enumerate(mounts_of(obj_)):
-        plain = {**(spec.get("sharedOptions") or {}), **(mount.get("options") or {})}
+        plain = {**mapping(spec.get("sharedOptions")), **mapping(mount.get("options"))}
         seen = set(shared)
-        for j, option in enumerate(mount.get("encryptOptions") or []):
-            name = option.get("name") if isinstance(option, dict) else None
+        for j, name in names_given(mount.get("encryptOptions")):
             if name in plain or name in seen:
                 yield Finding(("spec", "mounts", i, "encryptOptions", j, "name"),
                               f"{name} is set more than once (as an option and an encryptOption); Alluxio "

@@ -191,7 +191,7 @@ def _reference_spec(obj_: Object, objects: list[Object]) -> Iterator[Finding]:
 
 
 def _profile_drops_ro(obj_: Object, objects: list[Object]) -> Iterator[Finding]:
-    from ..lint.base import fuse_spec
+    from ..lint.base import fuse_spec, mapping
 
     if kind_of(obj_) != PROFILE_KIND:
         return
@@ -201,7 +201,7 @@ def _profile_drops_ro(obj_: Object, objects: list[Object]) -> Iterator[Finding]:
     for runtime in objects:
         if kind_of(runtime) != KIND or spec_of(runtime).get("profileName") != meta(obj_).get("name"):
             continue
-        if {"ro", "rw"} & set(fuse_spec(runtime).get("options") or {}):
+        if {"ro", "rw"} & set(mapping(fuse_spec(runtime).get("options"))):
             continue
         for d in objects:
             if kind_of(d) == "Dataset" and same_place(d, runtime) and \

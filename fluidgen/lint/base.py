@@ -76,6 +76,16 @@ def components_of(obj: Object) -> Iterator[tuple[str, dict[str, Any]]]:
             yield name, comp
 
 
+def mapping(value: Any) -> dict[str, Any]:
+    """`value` when it is a mapping, else empty: rules read hand-written input of any shape."""
+    return value if isinstance(value, dict) else {}
+
+
+def items(value: Any) -> list[Any]:
+    """`value` when it is a list, else empty."""
+    return value if isinstance(value, list) else []
+
+
 def jvm_flag(options: Any, flag: str) -> tuple[int, str] | None:
     found = None
     for i, opt in enumerate(options if isinstance(options, list) else []):
