@@ -294,6 +294,46 @@ def diff_command(paths: tuple[str, ...], overlays: tuple[str, ...], forbid_secre
         sys.exit(EXIT_USER)
 
 
+@main.command("import")
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@click.option("-o", "--output-dir", "output_dir", type=click.Path(file_okay=False),
+              help="Write one spec per Dataset to DIR/<name>.yaml (and objects outside any spec to DIR/kept.yaml) "
+                   "instead of stdout; existing files are never replaced.")
+@click.option("--check", is_flag=True, help="Only prove the round trip: write nothing, exit 1 unless every Dataset's "
+                                            "spec builds to the same objects.")
+@click.option("--fluid-version", default=None, metavar="|".join(versions.NAMES),
+              help=f"Fluid version the manifests are for [env FLUIDGEN_FLUID_VERSION; default {versions.DEFAULT}].")
+def import_(files: tuple[str, ...], output_dir: str | None, check: bool, fluid_version: str | None) -> None:
+    """Turn existing Fluid manifests into specs, proven by a round trip.
+
+    Reads Datasets, runtimes, data operations and the Secrets, volumes and claims beside them
+    (files, directories, `kubectl get -o yaml` Lists). Credential values are never written:
+    options that are secrets become environment variable names. The report on stderr says
+    what became what, what went to overrides and what was dropped.
+    """
+    from .importer.run import kept_documents, report, run
+
+    version = _resolve(lambda: settings.fluid_version(fluid_version)) or versions.DEFAULT
+    result = run(list(files), version)
+    from . import report as diagnostics_report
+
+    diagnostics_report.text(result.diagnostics, sys.stderr)
+    sys.stderr.write(report(result))
+    if result.failed:
+        sys.stderr.write("fluidgen: import failed; nothing was written\n")
+        raise SystemExit(EXIT_USER)
+    if check:
+        return
+    texts = {f"{(i.scenario.namespace + '-') if i.scenario.namespace else ''}{i.scenario.name}.yaml": i.text
+             for i in result.imported}
+    if output_dir is None:
+        sys.stdout.write("---\n".join(texts.values()))
+        return
+    from .importer.files import write_specs
+
+    write_specs(output_dir, texts, kept_documents(result))
+
+
 @main.command("plan")
 @click.argument("specs", nargs=-1, type=click.Path())
 @click.option("--against", "against", required=True, metavar="OLD",

@@ -91,17 +91,20 @@ def _lower(ctx: Context) -> list[dict[str, Any]]:
     from .kinds import SYNC_WAVE_ANNOTATION, sync_wave
     from .lower.dataflow import lower_dataflow
     from .lower.dataset import dataset, merge_secrets, secret
-    from .lower.mounts import lower_mounts, nfs_objects
+    from .lower.mounts import lower_mounts, nfs_objects, shared_credentials
     from .lower.runtime import runtime
     from .lower.workloads import lower_workloads, submitter_rbac
 
     engine = ENGINES[ctx.spec.runtime.engine]
     mounts, plans = lower_mounts(ctx)
+    shared = shared_credentials(ctx)
+    plans += [shared.secret] if shared is not None and shared.secret is not None else []
     operations, operation_plans = lower_dataflow(ctx, engine)
     objects = [secret(ctx, p) for p in merge_secrets(ctx, plans + operation_plans)]
     objects += nfs_objects(ctx)
     objects += engine.extra_objects(ctx)
-    objects += [dataset(ctx, mounts), runtime(ctx, engine), *submitter_rbac(ctx), *operations,
+    shared_options = shared.encrypt_options if shared else None
+    objects += [dataset(ctx, mounts, shared_options), runtime(ctx, engine), *submitter_rbac(ctx), *operations,
                 *lower_workloads(ctx, engine)]
     if ctx.gitops:
         for obj in objects:

@@ -60,6 +60,37 @@ class Metadata(Model):
                                              description="Annotations copied to every generated object.")
 
 
+class ObjectMeta(Model):
+    labels: dict[LabelKey, LabelValue] = Field(default_factory=dict,
+                                               description="Labels of this object only (beside metadata.labels).")
+    annotations: dict[LabelKey, str] = Field(default_factory=dict,
+                                             description="Annotations of this object only.")
+
+
+class RunAs(Model):
+    """A user and group (Fluid's User: api/v1alpha1/common.go)."""
+
+    uid: Annotated[int, Field(ge=0, le=2**63 - 1)]
+    gid: Annotated[int, Field(ge=0, le=2**63 - 1)]
+    user: str
+    group: str
+
+
+class RestoreLocation(Model):
+    path: str = Field(description="pvc://<claim>/<subpath>/ or local:///<path>/ holding a DataBackup.")
+    nodeName: str | None = Field(None, description="The node a local:// backup is on.")
+
+
+class DatasetSection(ObjectMeta):
+    """The Dataset object itself: what only it carries."""
+
+    owner: RunAs | None = Field(None, description="The user and group the Dataset's files belong to.")
+    dataRestoreLocation: RestoreLocation | None = Field(None,
+        description="Restore the metadata from this backup when the runtime starts (DataBackup's path).")
+    overrides: dict[str, Any] = Field(default_factory=dict,
+        description="Dataset spec fields the spec has no key for (checked against the Fluid API).")
+
+
 def _same_names(value: object) -> object:
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return {v: v for v in value}
@@ -181,9 +212,10 @@ class CacheTier(Model):
     volumeType: Literal["hostPath", "emptyDir"] | None = None
 
 
-class RuntimeBase(Model):
+class RuntimeBase(ObjectMeta):
     engine: EngineName
-    replicas: Replicas = Field(1, description="Cache workers.")
+    replicas: Replicas | None = Field(None, description="Cache workers (default: the engine's, 1 for all but "
+                                                         "JuiceFS; null leaves it to Fluid).")
     cache: list[CacheTier] = Field(default_factory=list, description="Cache tiers, fastest first.")
     profile: str | None = Field(None, description="Tuning profile: a bundled name or a path to a file.")
     overrides: dict[str, Any] = Field(default_factory=dict, description="Runtime spec fields that beat the profile.")
@@ -257,8 +289,23 @@ class Submits(Model):
                                                                    "job in a ConfigMap.")
 
 
+class LoadPath(Model):
+    path: str
+    replicas: Replicas | None = Field(None, description="Cache copies of this path (default: load.replicas).")
+
+
+def _load_paths(value: object) -> object:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [{"path": v} if isinstance(v, str) else v for v in value]
+    return value
+
+
 class Load(Model):
-    paths: StrList = Field(default_factory=lambda: ["/"], description="Paths to warm up, in the cache namespace.")
+    paths: Annotated[list[LoadPath], BeforeValidator(_load_paths, json_schema_input_type=str | list[str | LoadPath])] \
+        = Field(default_factory=lambda: [LoadPath(path="/", replicas=None)],
+                description="Paths to warm up, in the cache namespace: a path, or {path, replicas}.")
     replicas: Replicas | None = None
     metadata: bool | None = Field(None, description="Load metadata first.")
     options: StrMap = Field(default_factory=dict)
@@ -268,11 +315,22 @@ class Load(Model):
 
 class Backup(Model):
     path: str = Field(description="pvc://<claim>/<subpath>/ or local:///<path>/")
+    runAs: RunAs | None = Field(None, description="The user and group the backup files are written as.")
 
 
-class Step(Model):
+class Step(ObjectMeta):
     name: Name | None = Field(None, description="Object name (default <dataset>-step<N>-<op>).")
+    after: Literal["previous", "none"] | Name = Field("previous", description="Run after the previous step "
+        "(default), the step of this name, or none (start at once).")
+    affinityStrategy: dict[str, Any] | None = Field(None, description="runAfter.affinityStrategy: place the pods "
+        "near the pods of the step it runs after (policy Require/Prefer, requires, prefers).")
     ttlSecondsAfterFinished: Int32 | None = None
+    nodeSelector: StrMap = Field(default_factory=dict, description="Nodes the operation's pods may run on.")
+    affinity: dict[str, Any] | None = Field(None, description="Pod affinity of the operation's pods (core/v1).")
+    tolerations: list[Toleration] = Field(default_factory=list)
+    schedulerName: str | None = None
+    overrides: dict[str, Any] = Field(default_factory=dict,
+        description="Operation spec fields the step has no key for (checked against the Fluid API).")
     migrate: Migrate | None = None
     process: Process | None = None
     load: Load | None = None
@@ -344,6 +402,9 @@ class Spec(Model):
         "FLUIDGEN_GITOPS, else none.")
     source: list[Mount] = Field(default_factory=list, description="One entry per mount.")
     sharedOptions: StrMap = Field(default_factory=dict)
+    sharedCredentials: Credentials | None = Field(None, description="Secret options every mount gets "
+                                                                    "(sharedEncryptOptions).")
+    dataset: DatasetSection = Field(default_factory=lambda: DatasetSection.model_validate({}))
     accessModes: list[Literal["ReadOnlyMany", "ReadWriteMany"]] = Field(default_factory=list)
     placement: Placement = Field(default_factory=lambda: Placement.model_validate({}))
     runtime: Runtime

@@ -276,3 +276,24 @@ def test_fuzz_plan(seed: int) -> None:
              if rng.random() < 0.3]
     against = "git:no-such-revision" if rng.random() < 0.05 else "deployed.yaml"
     _run("plan", ["plan", spec.name, "--against", against, *[x for f in extra for x in f]], work)
+
+
+REFERENCE_SEEDS = sorted((SHARED / "reference").glob("*.yaml")) if (SHARED / "reference").is_dir() else []
+CORPUS_SEEDS = sorted((ROOT / "tests" / "corpus" / "cases").glob("*.yaml"))
+
+
+@SETTINGS
+@given(st.integers(0, 2**32))
+def test_fuzz_import(seed: int) -> None:
+    """Mutated reference manifests and Fluid doc samples (kubectl Lists among them) through import."""
+    rng = random.Random(seed)
+    seeds = [*REFERENCE_SEEDS, *CORPUS_SEEDS]
+    work = Path(tempfile.mkdtemp(prefix="fuzz-import-"))
+    text = mutate(seeds[seed % len(seeds)].read_text(), rng)
+    if rng.random() < 0.2:  # as `kubectl get -o yaml` prints it
+        with contextlib.suppress(yaml.YAMLError):
+            docs = list(yaml.safe_load_all(text))
+            text = yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": docs}) if docs else text
+    (work / "in.yaml").write_text(text)
+    extra = [f for f in (["--check"], ["-o", "out"], ["--fluid-version", "v1.0.8"]) if rng.random() < 0.3]
+    _run("import", ["import", "in.yaml", *[x for f in extra for x in f]], work)

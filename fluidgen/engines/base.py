@@ -76,9 +76,9 @@ CLASSIC_COMPUTED = {"replicas": "runtime.replicas", "tieredstore": "runtime.cach
 MEM_DEFAULT_PATH = "/dev/shm"
 
 
-def classic_level(separator: str, t: CacheTier) -> dict[str, Any]:
+def classic_level(separator: str, t: CacheTier, mem_path: str | None = MEM_DEFAULT_PATH) -> dict[str, Any]:
     """A tieredstore level of the classic runtimes (api/v1alpha1/common.go, Level)."""
-    paths = list(t.path) or ([MEM_DEFAULT_PATH] if t.medium == "MEM" else [])
+    paths = list(t.path) or ([mem_path] if t.medium == "MEM" and mem_path else [])
     level: dict[str, Any] = {"mediumtype": t.medium}
     if paths:
         level["path"] = separator.join(p.rstrip("/") or "/" for p in paths)
@@ -94,9 +94,13 @@ def classic_level(separator: str, t: CacheTier) -> dict[str, Any]:
 
 def classic_generate(ctx: Context, engine: Engine) -> dict[str, Any]:
     """What the spec itself sets on a classic runtime: workers and cache tiers."""
-    out: dict[str, Any] = {"replicas": ctx.spec.runtime.replicas}
+    from ..lower.runtime import replicas
+
+    count = replicas(ctx, engine)
+    out: dict[str, Any] = {} if count is None else {"replicas": count}
     if ctx.spec.runtime.cache:
-        out["tieredstore"] = {"levels": [classic_level(engine.path_separator, t) for t in ctx.spec.runtime.cache]}
+        out["tieredstore"] = {"levels": [classic_level(engine.path_separator, t, engine.mem_default_path)
+                                         for t in ctx.spec.runtime.cache]}
     return out
 
 
@@ -112,6 +116,10 @@ def _none(ctx: Context) -> list[dict[str, Any]]:
     return []
 
 
+def _no_section(runtime_spec: Mapping[str, Any]) -> dict[str, Any] | None:
+    return None
+
+
 @dataclass(frozen=True)
 class Engine:
     name: str  # what a spec writes in runtime.engine
@@ -124,11 +132,13 @@ class Engine:
     migrate_storage: Mapping[str, Storage] = field(default_factory=dict)  # per scheme, DataMigrate
     extra_kinds: tuple[ExtraKind, ...] = ()
     path_separator: str = ","  # between several cache paths of one tieredstore level
+    mem_default_path: str | None = MEM_DEFAULT_PATH  # a MEM tier's path when the spec gives none (None: no path)
     single_tier: bool = True  # reads only tieredstore.levels[0]
     emptydir_needs_path: bool = True  # a tier on an emptyDir still names its directory
     single_mount: bool = False  # uses only the first mount
     needs_mounts: bool = True
     defaults: Mapping[str, Any] = field(default_factory=dict)  # built-in runtime spec defaults
+    default_replicas: int | None = 1  # workers when the spec says nothing (None: leave it to Fluid)
     default_profile: str | None = None
     no_default_profile: str = ""  # why there is no bundled default profile, when there is none
     section: SpecSection | None = None  # the engine's own part of `runtime:` in a spec
@@ -144,6 +154,9 @@ class Engine:
     check: Callable[[Context], None] = _no_check  # engine-specific checks of a spec
     finish_runtime: Callable[[Context, dict[str, Any]], dict[str, Any]] = _same  # last word on the spec
     extra_objects: Callable[[Context], list[dict[str, Any]]] = _none  # objects besides the runtime
+    # `fluidgen import`: the engine's section of a spec, from a runtime's spec (None: no section)
+    references: bool = False  # the runtime a dataset:// reference Dataset gets (Fluid ignores its spec)
+    import_section: Callable[[Mapping[str, Any]], dict[str, Any] | None] = _no_section
     removed_note: str = ""  # why a version lacks it
     # Shape of the runtime's status, for Argo CD health checks (fluidgen/health/):
     # "runtime" = RuntimeStatus (masterPhase/workerPhase/fusePhase, api/v1alpha1/status.go);

@@ -26,7 +26,7 @@ Sources in fluid-cloudnative/fluid (versions.py says which versions have it):
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
@@ -104,6 +104,12 @@ def _settings(ctx: Context) -> CacheClassSettings | None:
     return found if isinstance(found, CacheClassSettings) else None
 
 
+def _import_section(runtime_spec: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A runtime read by `fluidgen import` names its class; a class is shared, so it is not defined here."""
+    name = runtime_spec.get("runtimeClassName")
+    return {"name": name} if isinstance(name, str) and name else None
+
+
 def _check(ctx: Context) -> None:
     if _settings(ctx) is None:
         ctx.report(("runtime",), "engine cache needs a cacheClass: section naming its CacheRuntimeClass "
@@ -128,7 +134,10 @@ def _level(ctx: Context, i: int) -> dict[str, Any]:
 
 def _generate(ctx: Context, engine: Engine) -> dict[str, Any]:
     settings = _settings(ctx)
-    worker: dict[str, Any] = {"replicas": ctx.spec.runtime.replicas}
+    from ..lower.runtime import replicas
+
+    count = replicas(ctx, engine)
+    worker: dict[str, Any] = {} if count is None else {"replicas": count}
     if ctx.spec.runtime.cache:
         worker["tieredStore"] = {"levels": [_level(ctx, i) for i in range(len(ctx.spec.runtime.cache))]}
     return {"runtimeClassName": settings.name if settings else "", "worker": worker}
@@ -196,6 +205,7 @@ ENGINE = Engine(
     emptydir_needs_path=False,
     no_default_profile="the class carries the cache system's tuning; nothing holds for every class",
     section=SpecSection("cacheClass", CacheClassSettings, SECTION_DOC),
+    import_section=_import_section,
     generate=_generate,
     computed={"runtimeClassName": "runtime.cacheClass.name"},
     starter_source="s3://<BUCKET>/<PATH>",

@@ -111,6 +111,9 @@ ENGINE = Engine(
     path_separator=":",
     single_mount=True,
     default_profile="juicefs-default",
+    # Workers are optional: with none the FUSE clients cache on their own nodes, and the runtime
+    # is ready without them (pkg/ddc/juicefs/status.go: Replicas() == 0 counts as ready).
+    default_replicas=None,
     starter_source="juicefs:///",
     created=(("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"), ("ConfigMap", "{full}-fuse-script"),
              ("ConfigMap", "{full}-worker-script"), ("ConfigMap", "{name}-juicefs-values"),

@@ -16,7 +16,7 @@ Sources in fluid-cloudnative/fluid, the same in every version versions.py lists:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from pydantic import Field, model_validator
@@ -97,6 +97,12 @@ def is_reference(ctx: Context) -> bool:
 
     source = ctx.spec.source
     return bool(source) and all(m.uri is not None and scheme_of(m.uri) == REFERENCE for m in source)
+
+
+def _import_section(runtime_spec: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A runtime read by `fluidgen import` uses its profile by name: profiles are shared."""
+    name = runtime_spec.get("profileName")
+    return {"profileName": name} if isinstance(name, str) and name else None
 
 
 def profile_name(ctx: Context) -> str:
@@ -222,6 +228,8 @@ ENGINE = Engine(
     operations=frozenset({"DataProcess"}),
     default_profile="thin-default",
     section=SpecSection("thin", ThinSettings, SETTINGS_DOC),
+    import_section=_import_section,
+    references=True,
     starter_source="<SCHEME>://<LOCATION>",
     starter_lines=("thin:", "  fileSystemType: <FILE_SYSTEM_TYPE>  # or profileName: a profile already in the cluster",
                    "  profile:", "    fuse: {image: <FUSE_IMAGE>, imageTag: <FUSE_IMAGE_TAG>}"),

@@ -44,6 +44,9 @@ ENGINE = Engine(
     operations=frozenset({"DataProcess"}),
     needs_mounts=False,
     default_profile="vineyard-default",
+    # A MEM level's path is never read: only its medium and quota reach the values
+    # (pkg/ddc/vineyard/transform.go transformTieredStore), so none is written.
+    mem_default_path=None,
     starter_source="",
     created=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("Service", "{full}-master"),
              ("Service", "{full}-worker"), ("DaemonSet", "{full}-fuse"), ("ConfigMap", "{full}-rpc-conf"),

@@ -14,7 +14,7 @@ from ..inputs import Reader
 from ..source import Document
 
 if TYPE_CHECKING:
-    from ..spec import Spec
+    from ..spec import ObjectMeta, Spec
 
 Where = tuple[str, int, int, PathT]  # file, line, column, and the spec key path (empty in profile files)
 
@@ -67,20 +67,22 @@ class Context:
                code: str = "") -> None:
         self.diagnostics.append(self.doc.diag(at, message, severity, stage=stage, code=code))
 
-    def metadata(self, name: str, namespaced: bool = True) -> dict[str, Any]:
+    def metadata(self, name: str, namespaced: bool = True, own: ObjectMeta | None = None) -> dict[str, Any]:
+        """Name, namespace, and the labels and annotations of every object, then the object's `own`."""
         meta: dict[str, Any] = {"name": name}
         if namespaced:
             meta["namespace"] = self.namespace
-        if self.spec.metadata.labels:
-            meta["labels"] = dict(self.spec.metadata.labels)
-        if self.spec.metadata.annotations:
-            meta["annotations"] = dict(self.spec.metadata.annotations)
+        for key in ("labels", "annotations"):
+            values = {**getattr(self.spec.metadata, key), **(getattr(own, key) if own is not None else {})}
+            if values:
+                meta[key] = values
         return meta
 
     def fluid_object(self, kind: str, name: str, spec: dict[str, Any], at: PathT = (),
-                     namespaced: bool = True, top_level: bool = False) -> dict[str, Any]:
+                     namespaced: bool = True, top_level: bool = False,
+                     own: ObjectMeta | None = None) -> dict[str, Any]:
         """A Fluid object; a top-level kind (a cache runtime class) has its fields beside metadata."""
-        head = {"apiVersion": GROUP_VERSION, "kind": kind, "metadata": self.metadata(name, namespaced)}
+        head = {"apiVersion": GROUP_VERSION, "kind": kind, "metadata": self.metadata(name, namespaced, own)}
         obj = {**head, **spec} if top_level else {**head, "spec": spec}
         self.trace(obj, (), at)
         return obj

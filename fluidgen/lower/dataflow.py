@@ -8,6 +8,7 @@ from ..diagnostics import FluidgenError, PathT
 from ..engines import Engine
 from ..fluid.operations import BY_STEP
 from ..spec import Backup, Load, Migrate, Process, Step
+from . import overrides
 from .context import Context
 from .credentials import SecretPlan, deliver
 from .mounts import scheme_of
@@ -32,6 +33,7 @@ def lower_dataflow(ctx: Context, engine: Engine) -> tuple[list[dict[str, Any]], 
     objects: list[dict[str, Any]] = []
     secrets: list[SecretPlan] = []
     previous: dict[str, Any] | None = None
+    by_name: dict[str, dict[str, Any]] = {}
     for i, step in enumerate(ctx.spec.dataflow):
         kind, at = BY_STEP[step.op].kind, ("dataflow", i, step.op)
         if kind not in engine.operations:
@@ -39,9 +41,15 @@ def lower_dataflow(ctx: Context, engine: Engine) -> tuple[list[dict[str, Any]], 
             ctx.report(at, f"{engine.kind} does not support {kind} (it supports: {supported})")
         name = step_name(ctx, i, step)
         spec = _spec(ctx, step, at, name, secrets)
-        if previous is not None:
-            spec["runAfter"] = {"kind": previous["kind"], "name": previous["metadata"]["name"],
-                                "namespace": ctx.namespace}
+        _placement(ctx, step, kind, ("dataflow", i), spec)
+        after = _after(ctx, step, i, previous, by_name)
+        if after is not None:
+            spec["runAfter"] = {"kind": after["kind"], "name": after["metadata"]["name"], "namespace": ctx.namespace}
+            if step.affinityStrategy is not None:
+                spec["runAfter"]["affinityStrategy"] = dict(step.affinityStrategy)
+        elif step.affinityStrategy is not None:
+            ctx.report(("dataflow", i, "affinityStrategy"), "affinityStrategy places pods near the step this one "
+                                                            "runs after, and this step runs after none")
         if step.ttlSecondsAfterFinished is not None and ctx.gitops:
             ctx.report(("dataflow", i, "ttlSecondsAfterFinished"),
                        f"Fluid deletes a finished {kind} after ttlSecondsAfterFinished; Argo CD then finds it "
@@ -49,14 +57,57 @@ def lower_dataflow(ctx: Context, engine: Engine) -> tuple[list[dict[str, Any]], 
                        "remove ttlSecondsAfterFinished (to run it again, give the step a new name)")
         elif step.ttlSecondsAfterFinished is not None:
             spec["ttlSecondsAfterFinished"] = step.ttlSecondsAfterFinished
+        spec = overrides.apply(ctx, kind, spec, step.overrides, ("dataflow", i, "overrides"), _COMPUTED)
         if ctx.hash_names:
             name = hashed_name(name, kind, spec)
-        previous = ctx.fluid_object(kind, name, spec, at=("dataflow", i))
+        previous = ctx.fluid_object(kind, name, spec, at=("dataflow", i), own=step)
         ctx.trace(previous, ("spec",), at)
+        overrides.trace(ctx, previous, step.overrides, ("dataflow", i, "overrides"))
         if step.name is not None:
             ctx.trace(previous, ("metadata", "name"), ("dataflow", i, "name"))
+            by_name[step.name] = previous
         objects.append(previous)
     return objects, secrets
+
+
+# Operation fields the steps compute, and the step key to use instead of overrides.
+_COMPUTED = {"runAfter": "after and affinityStrategy", "dataset": "the spec's dataset",
+             "ttlSecondsAfterFinished": "ttlSecondsAfterFinished", "target": "load.paths"}
+_PLACEMENT = ("nodeSelector", "affinity", "tolerations", "schedulerName")
+
+
+def _after(ctx: Context, step: Step, index: int, previous: dict[str, Any] | None,
+           by_name: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+    """The operation this step runs after: the previous one, a named earlier one, or none."""
+    if step.after == "none":
+        return None
+    if step.after == "previous":
+        return previous
+    if step.after not in by_name:
+        earlier = ", ".join(sorted(by_name)) or "none has a name"
+        ctx.report(("dataflow", index, "after"), f'no earlier step is named "{step.after}" (named earlier steps: '
+                                                 f"{earlier})")
+        return None
+    return by_name[step.after]
+
+
+def _placement(ctx: Context, step: Step, kind: str, at: PathT, spec: dict[str, Any]) -> None:
+    """Where the operation's pods run: nodeSelector, affinity, tolerations, schedulerName."""
+    from ..fluid.schemas import spec_validator
+
+    fields = spec_validator(ctx.version, kind).schema.get("properties", {})
+    for key in _PLACEMENT:
+        value = getattr(step, key)
+        if not value:
+            continue
+        if key not in fields:
+            ctx.report((*at, key), f"{kind} has no {key} in Fluid {ctx.version}; place its pods through "
+                                   f"{'the processor pod spec' if kind == 'DataProcess' else 'the runtime'}")
+            continue
+        if key == "tolerations":
+            spec[key] = [t.model_dump(exclude_none=True) for t in step.tolerations]
+        else:
+            spec[key] = dict(value) if isinstance(value, dict) else value
 
 
 def _spec(ctx: Context, step: Step, at: PathT, name: str, secrets: list[SecretPlan]) -> dict[str, Any]:
@@ -158,12 +209,15 @@ def _script(ctx: Context, p: Process, at: PathT) -> dict[str, Any]:
 
 def _load(ctx: Context, load: Load, at: PathT) -> dict[str, Any]:
     targets = []
-    for path in load.paths:
-        target: dict[str, Any] = {"path": path}
-        if load.replicas is not None:
-            target["replicas"] = load.replicas
+    for entry in load.paths:
+        target: dict[str, Any] = {"path": entry.path}
+        count = entry.replicas if entry.replicas is not None else load.replicas
+        if count is not None:
+            target["replicas"] = count
         targets.append(target)
-    spec: dict[str, Any] = {"dataset": {"name": ctx.name, "namespace": ctx.namespace}, "target": targets}
+    spec: dict[str, Any] = {"dataset": {"name": ctx.name, "namespace": ctx.namespace}}
+    if targets:  # none: Fluid loads the whole dataset
+        spec["target"] = targets
     if load.metadata is not None:
         spec["loadMetadata"] = load.metadata
     if load.options:
@@ -175,4 +229,7 @@ def _load(ctx: Context, load: Load, at: PathT) -> dict[str, Any]:
 def _backup(ctx: Context, b: Backup, at: PathT) -> dict[str, Any]:
     if not b.path.startswith(("pvc://", "local://")):
         ctx.report((*at, "path"), "backup path must be pvc://<claim>/<subpath>/ or local:///<path>/")
-    return {"dataset": ctx.name, "backupPath": b.path}
+    spec: dict[str, Any] = {"dataset": ctx.name, "backupPath": b.path}
+    if b.runAs is not None:
+        spec["runAs"] = b.runAs.model_dump()
+    return spec

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..diagnostics import PathT
 from ..spec import ExternalSecretRef
+from . import overrides
 from .context import Context
 from .credentials import SecretPlan
 
@@ -72,13 +73,17 @@ def node_affinity(ctx: Context) -> dict[str, Any] | None:
     return {"required": {"nodeSelectorTerms": [{"matchExpressions": exprs}]}}
 
 
-def dataset(ctx: Context, mounts: list[dict[str, Any]]) -> dict[str, Any]:
+def dataset(ctx: Context, mounts: list[dict[str, Any]], shared: list[dict[str, Any]] | None = None
+            ) -> dict[str, Any]:
+    """The Dataset; `shared` is the sharedEncryptOptions delivered from sharedCredentials."""
     s = ctx.spec
     spec: dict[str, Any] = {}
     if mounts:
         spec["mounts"] = mounts
     if s.sharedOptions:
         spec["sharedOptions"] = dict(s.sharedOptions)
+    if shared:
+        spec["sharedEncryptOptions"] = shared
     if s.accessModes:
         spec["accessModes"] = list(s.accessModes)
     affinity = node_affinity(ctx)
@@ -88,7 +93,19 @@ def dataset(ctx: Context, mounts: list[dict[str, Any]]) -> dict[str, Any]:
         spec["tolerations"] = [t.model_dump(exclude_none=True) for t in s.placement.tolerations]
     if s.placement.exclusive is not None:
         spec["placement"] = "Exclusive" if s.placement.exclusive else "Shared"
-    obj = ctx.fluid_object("Dataset", ctx.name, spec, at=("metadata", "name"))
+    if s.dataset.owner is not None:
+        spec["owner"] = s.dataset.owner.model_dump()
+    if s.dataset.dataRestoreLocation is not None:
+        spec["dataRestoreLocation"] = s.dataset.dataRestoreLocation.model_dump(exclude_none=True)
+    spec = overrides.apply(ctx, "Dataset", spec, s.dataset.overrides, ("dataset", "overrides"),
+                           {"mounts": "source", "sharedOptions": "sharedOptions",
+                            "sharedEncryptOptions": "sharedCredentials", "owner": "dataset.owner",
+                            "dataRestoreLocation": "dataset.dataRestoreLocation"})
+    obj = ctx.fluid_object("Dataset", ctx.name, spec, at=("metadata", "name"), own=s.dataset)
+    overrides.trace(ctx, obj, s.dataset.overrides, ("dataset", "overrides"))
+    ctx.trace(obj, ("spec", "sharedEncryptOptions"), ("sharedCredentials",))
+    ctx.trace(obj, ("spec", "owner"), ("dataset", "owner"))
+    ctx.trace(obj, ("spec", "dataRestoreLocation"), ("dataset", "dataRestoreLocation"))
     for i, m in enumerate(s.source):
         ctx.trace(obj, ("spec", "mounts", i), ("source", i))
         for key in ("name", "path", "credentials"):

@@ -10,7 +10,7 @@ from .. import names
 from ..engines import Engine
 from ..spec import Mount
 from .context import Context
-from .credentials import SecretPlan, deliver
+from .credentials import Delivered, SecretPlan, deliver
 
 REFERENCE = "dataset"  # dataset://<namespace>/<name>: a reference to another Dataset
 
@@ -67,6 +67,8 @@ def check(ctx: Context, engine: Engine) -> None:
         at = ("source", i, "nfs" if m.nfs is not None else "uri")
         if scheme == REFERENCE:
             continue  # the rules FG115 (its only mount) and FG120 (the engine that serves it) judge it
+        if not scheme and engine.schemes is None:
+            continue  # a FUSE program of the user's reads mountPoint as it is (server:/export, a volume name)
         if not scheme:
             ctx.report(at, "expected a URI with a scheme, such as oss://bucket/dir/ or pvc://claim", stage="check")
         elif engine.schemes is not None and scheme not in engine.schemes:
@@ -93,6 +95,13 @@ def lower_mounts(ctx: Context) -> tuple[list[dict[str, Any]], list[SecretPlan]]:
                 secrets.append(got.secret)
         mounts.append(out)
     return mounts, secrets
+
+
+def shared_credentials(ctx: Context) -> Delivered | None:
+    """sharedEncryptOptions: secret options every mount gets, in the Secret <dataset>-shared-credentials."""
+    if ctx.spec.sharedCredentials is None:
+        return None
+    return deliver(ctx, ctx.spec.sharedCredentials, f"{ctx.name}-shared-credentials", ("sharedCredentials",))
 
 
 def nfs_objects(ctx: Context) -> list[dict[str, Any]]:

@@ -11,8 +11,8 @@ from typing import Any
 
 from .. import profiles, versions
 from ..engines import Engine
-from ..fluid.schemas import describe_problem, prune_spec, spec_validator
 from ..merge import deep_merge
+from . import overrides
 from .context import Context
 
 
@@ -51,30 +51,20 @@ def _profile_layer(ctx: Context, engine: Engine, base: dict[str, Any]) -> tuple[
     return tree, chain
 
 
-def _override_layer(ctx: Context, engine: Engine, tree: dict[str, Any]) -> dict[str, Any]:
-    overrides = ctx.spec.runtime.overrides
-    at = ("runtime", "overrides")
-    for key, instead in engine.computed.items():
-        if key in overrides:
-            ctx.report((*at, key), f"set {instead} instead; it is computed from the spec", stage="resolve")
-    given = {k: v for k, v in overrides.items() if k not in engine.computed}
-    # Overrides are partial: a required field may come from elsewhere; the self-check of the
-    # finished object reports one that is still missing.
-    for p in [p for p in spec_validator(ctx.version, engine.kind).problems(given) if p.keyword != "required"]:
-        severity, message = describe_problem(ctx.version, engine.kind, p, "in runtime.overrides")
-        ctx.diagnostics.append(ctx.doc.diag((*at, *p.path), message, severity,
-                                            stage="resolve", code="FG001" if severity == "warning" else ""))
-    merged: dict[str, Any] = deep_merge(tree, prune_spec(ctx.version, engine.kind, given))
-    return merged
+def replicas(ctx: Context, engine: Engine) -> int | None:
+    """Cache workers: the spec's, else the engine's default; `replicas: null` leaves it to Fluid."""
+    r = ctx.spec.runtime
+    return r.replicas if "replicas" in r.model_fields_set else engine.default_replicas
 
 
 def runtime(ctx: Context, engine: Engine) -> dict[str, Any]:
     tree: dict[str, Any] = deep_merge({}, dict(engine.defaults))
     tree, chain = _profile_layer(ctx, engine, tree)
     tree = deep_merge(tree, engine.generate(ctx, engine))
-    tree = _override_layer(ctx, engine, tree)
+    tree = overrides.apply(ctx, engine.kind, tree, ctx.spec.runtime.overrides, ("runtime", "overrides"),
+                           engine.computed)
     tree = engine.finish_runtime(ctx, tree)
-    obj = ctx.fluid_object(engine.kind, ctx.name, tree, at=("runtime",))
+    obj = ctx.fluid_object(engine.kind, ctx.name, tree, at=("runtime",), own=ctx.spec.runtime)
     _trace(ctx, obj, chain)
     return obj
 
@@ -92,6 +82,5 @@ def _trace(ctx: Context, obj: dict[str, Any], chain: list[Any]) -> None:
     ctx.trace(obj, ("spec", "replicas"), ("runtime", "replicas"))
     for i in range(len(ctx.spec.runtime.cache)):
         ctx.trace(obj, ("spec", "tieredstore", "levels", i), ("runtime", "cache", i))
-    for key, value in ctx.spec.runtime.overrides.items():
-        ctx.trace_copy(obj, ("spec", key), ("runtime", "overrides", key), value)
+    overrides.trace(ctx, obj, ctx.spec.runtime.overrides, ("runtime", "overrides"))
 

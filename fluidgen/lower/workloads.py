@@ -83,7 +83,10 @@ def _checked(ctx: Context, w: Workload, at: PathT) -> bool:
     if w.cleanPodPolicy is not None and w.kind not in ("MPIJob", "PyTorchJob"):
         ctx.report((*at, "cleanPodPolicy"), "cleanPodPolicy applies to MPIJob and PyTorchJob only")
         ok = False
-    replicas = ctx.spec.runtime.replicas
+    from ..engines import ENGINES
+    from .runtime import replicas as cache_workers
+
+    replicas = cache_workers(ctx, ENGINES[ctx.spec.runtime.engine])
     if kind.multi_node and replicas is not None and replicas != w.workers:
         ctx.report((*at, "workers"), f"{w.workers} workers but runtime.replicas is {replicas}: training nodes "
                                      "without a cache worker read over the network", "warning")

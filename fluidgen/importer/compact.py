@@ -1,0 +1,60 @@
+"""An imported spec as short, readable YAML: block style at the top, small mappings and
+lists in flow style when they fit on one line, multi-line strings as literal blocks."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+from typing import Any
+
+WIDTH = 110
+
+
+def _flow_width(value: Any) -> int:
+    return len(json.dumps(value, separators=(", ", ": "), default=str).replace('"', ""))
+
+
+def _has_newline(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\n" in value
+    if isinstance(value, dict):
+        return any(_has_newline(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_newline(v) for v in value)
+    return False
+
+
+def _styled(value: Any, indent: int, depth: int) -> Any:
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+    from ruamel.yaml.scalarstring import LiteralScalarString
+
+    if isinstance(value, str) and "\n" in value:
+        return LiteralScalarString(value)
+    if not isinstance(value, (dict, list)):
+        return value
+    scalars = isinstance(value, list) and all(not isinstance(v, (dict, list)) for v in value)
+    # a list of scalars stays in flow style however long (wrapped at WIDTH): mount options, JVM flags
+    flow = depth >= 1 and not _has_newline(value) and (scalars or indent + _flow_width(value) <= WIDTH)
+    node: CommentedMap | CommentedSeq
+    if isinstance(value, dict):
+        node = CommentedMap()
+        for key, item in value.items():
+            node[key] = _styled(item, indent + 2, depth + 1)
+    else:
+        node = CommentedSeq([_styled(item, indent + 2, depth + 1) for item in value])
+    if flow:
+        node.fa.set_flow_style()
+    else:
+        node.fa.set_block_style()
+    return node
+
+
+def dump(spec: dict[str, Any], header: str = "") -> str:
+    from ruamel.yaml import YAML
+
+    yaml = YAML()
+    yaml.width = WIDTH
+    yaml.indent(mapping=2, sequence=2, offset=0)
+    out = StringIO()
+    yaml.dump(_styled(spec, 0, 0), out)
+    return header + out.getvalue()

@@ -1,0 +1,264 @@
+"""Build the first-class spec, compare with the input, move what is left into overrides.
+
+For each bundled profile of the engine (and none) the spec is built and the runtime's
+remaining differences counted; the profile that leaves the fewest wins. What differs in a
+key the spec computes (mounts, tiers, runAfter, ...) cannot be overridden: the import
+reports it as a failure, naming the key path.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..diagnostics import Diagnostic, FluidgenError
+from ..engines import Engine
+from . import compact, roundtrip
+from .mapping import Mapped, engine_of, first_class
+from .objects import Obj, Scenario
+
+DATASET_COMPUTED = ("mounts", "sharedOptions", "sharedEncryptOptions")
+OPERATION_COMPUTED = ("runAfter", "dataset", "ttlSecondsAfterFinished", "target")
+
+
+@dataclass
+class Imported:
+    scenario: Scenario
+    spec: dict[str, Any]
+    text: str = ""
+    env: dict[str, str] = field(default_factory=dict)  # credential values: in memory only, never written
+    notes: list[str] = field(default_factory=list)
+    overrides: list[str] = field(default_factory=list)  # "Kind/name: key" moved to overrides
+    dropped: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+
+    invalid: bool = False  # the input itself breaks the Fluid API (the failures say where)
+    incomplete: bool = False  # the input lacks the Dataset's runtime
+
+    @property
+    def outcome(self) -> str:
+        if self.incomplete:
+            return "incomplete"
+        if self.invalid:
+            return "invalid"
+        return "failed" if self.failures else "overrides" if self.overrides else "exact"
+
+
+def patch(given: Any, built: Any) -> Any:
+    """What to merge onto `built` (null deletes) to get `given`; None when they are equal."""
+    if isinstance(given, dict) and isinstance(built, dict):
+        out: dict[str, Any] = {}
+        for key, value in given.items():
+            if key not in built:
+                out[key] = value
+            else:
+                sub = patch(value, built[key])
+                if sub is not _SAME:
+                    out[key] = sub
+        for key in built:
+            if key not in given:
+                out[key] = None
+        return out if out else _SAME
+    return _SAME if roundtrip._text(given) == roundtrip._text(built) else given
+
+
+_SAME: Any = object()
+
+
+def _leaves(value: Any) -> int:
+    if isinstance(value, dict):
+        return sum(_leaves(v) for v in value.values()) or 1
+    return 1
+
+
+def prune(version: str, obj: Obj, dropped: list[str]) -> dict[str, Any]:
+    """The object without the spec fields `version` lacks (the API server would prune them)."""
+    from ..fluid.schemas import kinds, prune_spec
+
+    data = copy.deepcopy(obj.data)
+    if obj.kind not in kinds(version) or not isinstance(data.get("spec"), dict):
+        return data
+    pruned = prune_spec(version, obj.kind, data["spec"])
+    for path in _removed(data["spec"], pruned, ("spec",)):
+        dropped.append(f"{obj.kind}/{obj.name}: {'.'.join(map(str, path))} is not in Fluid {version}'s {obj.kind} "
+                       "(the API server would prune it); left out")
+    data["spec"] = pruned
+    return data
+
+
+def _removed(before: Any, after: Any, path: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+    if isinstance(before, dict) and isinstance(after, dict):
+        out = []
+        for key, value in before.items():
+            out += [(*path, key)] if key not in after else _removed(value, after[key], (*path, key))
+        return out
+    if isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+        return [p for i, (x, y) in enumerate(zip(before, after, strict=True)) for p in _removed(x, y, (*path, i))]
+    return []
+
+
+def build(text: str, name: str, env: dict[str, str], version: str) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
+    from ..pipeline import Options, compile_document
+    from ..source import load_text
+
+    doc = load_text(name, text)[0]
+    options = Options(fluid_version=version, env=env, lint=False)
+    try:
+        return compile_document(doc, options)
+    except FluidgenError as exc:
+        return [], exc.diagnostics
+
+
+def _by_key(objects: list[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
+    return {(str(o.get("kind")), str(o.get("metadata", {}).get("name"))): o for o in objects}
+
+
+def _residuals(imported: Imported, given: dict[tuple[str, str], dict[str, Any]],
+               built: dict[tuple[str, str], dict[str, Any]], engine: Engine) -> dict[tuple[str, str], Any]:
+    """Per input Fluid object: the spec patch still needed (computed keys excluded)."""
+    from ..fluid.operations import OPERATIONS
+
+    out = {}
+    for key, obj in given.items():
+        kind = key[0]
+        if kind not in ("Dataset", engine.kind, *OPERATIONS) or key not in built:
+            continue
+        diff = patch(obj.get("spec", {}), built[key].get("spec", {}))
+        if diff is _SAME:
+            continue
+        computed: tuple[str, ...] = DATASET_COMPUTED if kind == "Dataset" else \
+            tuple(engine.computed) if kind == engine.kind else OPERATION_COMPUTED
+        out[key] = {k: v for k, v in diff.items() if k not in computed}
+    return out
+
+
+def _runtime_cost(spec: dict[str, Any], profile: str | None, imported: Imported, given: dict[Any, Any],
+                  engine: Engine, version: str) -> int | None:
+    trial = copy.deepcopy(spec)
+    if profile is not None:
+        trial["runtime"] = {"engine": trial["runtime"]["engine"], "profile": profile,
+                            **{k: v for k, v in trial["runtime"].items() if k != "engine"}}
+    objects, _ = build(compact.dump(trial), "<import>", imported.env, version)
+    if not objects:
+        return None
+    residual = _residuals(imported, given, _by_key(objects), engine)
+    runtime_key = (engine.kind, imported.scenario.name)
+    return _leaves(residual.get(runtime_key, {})) if runtime_key in residual else 0
+
+
+def import_scenario(scenario: Scenario, version: str, name: str = "<import>") -> Imported:
+    from .. import profiles
+
+    # The input is checked against the Fluid API first: mapping reads only objects of the right shape.
+    dropped: list[str] = []
+    problems = _invalid(version, [prune(version, o, dropped) for o in scenario.objects()])
+    if problems:
+        return Imported(scenario, {}, dropped=dropped, failures=problems, invalid=True)
+    try:
+        mapped: Mapped = first_class(scenario, version)
+    except (AttributeError, TypeError, KeyError, ValueError) as exc:
+        # only the core objects beside the Dataset (Secret, volume, claim) can get here unchecked
+        return Imported(scenario, {}, failures=[f"the input is not valid: an object beside Dataset {scenario.name} "
+                                                f"has a field of the wrong type ({type(exc).__name__})"], invalid=True)
+    imported = Imported(scenario, mapped.spec, env=mapped.env, notes=mapped.notes, failures=list(mapped.failures))
+    engine = engine_of(scenario)
+    imported.incomplete = engine is None
+    if engine is None or imported.failures:
+        imported.text = compact.dump(imported.spec)
+        return imported
+    given_objects = [prune(version, o, imported.dropped) for o in scenario.objects()]
+    given = _by_key(_with_engine_defaults(given_objects, engine))
+    spec = imported.spec
+    # the profile that leaves the least for overrides
+    candidates = [None, *[p for p in profiles.bundled_names() if _engine_of_profile(p) == engine.name]]
+    costs = [(c, _runtime_cost(spec, c, imported, given, engine, version)) for c in candidates]
+    usable = [(cost, i, c) for i, (c, cost) in enumerate(costs) if cost is not None]
+    if usable:
+        _, _, best = min(usable)
+        if best is not None:
+            spec["runtime"] = {"engine": engine.name, "profile": best,
+                               **{k: v for k, v in spec["runtime"].items() if k != "engine"}}
+            imported.notes.append(f"{engine.kind} {scenario.name}: tuning matches profile {best}; only the "
+                                  "differences are written")
+    objects, diags = build(compact.dump(spec), name, imported.env, version)
+    if not objects:
+        imported.failures += [f"the spec does not build: {d.message}" for d in diags if d.severity == "error"] \
+            or ["the spec does not build"]
+        imported.text = compact.dump(spec)
+        return imported
+    for (kind, obj_name), residual in _residuals(imported, given, _by_key(objects), engine).items():
+        if not residual:
+            continue
+        where = _overrides_home(spec, kind, obj_name, engine)
+        where.setdefault("overrides", {}).update(residual)
+        imported.overrides += [f"{kind}/{obj_name}: {k}" for k in sorted(residual)]
+    imported.text = compact.dump(spec)
+    objects, diags = build(imported.text, name, imported.env, version)
+    errors = [d for d in diags if d.severity == "error"]
+    if errors or not objects:
+        imported.failures += [f"the spec does not build: {d.message}" for d in errors] or ["the spec does not build"]
+        return imported
+    namespace = scenario.namespace or "default"
+    added = roundtrip.engine_defaults(engine)
+    if scenario.runtime is None:  # a dataset:// reference: the build writes the runtime Fluid ignores
+        objects = [o for o in objects if o.get("kind") != engine.kind]
+    imported.failures += roundtrip.compare(given_objects, objects, namespace, added)
+    for secret in scenario.secrets.values():
+        imported.notes.append(f"Secret {secret.name}: read through existingSecret; its values are not imported "
+                              "(create it outside git: kubectl, External Secrets or SOPS)")
+    return imported
+
+
+def _invalid(version: str, objects: list[dict[str, Any]]) -> list[str]:
+    """Where the input (its unknown fields already left out) breaks the target's Fluid API."""
+    from ..fluid.schemas import kinds, validator
+    from ..kinds import table
+    from ..names import metadata_problems
+
+    out = []
+    rules = table()
+    for o in objects:
+        kind = str(o.get("kind"))
+        if kind in rules and isinstance(o.get("metadata"), dict):
+            for path, problem in metadata_problems(o["metadata"], rules[kind].name_rule):
+                out.append(f"the input is not valid: {kind} {'.'.join(path)}: {problem}")
+        if kind in kinds(version):
+            for p in validator(version, kind).problems(o):
+                if p.severity == "error" and not p.unknown_field:
+                    out.append(f"the input is not valid Fluid {version}: {kind}/{o.get('metadata', {}).get('name')} "
+                               f"{'.'.join(map(str, p.path))}: {p.message}")
+    return out
+
+
+def _with_engine_defaults(objects: list[dict[str, Any]], engine: Engine) -> list[dict[str, Any]]:
+    """Runtimes with the engine's built-in defaults filled in where absent: each equals what
+    Fluid does without the field (engines/*.py `defaults`), so no override is needed for it."""
+    from ..merge import deep_merge
+
+    out = []
+    for o in objects:
+        if o.get("kind") == engine.kind and engine.defaults:
+            o = {**o, "spec": deep_merge(dict(engine.defaults), o.get("spec") or {})}
+        out.append(o)
+    return out
+
+
+def _engine_of_profile(name: str) -> str:
+    from .. import profiles
+
+    try:
+        return profiles.load_profile(name).engine
+    except (KeyError, FluidgenError):
+        return ""
+
+
+def _overrides_home(spec: dict[str, Any], kind: str, name: str, engine: Engine) -> dict[str, Any]:
+    if kind == "Dataset":
+        home: dict[str, Any] = spec.setdefault("dataset", {})
+        return home
+    if kind == engine.kind:
+        runtime: dict[str, Any] = spec["runtime"]
+        return runtime
+    step: dict[str, Any] = next(s for s in spec.get("dataflow", []) if s.get("name") == name)
+    return step
