@@ -314,7 +314,7 @@ def import_(files: tuple[str, ...], output_dir: str | None, check: bool, fluid_v
     from .importer.run import kept_documents, report, run
 
     version = _resolve(lambda: settings.fluid_version(fluid_version)) or versions.DEFAULT
-    result = run(list(files), version)
+    result = run(list(files), version, output_dir=None if check else output_dir)
     from . import report as diagnostics_report
 
     diagnostics_report.text(result.diagnostics, sys.stderr)
@@ -324,11 +324,13 @@ def import_(files: tuple[str, ...], output_dir: str | None, check: bool, fluid_v
         raise SystemExit(EXIT_USER)
     if check:
         return
-    texts = {f"{(i.scenario.namespace + '-') if i.scenario.namespace else ''}{i.scenario.name}.yaml": i.text
-             for i in result.imported}
+    from .importer.run import spec_file
+
+    texts = {spec_file(i.scenario.name, i.scenario.namespace): i.text for i in result.imported}
     if output_dir is None:
         sys.stdout.write("---\n".join(texts.values()))
         return
+    texts.update({i.profile_file: i.profile_text for i in result.imported if i.profile_file})
     from .importer.files import write_specs
 
     write_specs(output_dir, texts, kept_documents(result))

@@ -36,6 +36,12 @@ class Reader:
         self.allow = tuple(os.path.realpath(a) for a in allow)
         self._once: dict[str, bytes] = {}
 
+    def provide(self, path: str, raw: bytes) -> None:
+        """Content for a file not written yet (`fluidgen import` proves a spec and the profile
+        beside it before writing either)."""
+        self._once[path] = raw
+        self.inputs.uncacheable()
+
     # -- plain reads --------------------------------------------------------------------
 
     def read(self, path: str, limit: int = MAX_BYTES) -> bytes:

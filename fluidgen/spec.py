@@ -168,7 +168,8 @@ class NfsSource(Model):
 class Mount(Model):
     uri: str | None = Field(None, description="Where the data is: oss://, s3://, hdfs://, pvc://, juicefs:///, ...")
     nfs: NfsSource | None = Field(None, description="An NFS export, compiled to a PV + PVC + pvc:// mount.")
-    name: MountName | None = Field(None, description="Mount name (default: the dataset name for one mount).")
+    name: MountName | None = Field(None, description="Mount name (default: the dataset name for one mount; null: "
+                                                     "no name, as Fluid allows).")
     path: str | None = Field(None, description="Path in the cache namespace (default /<name>).")
     readOnly: bool | None = None
     shared: bool | None = None
@@ -212,11 +213,33 @@ class CacheTier(Model):
     volumeType: Literal["hostPath", "emptyDir"] | None = None
 
 
+NetworkMode = Literal["HostNetwork", "ContainerNetwork"]
+
+
+class FuseSettings(Model):
+    """The FUSE client's settings that are not tuning (a profile holds that)."""
+
+    nodeSelector: StrMap = Field(default_factory=dict, description="Run FUSE pods only on nodes with these labels "
+                                                                   "(fuse.nodeSelector).")
+    cleanPolicy: Literal["OnDemand", "OnRuntimeDeleted"] | None = Field(None, description="When FUSE pods are "
+        "removed: OnDemand (once no pod on the node uses the dataset) or OnRuntimeDeleted.")
+    networkMode: NetworkMode | None = Field(None, description="FUSE pods on the host network (default) or not.")
+
+
 class RuntimeBase(ObjectMeta):
     engine: EngineName
     replicas: Replicas | None = Field(None, description="Cache workers (default: the engine's, 1 for all but "
                                                          "JuiceFS; null leaves it to Fluid).")
     cache: list[CacheTier] = Field(default_factory=list, description="Cache tiers, fastest first.")
+    runAs: RunAs | None = Field(None, description="The user and group the runtime's pods run as (runAs).")
+    masters: Replicas | None = Field(None, description="Master replicas: 3 (an odd number) for high availability "
+                                                        "(master.replicas).")
+    networkMode: NetworkMode | None = Field(None, description="Master and worker pods on the host network (default) "
+                                                              "or the container network.")
+    metadataSync: bool | None = Field(None, description="Sync the storage's metadata when the runtime starts "
+                                                        "(management.metadataSyncPolicy.autoSync; Fluid's default: "
+                                                        "true).")
+    fuse: FuseSettings | None = None
     profile: str | None = Field(None, description="Tuning profile: a bundled name or a path to a file.")
     overrides: dict[str, Any] = Field(default_factory=dict, description="Runtime spec fields that beat the profile.")
 

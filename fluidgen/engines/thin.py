@@ -78,13 +78,15 @@ class ThinSettings(Model):
     fileSystemType: str | None = Field(None, description="Generate a ThinRuntimeProfile for this file system.")
     profile: dict[str, Any] = Field(default_factory=dict,
         description="Extra ThinRuntimeProfile spec fields (fuse, worker, ...).")
+    name: Name | None = Field(None, description="Name of the generated ThinRuntimeProfile (cluster-scoped), so "
+        "other datasets can share it with profileName (default <namespace>.<dataset>).")
 
     @model_validator(mode="after")
     def _one_way(self) -> ThinSettings:
         if (self.profileName is None) == (self.fileSystemType is None):
             raise ValueError("give exactly one of profileName (existing) or fileSystemType (generated)")
-        if self.profileName and self.profile:
-            raise ValueError("profile fields only apply to a generated profile (fileSystemType)")
+        if self.profileName and (self.profile or self.name):
+            raise ValueError("profile fields and name only apply to a generated profile (fileSystemType)")
         return self
 
 
@@ -109,6 +111,9 @@ def profile_name(ctx: Context) -> str:
     """ThinRuntimeProfiles are cluster-scoped: two namespaces may both have a dataset named
     imagenet, so the namespace is part of the name. A dot cannot occur in either label, so
     team-a.imagenet and team.a-imagenet never collide."""
+    thin = ctx.spec.runtime.section("thin")
+    if thin is not None and thin.name:
+        return str(thin.name)
     return f"{ctx.namespace}.{ctx.name}"
 
 
@@ -155,6 +160,8 @@ def _profile(ctx: Context) -> list[dict[str, Any]]:
         where = ("runtime", "thin", "fileSystemType") if p.path[:1] == ("fileSystemType",) else (*at, *p.path)
         ctx.report(where, message, stage="resolve")
     profile = ctx.fluid_object(PROFILE_KIND, profile_name(ctx), spec, at=at, namespaced=False)
+    if thin.name:
+        ctx.trace(profile, ("metadata", "name"), ("runtime", "thin", "name"))
     ctx.trace(profile, ("spec", "fileSystemType"), ("runtime", "thin", "fileSystemType"))
     return [profile]
 

@@ -123,3 +123,15 @@ def describe_problem(version: str, kind: str, p: Problem, where: str) -> tuple[S
         return "warning", (f"Fluid {version} {kind} has no field {field} (Fluid {', '.join(elsewhere)} has it); "
                            "it is not emitted")
     return "error", f"{kind} has no field {field}{did_you_mean(str(p.path[-1]), p.choices)} ({where})"
+
+
+def has_field(version: str, kind: str, path: tuple[str, ...]) -> bool:
+    """Whether `kind`'s spec in `version` has the field at `path` (mappings only)."""
+    v = spec_validator(version, kind)
+    schema = v.resolve(v.schema)
+    for key in path:
+        props = schema.get("properties") or {}
+        if key not in props:
+            return False
+        schema = v.resolve(props[key])
+    return True

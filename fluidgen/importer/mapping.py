@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engines import ENGINES, Engine
+from ..lower import runtimekeys
 from ..spec import DEFAULT_GPU_LABEL
 from .objects import Obj, Scenario
 
@@ -117,7 +118,9 @@ def mounts(scenario: Scenario, engine: Engine, out: Mapped, taken: set[str]) -> 
         else:
             entry["uri"] = point
         default_name = scenario.name if len(given) == 1 else None
-        if name is not None and (name != default_name or nfs is not None):
+        if name is None and nfs is None:
+            entry["name"] = None  # unnamed in the input: kept unnamed
+        elif name is not None and (name != default_name or nfs is not None):
             entry["name"] = name
         for key in ("path", "readOnly", "shared"):
             if key in m:
@@ -214,7 +217,7 @@ def dataset(scenario: Scenario, engine: Engine, out: Mapped, taken: set[str]) ->
         spec["dataset"] = section
 
 
-def runtime(scenario: Scenario, engine: Engine, out: Mapped) -> None:
+def runtime(scenario: Scenario, engine: Engine, out: Mapped, version: str) -> None:
     if scenario.runtime is None:  # a dataset:// reference
         out.spec["runtime"] = {"engine": engine.name}
         out.notes.append(f"Dataset {scenario.name}: a dataset:// reference, runtime {engine.kind} "
@@ -229,6 +232,7 @@ def runtime(scenario: Scenario, engine: Engine, out: Mapped) -> None:
     levels = (rt.get("tieredstore") or {}).get("levels") if "tieredstore" in engine.computed else None
     if isinstance(levels, list):
         section["cache"] = [_tier(engine, level, out) for level in levels]
+    section.update(runtimekeys.imported(version, engine.kind, rt))
     if engine.section is not None:
         found = engine.import_section(rt)
         if found is not None:
@@ -437,6 +441,6 @@ def first_class(scenario: Scenario, version: str) -> Mapped:
         return out
     taken: set[str] = set()
     dataset(scenario, engine, out, taken)
-    runtime(scenario, engine, out)
+    runtime(scenario, engine, out, version)
     dataflow(scenario, out)
     return out

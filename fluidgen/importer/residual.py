@@ -14,6 +14,7 @@ from typing import Any
 
 from ..diagnostics import Diagnostic, FluidgenError
 from ..engines import Engine
+from ..inputs import Reader
 from . import compact, roundtrip
 from .mapping import Mapped, engine_of, first_class
 from .objects import Obj, Scenario
@@ -34,6 +35,8 @@ class Imported:
     failures: list[str] = field(default_factory=list)
 
     invalid: bool = False  # the input itself breaks the Fluid API (the failures say where)
+    profile_file: str = ""  # a generated tuning profile beside the spec (with -o), and its text
+    profile_text: str = ""
     incomplete: bool = False  # the input lacks the Dataset's runtime
 
     @property
@@ -98,14 +101,15 @@ def _removed(before: Any, after: Any, path: tuple[Any, ...]) -> list[tuple[Any, 
     return []
 
 
-def build(text: str, name: str, env: dict[str, str], version: str) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
+def build(text: str, name: str, env: dict[str, str], version: str, reader: Reader | None = None
+          ) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
     from ..pipeline import Options, compile_document
     from ..source import load_text
 
     doc = load_text(name, text)[0]
     options = Options(fluid_version=version, env=env, lint=False)
     try:
-        return compile_document(doc, options)
+        return compile_document(doc, options, reader)
     except FluidgenError as exc:
         return [], exc.diagnostics
 
@@ -147,7 +151,10 @@ def _runtime_cost(spec: dict[str, Any], profile: str | None, imported: Imported,
     return _leaves(residual.get(runtime_key, {})) if runtime_key in residual else 0
 
 
-def import_scenario(scenario: Scenario, version: str, name: str = "<import>") -> Imported:
+def import_scenario(scenario: Scenario, version: str, name: str = "<import>", profile_dir: str | None = None
+                    ) -> Imported:
+    """One Dataset's spec. With `profile_dir` (import -o DIR), what the runtime still needs
+    beyond the bundled profile goes to a profile file there instead of runtime.overrides."""
     from .. import profiles
 
     # The input is checked against the Fluid API first: mapping reads only objects of the right shape.
@@ -182,19 +189,26 @@ def import_scenario(scenario: Scenario, version: str, name: str = "<import>") ->
             imported.notes.append(f"{engine.kind} {scenario.name}: tuning matches profile {best}; only the "
                                   "differences are written")
     objects, diags = build(compact.dump(spec), name, imported.env, version)
-    if not objects:
-        imported.failures += [f"the spec does not build: {d.message}" for d in diags if d.severity == "error"] \
-            or ["the spec does not build"]
+    unworkable = [d.message for d in diags if d.severity == "error" and d.stage == "check"]
+    if unworkable or not objects:
+        imported.invalid = bool(unworkable)  # what the spec alone shows: the input has it too
+        imported.failures += [f"the input would not work on Fluid: {m}" for m in unworkable] or \
+            [f"the spec does not build: {d.message}" for d in diags if d.severity == "error"] or \
+            ["the spec does not build"]
         imported.text = compact.dump(spec)
         return imported
+    reader = Reader()
     for (kind, obj_name), residual in _residuals(imported, given, _by_key(objects), engine).items():
         if not residual:
+            continue
+        if kind == engine.kind and profile_dir is not None:
+            _tuning_profile(imported, engine, residual, profile_dir, reader)
             continue
         where = _overrides_home(spec, kind, obj_name, engine)
         where.setdefault("overrides", {}).update(residual)
         imported.overrides += [f"{kind}/{obj_name}: {k}" for k in sorted(residual)]
     imported.text = compact.dump(spec)
-    objects, diags = build(imported.text, name, imported.env, version)
+    objects, diags = build(imported.text, name, imported.env, version, reader)
     errors = [d for d in diags if d.severity == "error"]
     if errors or not objects:
         imported.failures += [f"the spec does not build: {d.message}" for d in errors] or ["the spec does not build"]
@@ -208,6 +222,45 @@ def import_scenario(scenario: Scenario, version: str, name: str = "<import>") ->
         imported.notes.append(f"Secret {secret.name}: read through existingSecret; its values are not imported "
                               "(create it outside git: kubectl, External Secrets or SOPS)")
     return imported
+
+
+def _settings(residual: dict[str, Any], path: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A residual as profile settings: a/b/c -> value, split where a null deletes something."""
+    out: dict[str, Any] = {}
+    for key, value in residual.items():
+        where = (*path, key)
+        if isinstance(value, dict) and _has_null(value):
+            out.update(_settings(value, where))
+        else:
+            out["/".join(where)] = value
+    return out
+
+
+def _has_null(value: Any) -> bool:
+    return value is None or (isinstance(value, dict) and any(_has_null(v) for v in value.values()))
+
+
+def _tuning_profile(imported: Imported, engine: Engine, residual: dict[str, Any], directory: str,
+                    reader: Reader) -> None:
+    """The runtime's remaining tuning as a profile file beside the spec, extending the bundled one."""
+    import os
+
+    name = imported.scenario.name
+    runtime = imported.spec["runtime"]
+    base = runtime.get("profile")
+    where = os.path.basename(imported.scenario.runtime.where()) if imported.scenario.runtime else "the input"
+    profile: dict[str, Any] = {
+        "apiVersion": "fluidgen.io/v1alpha1", "kind": "Profile", "name": f"{name}-imported", "engine": engine.name,
+        "description": f"The tuning of {engine.kind} {name} as written in {where}, brought in by fluidgen import.",
+        **({"extends": base} if base else {}),
+        "settings": [{"why": f"As written in {where} (fluidgen import); say here why, for the next reader.",
+                      "set": _settings(residual)}]}
+    imported.profile_file = f"{name}.profile.yaml"
+    imported.profile_text = compact.dump(profile)
+    reader.provide(os.path.join(directory, imported.profile_file), imported.profile_text.encode())
+    runtime["profile"] = imported.profile_file
+    imported.notes.append(f"{engine.kind} {name}: tuning beyond {base or 'the built-in defaults'} "
+                          f"({', '.join(sorted(residual))}) -> profile file {imported.profile_file}")
 
 
 def _invalid(version: str, objects: list[dict[str, Any]]) -> list[str]:

@@ -3,6 +3,7 @@ its own beyond reading the inputs (cli.py prints, output goes where the user sai
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,7 +45,10 @@ def read(paths: list[str], reader: Reader) -> tuple[list[Obj], list[Diagnostic]]
     return objects, notes
 
 
-def run(paths: list[str], version: str, reader: Reader | None = None, lint: bool = True) -> ImportRun:
+def run(paths: list[str], version: str, reader: Reader | None = None, lint: bool = True,
+        output_dir: str | None = None) -> ImportRun:
+    """Import every Dataset in `paths`; with `output_dir`, tuning beyond a bundled profile is
+    written as a profile file there (else runtime.overrides)."""
     reader = reader or Reader()
     objects, notes = read(paths, reader)
     result = ImportRun(diagnostics=notes)
@@ -58,7 +62,9 @@ def run(paths: list[str], version: str, reader: Reader | None = None, lint: bool
                 stage="import"))
             continue
         seen[key] = s.dataset
-        result.imported.append(import_scenario(s, version, f"{s.name}.yaml"))
+        name = spec_file(s.name, s.namespace)
+        spec_path = os.path.join(output_dir, name) if output_dir else name
+        result.imported.append(import_scenario(s, version, spec_path, output_dir))
     if not scenarios and not any(d.severity == "error" for d in notes):
         result.diagnostics.append(Diagnostic(
             paths[0] if paths else "-", 1, 1, "error",
@@ -67,6 +73,10 @@ def run(paths: list[str], version: str, reader: Reader | None = None, lint: bool
     if lint:
         result.diagnostics += _lint(paths, version, reader)
     return result
+
+
+def spec_file(name: str, namespace: str | None) -> str:
+    return f"{namespace + '-' if namespace else ''}{name}.yaml"
 
 
 def _lint(paths: list[str], version: str, reader: Reader) -> list[Diagnostic]:

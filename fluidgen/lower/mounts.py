@@ -83,6 +83,8 @@ def lower_mounts(ctx: Context) -> tuple[list[dict[str, Any]], list[SecretPlan]]:
         name = mount_name(ctx, i, m)
         uri = f"pvc://{claim_name(ctx, i, m)}" if m.nfs is not None else m.uri
         out: dict[str, Any] = {"mountPoint": uri, "name": name}
+        if m.name is None and "name" in m.model_fields_set:
+            del out["name"]  # `name: null`: unnamed, as Fluid allows
         for key in ("path", "readOnly", "shared"):
             if getattr(m, key) is not None:
                 out[key] = getattr(m, key)

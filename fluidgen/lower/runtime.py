@@ -12,7 +12,7 @@ from typing import Any
 from .. import profiles, versions
 from ..engines import Engine
 from ..merge import deep_merge
-from . import overrides
+from . import overrides, runtimekeys
 from .context import Context
 
 
@@ -61,6 +61,7 @@ def runtime(ctx: Context, engine: Engine) -> dict[str, Any]:
     tree: dict[str, Any] = deep_merge({}, dict(engine.defaults))
     tree, chain = _profile_layer(ctx, engine, tree)
     tree = deep_merge(tree, engine.generate(ctx, engine))
+    tree = runtimekeys.apply(ctx, engine.kind, tree)
     tree = overrides.apply(ctx, engine.kind, tree, ctx.spec.runtime.overrides, ("runtime", "overrides"),
                            engine.computed)
     tree = engine.finish_runtime(ctx, tree)
@@ -79,6 +80,7 @@ def _trace(ctx: Context, obj: dict[str, Any], chain: list[Any]) -> None:
             else:
                 ctx.trace_file(obj, ("spec", *entry.path), entry.file, entry.line, entry.col)
     ctx.trace(obj, ("kind",), ("runtime", "engine"))
+    runtimekeys.trace(ctx, obj, str(obj["kind"]))
     ctx.trace(obj, ("spec", "replicas"), ("runtime", "replicas"))
     for i in range(len(ctx.spec.runtime.cache)):
         ctx.trace(obj, ("spec", "tieredstore", "levels", i), ("runtime", "cache", i))

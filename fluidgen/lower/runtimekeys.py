@@ -1,0 +1,92 @@
+"""Runtime settings with a spec key of their own, the same for every engine that has the field.
+
+One table, read by lowering (spec key -> runtime spec paths) and by `fluidgen import` (the
+paths back to the key). Whether an engine has a field in a Fluid version follows from its
+schema there: a key the runtime lacks is an error naming the engine and version.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..merge import set_path
+from .context import Context
+
+
+@dataclass(frozen=True)
+class RuntimeKey:
+    key: tuple[str, ...]  # where it sits under `runtime:` in a spec
+    paths: tuple[tuple[str, ...], ...]  # the runtime spec fields it sets (those the kind has)
+
+
+KEYS = (
+    RuntimeKey(("runAs",), (("runAs",),)),
+    RuntimeKey(("masters",), (("master", "replicas"),)),
+    RuntimeKey(("networkMode",), (("master", "networkMode"), ("worker", "networkMode"))),
+    RuntimeKey(("metadataSync",), (("management", "metadataSyncPolicy", "autoSync"),)),
+    RuntimeKey(("fuse", "nodeSelector"), (("fuse", "nodeSelector"),)),
+    RuntimeKey(("fuse", "cleanPolicy"), (("fuse", "cleanPolicy"),)),
+    RuntimeKey(("fuse", "networkMode"), (("fuse", "networkMode"),)),
+)
+
+
+def value_of(settings: Any, key: tuple[str, ...]) -> Any:
+    for part in key:
+        if settings is None:
+            return None
+        settings = settings.get(part) if isinstance(settings, dict) else getattr(settings, part, None)
+    if hasattr(settings, "model_dump"):
+        return settings.model_dump()
+    return dict(settings) if isinstance(settings, dict) else settings
+
+
+def present(version: str, kind: str, key: RuntimeKey) -> list[tuple[str, ...]]:
+    from ..fluid.schemas import has_field
+
+    return [p for p in key.paths if has_field(version, kind, p)]
+
+
+def apply(ctx: Context, kind: str, tree: dict[str, Any]) -> dict[str, Any]:
+    for key in KEYS:
+        value = value_of(ctx.spec.runtime, key.key)
+        if value is None or value == {}:
+            continue
+        paths = present(ctx.version, kind, key)
+        if not paths:
+            ctx.report(("runtime", *key.key), f"{kind} has no {' or '.join('.'.join(p) for p in key.paths)} in Fluid "
+                                              f"{ctx.version}")
+            continue
+        for path in paths:
+            tree = set_path(tree, path, value)
+    return tree
+
+
+def trace(ctx: Context, obj: dict[str, Any], kind: str) -> None:
+    for key in KEYS:
+        if value_of(ctx.spec.runtime, key.key) is not None:
+            for path in present(ctx.version, kind, key):
+                ctx.trace(obj, ("spec", *path), ("runtime", *key.key))
+
+
+def imported(version: str, kind: str, spec: dict[str, Any]) -> dict[str, Any]:
+    """The keys a runtime spec's fields make: a key whose fields all hold the same value."""
+    out: dict[str, Any] = {}
+    for key in KEYS:
+        paths = present(version, kind, key)
+        values = [_at(spec, p) for p in paths]
+        if not paths or any(v is None for v in values) or any(v != values[0] for v in values):
+            continue
+        target = out
+        for part in key.key[:-1]:
+            target = target.setdefault(part, {})
+        target[key.key[-1]] = values[0]
+    return out
+
+
+def _at(tree: Any, path: tuple[str, ...]) -> Any:
+    for part in path:
+        if not isinstance(tree, dict) or part not in tree:
+            return None
+        tree = tree[part]
+    return tree
