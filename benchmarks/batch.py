@@ -3,7 +3,9 @@
 Runs each size in a fresh process with the cache off, a few times, and reports the median
 wall time, the peak RSS of the child, and the marginal cost per spec relative to the
 smallest size (flat when there is no super-linear work).
-Usage: python benchmarks/batch.py [--sizes 10 100 300 1000] [--runs 3]
+--flagship builds N copies of examples/alluxio-imagenet-oss.yaml instead (the full ImageNet
+profile, credentials from an env file, lint on), each under its own name.
+Usage: python benchmarks/batch.py [--sizes 10 100 300 1000] [--runs 3] [--flagship]
 """
 
 from __future__ import annotations
@@ -17,8 +19,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import fluidgen
+from common import ROOT, fluidgen
 from specs import spec
+
+FLAGSHIP = ROOT / "examples" / "alluxio-imagenet-oss.yaml"
+
+
+def flagship(i: int) -> str:
+    return FLAGSHIP.read_text().replace("name: imagenet", f"name: imagenet-{i:05d}", 1)
 
 
 def run_once(tool: str, folder: Path) -> tuple[float, int]:
@@ -35,6 +43,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 300, 1000])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--flagship", action="store_true", help="copies of the ImageNet example")
     args = parser.parse_args()
     tool = fluidgen()
     print(f"{'specs':>6} {'wall':>8} {'peak RSS':>9} {'per spec (marginal)':>20}")
@@ -43,8 +52,12 @@ def main() -> int:
         for size in args.sizes:
             folder = Path(tmp) / str(size)
             folder.mkdir()
+            if args.flagship:  # its env file, beside every copy as in the example
+                (folder / "credentials").mkdir()
+                for f in (FLAGSHIP.parent / "credentials").iterdir():
+                    (folder / "credentials" / f.name).write_text(f.read_text())
             for i in range(size):
-                (folder / f"spec-{i:05d}.yaml").write_text(spec(i))
+                (folder / f"spec-{i:05d}.yaml").write_text(flagship(i) if args.flagship else spec(i))
             samples = [run_once(tool, folder) for _ in range(args.runs)]
             wall = statistics.median(s[0] for s in samples)
             rss = max(s[1] for s in samples)

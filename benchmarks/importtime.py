@@ -10,6 +10,8 @@ import argparse
 import subprocess
 import sys
 
+from common import fresh_bytecode
+
 PATHS = {
     "cache-hit path (fluidgen.__main__ + fluidgen.cache)": "import fluidgen.__main__, fluidgen.cache",
     "compile path (cli, spec models, YAML, lowering)": (
@@ -22,6 +24,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--top", type=int, default=12)
     args = parser.parse_args()
+    fresh_bytecode()
     for title, code in PATHS.items():
         err = subprocess.run([sys.executable, "-X", "importtime", "-c", code], capture_output=True, text=True,
                              check=True).stderr

@@ -8,14 +8,34 @@ Only digests of non-secret inputs are kept. Credential sources are recorded by r
 
 from __future__ import annotations
 
-import hashlib
 import os
+
+TYPE_CHECKING = False  # typing costs milliseconds at start-up; mypy reads this name as True
+if TYPE_CHECKING:
+    from typing import Any
 
 Recipe = tuple[str, ...]  # ("env", NAME) | ("file", PATH) | ("envfile", PATH, KEY) | ("inline",)
 
 
 def digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+    text: str = _sha256(data).hexdigest()
+    return text
+
+
+def _hasher() -> Any:
+    """SHA-256 from the interpreter's own module (_sha2 from CPython 3.12, _sha256 before):
+    hashlib would load OpenSSL at start-up."""
+    for name in ("_sha2", "_sha256"):
+        try:
+            return __import__(name).sha256
+        except (ImportError, AttributeError):
+            continue
+    from hashlib import sha256
+
+    return sha256
+
+
+_sha256 = _hasher()
 
 
 class BuildInputs:

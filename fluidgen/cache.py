@@ -13,8 +13,11 @@ second build of the same inputs can be read back instead of recompiled.
   build runs (and reports the problem). Nothing a spec says can be taken for a slot: the
   cut points are found with a random marker when the entry is written.
 - Private: the directory must belong to the user and be writable by nobody else, and so
-  must each entry; otherwise the cache is bypassed. Entries are JSON, checked for shape
-  before use, and written atomically (temp file + rename).
+  must each entry; otherwise the cache is bypassed. Entries are written with `marshal`
+  (built into the interpreter: reading one imports nothing) and checked for shape before
+  use; a damaged entry is a miss. They are written atomically (temp file + rename).
+- Start-up: this module and what it imports stay off `typing`, `json`, `hashlib` and
+  `contextlib`, which would cost more than the rest of a hit together.
 - Only plain `build` runs that write YAML to stdout from regular files and directories
   are cached; stdin, FIFOs, -o and --format json are always compiled.
 
@@ -23,21 +26,23 @@ Off with FLUIDGEN_NO_CACHE=1; location FLUIDGEN_CACHE_DIR (default: $XDG_CACHE_H
 
 from __future__ import annotations
 
-import contextlib
-import json
+import marshal
 import os
 import stat
 import sys
-from collections.abc import Callable
-from typing import Any
 
 from . import buildinputs
+
+TYPE_CHECKING = False  # typing itself costs milliseconds at start-up; mypy reads this name as True
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 SETTINGS_PREFIXES = ("FLUIDGEN_", "ARGOCD_ENV_FLUIDGEN_")
 NOT_SETTINGS = {"FLUIDGEN_NO_CACHE", "FLUIDGEN_CACHE_DIR", "FLUIDGEN_TRACEBACK"}
 MAX_ENTRIES = 2000
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
-FORMAT = 2  # bump when the entry layout changes
+FORMAT = 3  # bump when the entry layout changes
 _FLAGS = {"-q", "--quiet", "--strict"}
 _VALUED = {"-n", "--namespace", "--fluid-version", "--format", "--target", "-f", "--file", "--ignore",
            "--allow-read"}
@@ -134,16 +139,16 @@ def serve(argv: list[str], write: Callable[[str], Any], write_err: Callable[[str
     try:
         if not _private(folder, directory=True):
             return False
-        path = os.path.join(folder, f"{_key(argv)}.json")
+        path = os.path.join(folder, f"{_key(argv)}.entry")
         if not _private(path, directory=False):
             return False
         with open(path, "rb") as fh:
             raw = fh.read(MAX_ENTRY_BYTES + 1)
-        entry: Any = json.loads(raw) if len(raw) <= MAX_ENTRY_BYTES else None
+        entry: Any = marshal.loads(raw) if len(raw) <= MAX_ENTRY_BYTES else None
         if not _well_formed(entry):
             return False
         text = _fresh_output(entry)
-    except (OSError, ValueError, UnicodeError):
+    except (OSError, ValueError, EOFError, TypeError, UnicodeError):  # a damaged entry is a miss
         return False
     if text is None:
         return False
@@ -236,8 +241,10 @@ def store(argv: list[str], objects: list[dict[str, Any]], stderr: str, inputs: b
     parts, slots = cut
     entry = {"format": FORMAT, "files": inputs.files, "dirs": inputs.dirs, "envfiles": inputs.envfiles,
              "parts": parts, "slots": slots, "stderr": stderr}
-    with contextlib.suppress(OSError):
-        _write(directory(), f"{_key(argv)}.json", json.dumps(entry, sort_keys=True).encode())
+    try:
+        _write(directory(), f"{_key(argv)}.entry", marshal.dumps(entry))
+    except OSError:  # a cache that cannot be written is no cache (contextlib costs start-up time)
+        return
 
 
 def _cut(objects: list[dict[str, Any]], inputs: buildinputs.BuildInputs) -> tuple[list[str], list[Any]] | None:
@@ -279,6 +286,8 @@ def _write(folder: str, name: str, data: bytes) -> None:
             fh.write(data)
         os.replace(tmp, os.path.join(folder, name))
     except BaseException:
+        import contextlib
+
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
@@ -286,9 +295,13 @@ def _write(folder: str, name: str, data: bytes) -> None:
 
 
 def _prune(folder: str) -> None:
+    import contextlib
     from pathlib import Path
 
-    entries = list(Path(folder).glob("*.json"))
+    for stale in Path(folder).glob("*.json"):  # entries of an older format
+        with contextlib.suppress(OSError):
+            stale.unlink()
+    entries = list(Path(folder).glob("*.entry"))
     if len(entries) <= MAX_ENTRIES:
         return
     entries.sort(key=lambda p: p.stat().st_mtime)

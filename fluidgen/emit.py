@@ -76,8 +76,19 @@ def scalar(value: Any) -> str:
         text = repr(value)
         return text if "." in text else text.replace("e", ".0e", 1)
     if isinstance(value, str):
-        return _quoted(value) if _needs_quotes(value) else value
+        found = _STRINGS.get(value)
+        if found is None:
+            found = _quoted(value) if _needs_quotes(value) else value
+            if len(_STRINGS) < _STRINGS_MAX:
+                _STRINGS[value] = found
+        return found
     raise TypeError(f"cannot emit {type(value).__name__}")
+
+
+# How each string is written, remembered: a batch of specs sharing a profile writes the same
+# property names and values thousands of times (a pure function of the text; bounded).
+_STRINGS: dict[str, str] = {}
+_STRINGS_MAX = 200_000
 
 
 def _block_ok(text: str) -> bool:

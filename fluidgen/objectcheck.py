@@ -95,6 +95,22 @@ def _schema(obj: dict[str, Any], api_version: str, kind: str, version: str, crds
 
 
 def _fluid(body: dict[str, Any], api_version: str, kind: str, version: str) -> list[Finding]:
+    # The findings are a pure function of the body: a batch of specs sharing a profile checks
+    # the same runtime spec again and again (keyed by its repr: same content, same order).
+    key = (version, api_version, kind, repr(body))
+    found = _CHECKED.get(key)
+    if found is None:
+        found = tuple(_fluid_uncached(body, api_version, kind, version))
+        if len(_CHECKED) < _CHECKED_MAX:
+            _CHECKED[key] = found
+    return list(found)
+
+
+_CHECKED: dict[tuple[str, str, str, str], tuple[Finding, ...]] = {}
+_CHECKED_MAX = 4096
+
+
+def _fluid_uncached(body: dict[str, Any], api_version: str, kind: str, version: str) -> list[Finding]:
     available = schemas.kinds(version)
     if kind not in available:
         elsewhere = [v for v in versions.NAMES if kind in schemas.kinds(v)]

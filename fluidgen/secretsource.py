@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 
 from .buildinputs import Recipe
+
+TYPE_CHECKING = False  # collections.abc is not loaded at start-up; mypy reads this name as True
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 
 def read_value_file(path: str) -> str:

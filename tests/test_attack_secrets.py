@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import base64
-import json
+import marshal
 import os
 import shutil
 import subprocess
@@ -120,11 +120,11 @@ def test_a_cache_others_can_write_is_never_used(app: Path, tmp_path: Path, mode:
 def test_an_injected_entry_is_not_served(app: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     assert _cli(app, cache, "build", "spec.yaml")[0] == 0
-    entry = next(cache.glob("*.json"))
-    data = json.loads(entry.read_text())
+    entry = next(cache.glob("*.entry"))
+    data = marshal.loads(entry.read_bytes())
     data["parts"] = ["apiVersion: v1\nkind: ConfigMap\nmetadata: {name: injected}\n"]
     data["slots"] = []
-    entry.write_text(json.dumps(data))
+    entry.write_bytes(marshal.dumps(data))
     os.chmod(entry, 0o666)  # a planted entry others can write
     served = _cli(app, cache, "build", "spec.yaml")
     assert served[3] == "COMPILED" and "injected" not in served[1]

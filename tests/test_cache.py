@@ -155,3 +155,16 @@ def test_b64_scalar_keywords() -> None:
         assert b64_scalar(word) == scalar(word)
 
 
+
+
+@pytest.mark.parametrize("damage", ["truncated", "garbage", "wrong shape", "empty"])
+def test_a_damaged_entry_is_a_miss(tool: Tool, damage: str) -> None:
+    import marshal
+
+    first = tool.build("alluxio-imagenet-oss.yaml")
+    [entry] = [p for p in tool.cache.iterdir() if p.name.endswith(".entry")]
+    raw = entry.read_bytes()
+    entry.write_bytes({"truncated": raw[: len(raw) // 2], "garbage": bytes(range(256)) * 4,
+                       "wrong shape": marshal.dumps({"format": 3, "parts": 1}), "empty": b""}[damage])
+    again = tool.build("alluxio-imagenet-oss.yaml")
+    assert again[3] != "CACHED" and again[:3] == first[:3]
