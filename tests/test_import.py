@@ -356,3 +356,131 @@ runtime: {engine: thin, thin: {profileName: shared-nfs}}
     objects = list(yaml.safe_load_all(got.out))
     assert [o["metadata"]["name"] for o in objects if o["kind"] == "ThinRuntimeProfile"] == ["shared-nfs"]
     assert {o["spec"]["profileName"] for o in objects if o["kind"] == "ThinRuntime"} == {"shared-nfs"}
+
+
+def _golden_outputs() -> list[Path]:
+    return sorted(p for p in (ROOT / "golden" / "ok").glob("*/expected.yaml")
+                  if p.read_text().startswith("apiVersion:"))  # the Helm target writes values, not objects
+
+
+@pytest.mark.parametrize("output", _golden_outputs(), ids=lambda p: p.parent.name)
+def test_what_fluidgen_builds_imports_back(output: Path) -> None:
+    """Every golden build output, imported, round-trips: import can read all that build writes."""
+    spec, config = output.parent / "spec.yaml", output.parent / "_config.yaml"
+    pinned = yaml.safe_load(spec.read_text()).get("fluid") if spec.exists() else None
+    if config.exists():  # a case built for one version only
+        pinned = (yaml.safe_load(config.read_text()) or {}).get("versions", [pinned])[0]
+    got = run_cli("import", "--check", *(["--fluid-version", pinned] if pinned else []), str(output))
+    assert got.code == 0, got.err
+    assert "round trip exact" in got.err
+
+
+PIPELINE = """
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: mnist, namespace: ml}
+spec:
+  mounts: [{mountPoint: "juicefs:///", name: mnist, encryptOptions: [
+    {name: metaurl, valueFrom: {secretKeyRef: {name: jfs-secret, key: metaurl}}}]}]
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: JuiceFSRuntime
+metadata: {name: mnist, namespace: ml}
+spec:
+  tieredstore: {levels: [{mediumtype: SSD, path: /cache, quota: 40Gi}]}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: DataProcess
+metadata: {name: unzip, namespace: ml}
+spec:
+  dataset: {name: mnist, namespace: ml, mountPath: /data}
+  processor:
+    script: {image: busybox, command: [sh], source: "cd /data && unzip raw.zip\\n"}
+  runAfter: {kind: DataMigrate, name: fetch, namespace: ml}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: DataMigrate
+metadata: {name: fetch, namespace: ml}
+spec:
+  from: {externalStorage: {uri: "s3://bucket/mnist/", encryptOptions: [
+    {name: access-key, valueFrom: {secretKeyRef: {name: s3-keys, key: access-key}}},
+    {name: secret-key, valueFrom: {secretKeyRef: {name: s3-keys, key: secret-key}}}]}}
+  to: {dataset: {name: mnist, namespace: ml, path: /raw}}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: DataLoad
+metadata: {name: warm, namespace: ml}
+spec:
+  dataset: {name: mnist, namespace: ml}
+  target: [{path: /train}]
+  runAfter:
+    kind: DataMigrate
+    name: fetch
+    namespace: ml
+    affinityStrategy: {policy: Require, requires: [{name: kubernetes.io/hostname}]}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: DataLoad
+metadata: {name: nightly, namespace: ml}
+spec: {dataset: {name: mnist, namespace: ml}, policy: Cron, schedule: "0 2 * * *"}
+"""
+
+
+def test_an_operation_the_engine_cannot_run_is_named(tmp_path: Path) -> None:
+    backup = PIPELINE + "---\n" + ("apiVersion: data.fluid.io/v1alpha1\nkind: DataBackup\nmetadata: {name: b, "
+                                   "namespace: ml}\nspec: {dataset: mnist, backupPath: 'pvc://backups/mnist/'}\n")
+    (tmp_path / "pipeline.yaml").write_text(backup)
+    got = run_cli("import", str(tmp_path / "pipeline.yaml"))
+    assert got.code == 1 and got.out == ""
+    assert "JuiceFSRuntime does not support DataBackup" in got.err
+
+
+def test_data_operations_become_steps_in_run_after_order(tmp_path: Path) -> None:
+    (tmp_path / "pipeline.yaml").write_text(PIPELINE)
+    got = run_cli("import", "--fluid-version", "v1.1.0-dev", str(tmp_path / "pipeline.yaml"))
+    assert got.code == 0, got.err
+    spec = yaml.safe_load(got.out)
+    steps = spec["dataflow"]
+    assert [s["name"] for s in steps] == ["fetch", "unzip", "warm", "nightly"]  # fetch moved before unzip
+    assert "after" not in steps[1]  # right after the previous step
+    assert steps[2]["after"] == "fetch" and steps[2]["affinityStrategy"]["policy"] == "Require"
+    assert steps[3]["after"] == "none" and steps[3]["load"] == {"paths": [], "policy": "Cron",
+                                                                "schedule": "0 2 * * *"}
+    assert steps[0]["migrate"]["credentials"] == {"existingSecret": {"name": "s3-keys",
+                                                                     "keys": ["access-key", "secret-key"]}}
+    assert steps[1]["process"]["script"] == "cd /data && unzip raw.zip\n"
+    assert "replicas" not in spec["runtime"]
+    assert "round trip exact" in got.err
+
+
+# -- golden imports: the specs import writes are reviewed like code -------------------------
+
+GOLDEN = ROOT / "golden" / "import"
+GOLDEN_CASES: dict[str, tuple[Path, ...]] = {
+    "reference-alluxio-imagenet-oss": (REFERENCE / "alluxio-imagenet-oss.yaml",),
+    "reference-jindo-imagenet-oss": (REFERENCE / "jindo-imagenet-oss.yaml",),
+    "reference-nfs-imagenet": (REFERENCE / "nfs-imagenet-pv-pvc.yaml", REFERENCE / "alluxio-accelerate-nfs-pvc.yaml"),
+    **{f"corpus-{name}": (CORPUS / f"{name}.yaml",) for name in (
+        "docs-en-samples-alluxio-s3-high-concurrency", "docs-en-samples-thinruntime", "docs-zh-samples-efc-runtime",
+        "docs-zh-samples-metadata-sync", "docs-en-samples-nonroot-access", "docs-en-samples-dataset-across-namespace-with-csi",
+        "samples-container-network", "docs-en-dev-generic-cache-runtime-integration")},
+}
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN_CASES))
+def test_golden_import(name: str, update_golden: bool) -> None:
+    inputs = GOLDEN_CASES[name]
+    if not all(p.exists() for p in inputs):
+        pytest.skip(f"input missing: {', '.join(str(p) for p in inputs if not p.exists())} (../shared)")
+    got = run_cli("import", "--fluid-version", "v1.1.0-dev", *map(str, inputs))
+    report = got.err
+    for folder in {str(p.parent) for p in inputs}:
+        report = report.replace(folder + "/", "")
+    actual = {"expected.yaml": got.out, "expected.stderr": f"exit {got.code}\n{report}"}
+    folder = GOLDEN / name
+    if update_golden:
+        folder.mkdir(parents=True, exist_ok=True)
+        for file, text in actual.items():
+            (folder / file).write_text(text)
+    for file, text in actual.items():
+        assert (folder / file).read_text() == text, f"golden/import/{name}/{file} differs: run pytest --update-golden"

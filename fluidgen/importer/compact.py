@@ -24,7 +24,8 @@ def _has_newline(value: Any) -> bool:
     return False
 
 
-def _styled(value: Any, indent: int, depth: int) -> Any:
+def _styled(value: Any, indent: int, depth: int, key_width: int = 0) -> Any:
+    """`value` as ruamel nodes; `indent` is its column, `key_width` what precedes it on its line."""
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
     from ruamel.yaml.scalarstring import LiteralScalarString
 
@@ -34,12 +35,12 @@ def _styled(value: Any, indent: int, depth: int) -> Any:
         return value
     scalars = isinstance(value, list) and all(not isinstance(v, (dict, list)) for v in value)
     # a list of scalars stays in flow style however long (wrapped at WIDTH): mount options, JVM flags
-    flow = depth >= 1 and not _has_newline(value) and (scalars or indent + _flow_width(value) <= WIDTH)
+    flow = depth >= 1 and not _has_newline(value) and (scalars or indent + key_width + _flow_width(value) <= WIDTH)
     node: CommentedMap | CommentedSeq
     if isinstance(value, dict):
         node = CommentedMap()
         for key, item in value.items():
-            node[key] = _styled(item, indent + 2, depth + 1)
+            node[key] = _styled(item, indent + 2, depth + 1, len(str(key)) + 2)
     else:
         node = CommentedSeq([_styled(item, indent + 2, depth + 1) for item in value])
     if flow:
@@ -54,6 +55,8 @@ def dump(spec: dict[str, Any], header: str = "") -> str:
 
     yaml = YAML()
     yaml.width = WIDTH
+    # null, not an empty value: `replicas: null` says "leave it to Fluid"
+    yaml.representer.add_representer(type(None), lambda r, _: r.represent_scalar("tag:yaml.org,2002:null", "null"))
     yaml.indent(mapping=2, sequence=2, offset=0)
     out = StringIO()
     yaml.dump(_styled(spec, 0, 0), out)

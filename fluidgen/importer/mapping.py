@@ -218,7 +218,7 @@ def dataset(scenario: Scenario, engine: Engine, out: Mapped, taken: set[str]) ->
 
 
 def runtime(scenario: Scenario, engine: Engine, out: Mapped, version: str) -> None:
-    if scenario.runtime is None:  # a dataset:// reference
+    if scenario.runtime is None or is_reference(scenario):  # Fluid ignores a reference's runtime spec
         out.spec["runtime"] = {"engine": engine.name}
         out.notes.append(f"Dataset {scenario.name}: a dataset:// reference, runtime {engine.kind} "
                          "(its spec is ignored)")

@@ -54,7 +54,8 @@ def patch(given: Any, built: Any) -> Any:
         out: dict[str, Any] = {}
         for key, value in given.items():
             if key not in built:
-                out[key] = value
+                if value != {}:  # an empty mapping is no setting
+                    out[key] = value
             else:
                 sub = patch(value, built[key])
                 if sub is not _SAME:

@@ -9,7 +9,8 @@ Compared modulo the documented normalisations:
 - what a build adds that changes nothing: a claim's volumeName (pinning it to the volume made
   with it), a PersistentVolume's volumeMode Filesystem and reclaim policy Retain (the API
   server's defaults), an engine's built-in defaults (each what Fluid does without the field),
-  an empty spec, and the runtime of a dataset:// reference (Fluid ignores its spec).
+  an empty mapping on either side (`fuse: {}` sets nothing), and the runtime of a dataset://
+  reference (Fluid ignores its spec).
 Differences name the object and key path only, never a value.
 """
 
@@ -124,7 +125,8 @@ def _differences(kind: str, a: Any, b: Any, path: tuple[Any, ...],
         for key in sorted(set(a) | set(b), key=str):
             where = (*path, key)
             if key not in b:
-                found.append(f"{'.'.join(map(str, where))}: in the input, not in the build")
+                if a[key] != {}:  # an empty mapping is no setting
+                    found.append(f"{'.'.join(map(str, where))}: in the input, not in the build")
             elif key not in a:
                 if _added(kind, where, b[key], added):
                     continue
