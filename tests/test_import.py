@@ -463,7 +463,8 @@ GOLDEN_CASES: dict[str, tuple[Path, ...]] = {
     **{f"corpus-{name}": (CORPUS / f"{name}.yaml",) for name in (
         "docs-en-samples-alluxio-s3-high-concurrency", "docs-en-samples-thinruntime", "docs-zh-samples-efc-runtime",
         "docs-zh-samples-metadata-sync", "docs-en-samples-nonroot-access",
-        "docs-en-samples-dataset-across-namespace-with-csi", "samples-container-network", "docs-en-dev-generic-cache-runtime-integration")},
+        "docs-en-samples-dataset-across-namespace-with-csi", "samples-container-network",
+        "docs-en-dev-generic-cache-runtime-integration")},
 }
 
 
