@@ -485,3 +485,25 @@ def test_golden_import(name: str, update_golden: bool) -> None:
             (folder / file).write_text(text)
     for file, text in actual.items():
         assert (folder / file).read_text() == text, f"golden/import/{name}/{file} differs: run pytest --update-golden"
+
+
+def test_credentials_hidden_elsewhere_are_never_written(tmp_path: Path) -> None:
+    """Secret values in sharedOptions move to env vars; in runtime properties or env they stop the import."""
+    shared = PIPELINE.replace("spec:\n  mounts: [{mountPoint: \"juicefs:///\"",
+                              "spec:\n  sharedOptions: {token: tok-value-123, bucket: b}\n"
+                              "  mounts: [{mountPoint: \"juicefs:///\"", 1)
+    (tmp_path / "shared.yaml").write_text(shared)
+    got = run_cli("import", str(tmp_path / "shared.yaml"))
+    assert got.code == 0, got.err
+    spec = yaml.safe_load(got.out)
+    assert spec["sharedOptions"] == {"bucket": "b"} and spec["sharedCredentials"] == {"fromEnv": {"token": "TOKEN"}}
+    assert "tok-value-123" not in got.out + got.err
+    leaky = PIPELINE.replace("tieredstore: {levels: [{mediumtype: SSD, path: /cache, quota: 40Gi}]}",
+                             "tieredstore: {levels: [{mediumtype: SSD, path: /cache, quota: 40Gi}]}\n"
+                             "  fuse: {env: [{name: AWS_SECRET_ACCESS_KEY, value: leak-value-456}]}", 1)
+    (tmp_path / "leaky.yaml").write_text(leaky)
+    out = tmp_path / "out"
+    got = run_cli("import", str(tmp_path / "leaky.yaml"), "-o", str(out))
+    assert got.code == 1 and not out.exists()
+    assert "fuse.env.AWS_SECRET_ACCESS_KEY: looks like a credential value" in got.err
+    assert "leak-value-456" not in got.out + got.err

@@ -193,17 +193,34 @@ def own_metadata(obj: Obj) -> dict[str, Any]:
     return {k: dict(meta[k]) for k in ("labels", "annotations") if isinstance(meta.get(k), dict) and meta[k]}
 
 
+def _shared(scenario: Scenario, ds: dict[str, Any], spec: dict[str, Any], out: Mapped, taken: set[str]) -> None:
+    """sharedOptions and sharedEncryptOptions; secret values among the options become env vars."""
+    shared = dict(ds.get("sharedOptions") or {})
+    moved = {k: str(v) for k, v in shared.items() if SECRET_NAME.search(k)}
+    if {k: v for k, v in shared.items() if k not in moved}:
+        spec["sharedOptions"] = {k: v for k, v in shared.items() if k not in moved}
+    at = f"Dataset {scenario.name} sharedOptions"
+    if moved and ds.get("sharedEncryptOptions"):
+        out.failures.append(f"{at}: secret values in sharedOptions and sharedEncryptOptions together; a spec reads "
+                            "one Secret for them")
+    elif moved:
+        env = {opt: env_var(opt, taken, "shared") for opt in sorted(moved)}
+        out.env.update({env[opt]: value for opt, value in moved.items()})
+        spec["sharedCredentials"] = {"fromEnv": env}
+        out.notes.append(f"{at}: {', '.join(sorted(moved))} are credentials: now read from the environment "
+                         f"({', '.join(env[o] for o in sorted(moved))})")
+    elif ds.get("sharedEncryptOptions"):
+        creds = _existing(list(ds["sharedEncryptOptions"]), f"Dataset {scenario.name} sharedEncryptOptions", out)
+        if creds is not None:
+            spec["sharedCredentials"] = creds
+
+
 def dataset(scenario: Scenario, engine: Engine, out: Mapped, taken: set[str]) -> None:
     spec, ds = out.spec, scenario.dataset.spec
     source = mounts(scenario, engine, out, taken)
     if source:
         spec["source"] = source
-    if ds.get("sharedOptions"):
-        spec["sharedOptions"] = dict(ds["sharedOptions"])
-    if ds.get("sharedEncryptOptions"):
-        creds = _existing(list(ds["sharedEncryptOptions"]), f"Dataset {scenario.name} sharedEncryptOptions", out)
-        if creds is not None:
-            spec["sharedCredentials"] = creds
+    _shared(scenario, ds, spec, out, taken)
     if ds.get("accessModes"):
         spec["accessModes"] = ds["accessModes"]
     where, _ = placement(ds, out)

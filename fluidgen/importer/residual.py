@@ -214,6 +214,13 @@ def import_scenario(scenario: Scenario, version: str, name: str = "<import>", pr
     if errors or not objects:
         imported.failures += [f"the spec does not build: {d.message}" for d in errors] or ["the spec does not build"]
         return imported
+    leaks = credential_values(spec) + (credential_values(compact_load(imported.profile_text))
+                                       if imported.profile_text else [])
+    if leaks:
+        imported.failures += [f"{where}: looks like a credential value; an import never writes one. Move it to a "
+                              "Secret read through encryptOptions in the input (or drop it) and import again"
+                              for where in leaks]
+        return imported
     namespace = scenario.namespace or "default"
     added = roundtrip.engine_defaults(engine)
     if scenario.runtime is None:  # a dataset:// reference: the build writes the runtime Fluid ignores
@@ -262,6 +269,39 @@ def _tuning_profile(imported: Imported, engine: Engine, residual: dict[str, Any]
     runtime["profile"] = imported.profile_file
     imported.notes.append(f"{engine.kind} {name}: tuning beyond {base or 'the built-in defaults'} "
                           f"({', '.join(sorted(residual))}) -> profile file {imported.profile_file}")
+
+
+VALUE_MAPS = ("options", "properties", "sharedOptions", "env")  # where a credential could hide in plain text
+
+
+def credential_values(tree: Any, path: tuple[str, ...] = ()) -> list[str]:
+    """Key paths of plain values named like credentials, outside the spec's credentials blocks."""
+    from .mapping import SECRET_NAME
+
+    found: list[str] = []
+    if isinstance(tree, dict):
+        for key, value in tree.items():
+            where = (*path, str(key))
+            if key in ("credentials", "sharedCredentials"):
+                continue
+            if key in VALUE_MAPS and isinstance(value, dict):
+                found += [".".join((*where, k)) for k, v in value.items() if SECRET_NAME.search(str(k)) and v]
+            elif key in VALUE_MAPS and isinstance(value, list):  # [{name, value}] environment variables
+                found += [".".join((*where, str(e.get("name")))) for e in value if isinstance(e, dict)
+                          and SECRET_NAME.search(str(e.get("name", ""))) and e.get("value")]
+            else:
+                found += credential_values(value, where)
+    elif isinstance(tree, list):
+        for i, item in enumerate(tree):
+            found += credential_values(item, (*path, str(i)))
+    return found
+
+
+def compact_load(text: str) -> Any:
+    from ..source import load_text
+
+    docs = load_text("<profile>", text)
+    return docs[0].data if docs else None
 
 
 def _invalid(version: str, objects: list[dict[str, Any]]) -> list[str]:
