@@ -507,3 +507,14 @@ def test_credentials_hidden_elsewhere_are_never_written(tmp_path: Path) -> None:
     assert got.code == 1 and not out.exists()
     assert "fuse.env.AWS_SECRET_ACCESS_KEY: looks like a credential value" in got.err
     assert "leak-value-456" not in got.out + got.err
+
+
+def test_compact_yaml_keeps_block_content_and_drops_wrap_spaces() -> None:
+    from fluidgen.importer.compact import dump
+
+    text = dump({"a": {"list": [f"item-number-{i}," for i in range(20)],
+                       "script": "echo one,  \nls -l ,  \n"}})
+    assert yaml.safe_load(text)["a"]["script"] == "echo one,  \nls -l ,  \n"
+    assert yaml.safe_load(text)["a"]["list"] == [f"item-number-{i}," for i in range(20)]
+    flow_lines = [line for line in text.splitlines() if "item-number" in line]
+    assert len(flow_lines) > 1 and not any(line.endswith(" ") for line in flow_lines)

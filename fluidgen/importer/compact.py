@@ -7,7 +7,7 @@ import json
 from io import StringIO
 from typing import Any
 
-WIDTH = 110
+WIDTH = 120  # the line length this repository holds its own files to
 
 
 def _flow_width(value: Any) -> int:
@@ -60,4 +60,20 @@ def dump(spec: dict[str, Any], header: str = "") -> str:
     yaml.indent(mapping=2, sequence=2, offset=0)
     out = StringIO()
     yaml.dump(_styled(spec, 0, 0), out)
-    return header + out.getvalue()
+    return header + _without_trailing_spaces(out.getvalue())
+
+
+def _without_trailing_spaces(text: str) -> str:
+    """ruamel leaves a space where it wraps a flow list; drop trailing spaces outside literal
+    blocks (where they are content)."""
+    import re
+
+    lines = text.split("\n")
+    block_indent: int | None = None  # indentation of the key that opened a literal block
+    for i, line in enumerate(lines):
+        indent = len(line) - len(line.lstrip(" "))
+        if block_indent is not None and (not line.strip() or indent > block_indent):
+            continue
+        block_indent = indent if re.search(r"(:|^\s*-) [|>][-+0-9]*$", line) else None
+        lines[i] = line.rstrip(" ")
+    return "\n".join(lines)
