@@ -518,3 +518,16 @@ def test_compact_yaml_keeps_block_content_and_drops_wrap_spaces() -> None:
     assert yaml.safe_load(text)["a"]["list"] == [f"item-number-{i}," for i in range(20)]
     flow_lines = [line for line in text.splitlines() if "item-number" in line]
     assert len(flow_lines) > 1 and not any(line.endswith(" ") for line in flow_lines)
+
+
+def test_same_name_in_two_namespaces_gets_two_spec_and_profile_files(tmp_path: Path) -> None:
+    docs = list(yaml.safe_load_all((CORPUS / "samples-dawnbench.yaml").read_text()))
+    both = []
+    for namespace in ("team-a", "team-b"):
+        for doc in docs:
+            both.append({**doc, "metadata": {**doc["metadata"], "namespace": namespace}})
+    (tmp_path / "both.yaml").write_text(yaml.safe_dump_all(both))
+    got = run_cli("import", str(tmp_path / "both.yaml"), "-o", str(tmp_path / "out"))
+    assert got.code == 0, got.err
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        "team-a-imagenet.profile.yaml", "team-a-imagenet.yaml", "team-b-imagenet.profile.yaml", "team-b-imagenet.yaml"]

@@ -253,17 +253,20 @@ def _tuning_profile(imported: Imported, engine: Engine, residual: dict[str, Any]
     """The runtime's remaining tuning as a profile file beside the spec, extending the bundled one."""
     import os
 
+    from .run import spec_file
+
     name = imported.scenario.name
+    stem = spec_file(name, imported.scenario.namespace).removesuffix(".yaml")  # unique per namespace too
     runtime = imported.spec["runtime"]
     base = runtime.get("profile")
     where = os.path.basename(imported.scenario.runtime.where()) if imported.scenario.runtime else "the input"
     profile: dict[str, Any] = {
-        "apiVersion": "fluidgen.io/v1alpha1", "kind": "Profile", "name": f"{name}-imported", "engine": engine.name,
+        "apiVersion": "fluidgen.io/v1alpha1", "kind": "Profile", "name": f"{stem}-imported", "engine": engine.name,
         "description": f"The tuning of {engine.kind} {name} as written in {where}, brought in by fluidgen import.",
         **({"extends": base} if base else {}),
         "settings": [{"why": f"As written in {where} (fluidgen import); say here why, for the next reader.",
                       "set": _settings(residual)}]}
-    imported.profile_file = f"{name}.profile.yaml"
+    imported.profile_file = f"{stem}.profile.yaml"
     imported.profile_text = compact.dump(profile)
     reader.provide(os.path.join(directory, imported.profile_file), imported.profile_text.encode())
     runtime["profile"] = imported.profile_file
