@@ -15,14 +15,15 @@ def deep_merge(base: Any, top: Any) -> Any:
             elif key in out:
                 out[key] = deep_merge(out[key], value)
             else:
-                out[key] = _without_nones(value)
+                out[key] = without_nones(value)
         return out
-    return _without_nones(top)
+    return without_nones(top)
 
 
-def _without_nones(value: Any) -> Any:
+def without_nones(value: Any) -> Any:
+    """`value` with every null map entry left out (what remains once the nulls have deleted)."""
     if isinstance(value, dict):
-        return {k: _without_nones(v) for k, v in value.items() if v is not None}
+        return {k: without_nones(v) for k, v in value.items() if v is not None}
     return value
 
 

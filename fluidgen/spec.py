@@ -328,7 +328,10 @@ def _load_paths(value: object) -> object:
 class Load(Model):
     paths: Annotated[list[LoadPath], BeforeValidator(_load_paths, json_schema_input_type=str | list[str | LoadPath])] \
         = Field(default_factory=lambda: [LoadPath(path="/", replicas=None)],
-                description="Paths to warm up, in the cache namespace: a path, or {path, replicas}.")
+                description="Paths to warm up, in the cache namespace: a path, or {path, replicas}. [] writes no "
+                            "target: Fluid's loaders then load no path, only metadata with metadata: true "
+                            "(pkg/ddc/*/load_data.go build the paths from spec.target alone; "
+                            "charts/fluid-dataloader/alluxio/templates/job.yaml loops over them).")
     replicas: Replicas | None = None
     metadata: bool | None = Field(None, description="Load metadata first.")
     options: StrMap = Field(default_factory=dict)

@@ -531,3 +531,15 @@ def test_same_name_in_two_namespaces_gets_two_spec_and_profile_files(tmp_path: P
     assert got.code == 0, got.err
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
         "team-a-imagenet.profile.yaml", "team-a-imagenet.yaml", "team-b-imagenet.profile.yaml", "team-b-imagenet.yaml"]
+
+
+def test_restore_location_and_fuse_network_mode_reach_their_fields(tmp_path: Path) -> None:
+    text = RUNTIME_KEYS.replace("ENGINE", "alluxio").replace(
+        "fuse: {nodeSelector: {select-node: \"true\"}, cleanPolicy: OnDemand}",
+        "fuse: {networkMode: ContainerNetwork}").replace(
+        "runtime:\n", "dataset: {dataRestoreLocation: {path: \"local:///backup/\", nodeName: node-1}}\nruntime:\n")
+    code, objects, err = _built(tmp_path, text)
+    assert code == 0, err
+    assert objects[0]["spec"]["dataRestoreLocation"] == {"path": "local:///backup/", "nodeName": "node-1"}
+    assert objects[1]["spec"]["fuse"]["networkMode"] == "ContainerNetwork"
+    assert objects[1]["spec"]["master"]["networkMode"] == "ContainerNetwork"  # runtime.networkMode, separately

@@ -140,7 +140,8 @@ ENGINE = Engine(
     operations=frozenset({"DataLoad", "DataBackup", "DataProcess"}),
     storage=STORAGE,
     single_tier=False,
-    # One copy of each block across workers unless the spec asks for more.
+    # One copy of each block across workers unless the spec asks for more; the same as Fluid does
+    # without the field (pkg/ddc/alluxio/transform.go: data.replicas <= 0 is taken as 1).
     defaults={"data": {"replicas": 1}},
     default_profile="alluxio-default",
     created=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"),

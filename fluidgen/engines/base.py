@@ -154,8 +154,8 @@ class Engine:
     check: Callable[[Context], None] = _no_check  # engine-specific checks of a spec
     finish_runtime: Callable[[Context, dict[str, Any]], dict[str, Any]] = _same  # last word on the spec
     extra_objects: Callable[[Context], list[dict[str, Any]]] = _none  # objects besides the runtime
-    # `fluidgen import`: the engine's section of a spec, from a runtime's spec (None: no section)
     references: bool = False  # the runtime a dataset:// reference Dataset gets (Fluid ignores its spec)
+    # `fluidgen import`: the engine's section of a spec, from a runtime's spec (None: no section)
     import_section: Callable[[Mapping[str, Any]], dict[str, Any] | None] = _no_section
     removed_note: str = ""  # why a version lacks it
     # Shape of the runtime's status, for Argo CD health checks (fluidgen/health/):

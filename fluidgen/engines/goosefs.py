@@ -47,6 +47,7 @@ ENGINE = Engine(
     schemes=frozenset({"cos", "cosn", "oss", "s3", "hdfs", "http", "https", "pvc", "local"}),
     operations=frozenset({"DataLoad", "DataBackup"}),
     single_tier=False,
+    # As Fluid does without the field (pkg/ddc/goosefs/transform.go: data.replicas <= 0 is 1).
     defaults={"data": {"replicas": 1}},
     default_profile="goosefs-default",
     starter_source="cosn://<BUCKET>/<PATH>/",

@@ -356,7 +356,7 @@ def _load(s: dict[str, Any]) -> dict[str, Any]:
     targets = [t for t in s.get("target") or [] if isinstance(t, dict)]
     counts = {t.get("replicas") for t in targets}
     if not targets:
-        load["paths"] = []  # the whole dataset, as Fluid loads it without a target
+        load["paths"] = []  # no target, as written (the loader then loads no path; see spec.Load)
     else:
         if len(counts) == 1:
             load["paths"] = [t.get("path") for t in targets]

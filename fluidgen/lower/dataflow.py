@@ -93,14 +93,13 @@ def _after(ctx: Context, step: Step, index: int, previous: dict[str, Any] | None
 
 def _placement(ctx: Context, step: Step, kind: str, at: PathT, spec: dict[str, Any]) -> None:
     """Where the operation's pods run: nodeSelector, affinity, tolerations, schedulerName."""
-    from ..fluid.schemas import spec_validator
+    from ..fluid.schemas import has_field
 
-    fields = spec_validator(ctx.version, kind).schema.get("properties", {})
     for key in _PLACEMENT:
         value = getattr(step, key)
         if not value:
             continue
-        if key not in fields:
+        if not has_field(ctx.version, kind, (key,)):
             ctx.report((*at, key), f"{kind} has no {key} in Fluid {ctx.version}; place its pods through "
                                    f"{'the processor pod spec' if kind == 'DataProcess' else 'the runtime'}")
             continue
@@ -216,7 +215,7 @@ def _load(ctx: Context, load: Load, at: PathT) -> dict[str, Any]:
             target["replicas"] = count
         targets.append(target)
     spec: dict[str, Any] = {"dataset": {"name": ctx.name, "namespace": ctx.namespace}}
-    if targets:  # none: Fluid loads the whole dataset
+    if targets:  # none: the loader gets no path (metadata only, with loadMetadata); see spec.Load
         spec["target"] = targets
     if load.metadata is not None:
         spec["loadMetadata"] = load.metadata

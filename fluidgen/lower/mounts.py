@@ -84,7 +84,7 @@ def lower_mounts(ctx: Context) -> tuple[list[dict[str, Any]], list[SecretPlan]]:
         uri = f"pvc://{claim_name(ctx, i, m)}" if m.nfs is not None else m.uri
         out: dict[str, Any] = {"mountPoint": uri, "name": name}
         if m.name is None and "name" in m.model_fields_set:
-            del out["name"]  # `name: null`: unnamed, as Fluid allows
+            del out["name"]  # `name: null`: unnamed; Mount.name is optional (api/v1alpha1/dataset_types.go)
         for key in ("path", "readOnly", "shared"):
             if getattr(m, key) is not None:
                 out[key] = getattr(m, key)

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..diagnostics import PathT
 from ..fluid.schemas import describe_problem, prune_spec, spec_validator
-from ..merge import deep_merge
+from ..merge import deep_merge, without_nones
 from .context import Context
 
 
@@ -30,19 +30,13 @@ def apply(ctx: Context, kind: str, tree: dict[str, Any], overrides: Mapping[str,
     # Overrides are partial: a required field may come from elsewhere; the self-check of the
     # finished object reports one that is still missing.
     # an explicit null deletes what a profile or the spec set: only the values are checked
-    for p in [p for p in spec_validator(ctx.version, kind).problems(_without_nones(given))
+    for p in [p for p in spec_validator(ctx.version, kind).problems(without_nones(given))
               if p.keyword != "required"]:
         severity, message = describe_problem(ctx.version, kind, p, f"in {'.'.join(map(str, at))}")
         ctx.diagnostics.append(ctx.doc.diag((*at, *p.path), message, severity,
                                             stage="resolve", code="FG001" if severity == "warning" else ""))
     merged: dict[str, Any] = deep_merge(tree, prune_spec(ctx.version, kind, given))
     return merged
-
-
-def _without_nones(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _without_nones(v) for k, v in value.items() if v is not None}
-    return value
 
 
 def trace(ctx: Context, obj: dict[str, Any], overrides: Mapping[str, Any], at: PathT) -> None:

@@ -20,6 +20,12 @@ class RuntimeKey:
     paths: tuple[tuple[str, ...], ...]  # the runtime spec fields it sets (those the kind has)
 
 
+# Fluid's meaning of each field (api/v1alpha1): runAs is a User (common.go); master.replicas is
+# how Fluid's own high-availability sample runs 3 masters (docs/zh/samples/master_high_avaliability.md);
+# networkMode is HostNetwork, ContainerNetwork or "" for host (kubebuilder enum in
+# alluxioruntime_types.go); management.metadataSyncPolicy.autoSync defaults to true
+# (common.go AutoSyncEnabled); fuse.cleanPolicy OnDemand or OnRuntimeDeleted, the default
+# (alluxioruntime_types.go CleanPolicy).
 KEYS = (
     RuntimeKey(("runAs",), (("runAs",),)),
     RuntimeKey(("masters",), (("master", "replicas"),)),
