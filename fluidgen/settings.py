@@ -1,6 +1,11 @@
 """Settings that may come from flags or the environment, resolved the same way for every
 command: a flag wins, then FLUIDGEN_<NAME>, then ARGOCD_ENV_FLUIDGEN_<NAME> (how Argo CD
 passes an Application's plugin env). Bad values are usage errors, named with their source.
+
+An Application author sets every ARGOCD_ENV_* (and PARAM_*) value of a shared Argo CD
+sidecar, so those can only choose among what the build of that Application may do anyway
+(Fluid version, namespace, GitOps mode, environment). What fluidgen may read is never among
+them: ALLOW_READ comes from the sidecar's own FLUIDGEN_ALLOW_READ or from --allow-read.
 """
 
 from __future__ import annotations
@@ -63,7 +68,18 @@ def environment(flag: str | None, env: Mapping[str, str] | None = None) -> str |
     return value
 
 
+OPERATOR_ONLY = "FLUIDGEN_ALLOW_READ"  # never ARGOCD_ENV_ or PARAM_: the Application's author sets those
+
+
 def allow_read(flags: tuple[str, ...], env: Mapping[str, str] | None = None) -> tuple[str, ...]:
-    found = lookup("ALLOW_READ", env)
-    extra = tuple(p for p in found[0].split(os.pathsep) if p) if found else ()
+    """Extra roots files may be read from: --allow-read, then the operator's FLUIDGEN_ALLOW_READ.
+    ARGOCD_ENV_FLUIDGEN_ALLOW_READ (or any other prefixed copy) is ignored: it would let one
+    Application read another's files in a shared sidecar."""
+    env = os.environ if env is None else env
+    value = env.get(OPERATOR_ONLY) or ""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise SettingError(f"{OPERATOR_ONLY} is not valid UTF-8") from None
+    extra = tuple(p for p in value.split(os.pathsep) if p)
     return (*flags, *extra)
