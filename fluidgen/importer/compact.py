@@ -4,8 +4,13 @@ lists in flow style when they fit on one line, multi-line strings as literal blo
 from __future__ import annotations
 
 import json
+import re
 from io import StringIO
 from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.scalarstring import LiteralScalarString
 
 WIDTH = 120  # the line length this repository holds its own files to
 
@@ -26,9 +31,6 @@ def _has_newline(value: Any) -> bool:
 
 def _styled(value: Any, indent: int, depth: int, key_width: int = 0) -> Any:
     """`value` as ruamel nodes; `indent` is its column, `key_width` what precedes it on its line."""
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
-    from ruamel.yaml.scalarstring import LiteralScalarString
-
     if isinstance(value, str) and "\n" in value:
         return LiteralScalarString(value)
     if not isinstance(value, (dict, list)):
@@ -51,8 +53,6 @@ def _styled(value: Any, indent: int, depth: int, key_width: int = 0) -> Any:
 
 
 def dump(spec: dict[str, Any], header: str = "") -> str:
-    from ruamel.yaml import YAML
-
     yaml = YAML()
     yaml.width = WIDTH
     # null, not an empty value: `replicas: null` says "leave it to Fluid"
@@ -66,8 +66,6 @@ def dump(spec: dict[str, Any], header: str = "") -> str:
 def _without_trailing_spaces(text: str) -> str:
     """ruamel leaves a space where it wraps a flow list; drop trailing spaces outside literal
     blocks (where they are content)."""
-    import re
-
     lines = text.split("\n")
     block_indent: int | None = None  # indentation of the key that opened a literal block
     for i, line in enumerate(lines):

@@ -7,14 +7,22 @@ import os
 from pathlib import Path
 from typing import Any
 
+from .. import emit
 from ..diagnostics import Diagnostic, FluidgenError
 
 KEPT = "kept.yaml"
 
 
-def write_specs(directory: str, texts: dict[str, str], kept: list[dict[str, Any]]) -> None:
-    from .. import emit
+def spec_file(name: str, namespace: str | None) -> str:
+    return f"{namespace + '-' if namespace else ''}{name}.yaml"
 
+
+def spec_path(name: str, namespace: str | None, directory: str | None) -> str:
+    """Where the spec of Dataset namespace/name is written (its name alone on stdout)."""
+    return os.path.join(directory, spec_file(name, namespace)) if directory else spec_file(name, namespace)
+
+
+def write_specs(directory: str, texts: dict[str, str], kept: list[dict[str, Any]]) -> None:
     target = Path(directory)
     files = dict(texts)
     if kept:

@@ -1,17 +1,20 @@
 """What each field of a Dataset, runtime and data operation becomes in a spec.
 
-Only first-class keys are written here; residual.py moves whatever the built spec still
-misses into overrides. Each function returns the spec fragment and notes for the report.
+One stage per spec section (source, sharedOptions, placement, dataset, runtime, dataflow),
+each returning a Section: the section's value, the input keys it leaves for the overrides
+stage (residual.py moves whatever the built spec still misses there), and its findings
+(what became what, credential values for the round trip, what no spec key can say).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ..engines import ENGINES, Engine
 from ..lower import runtimekeys
+from ..lower.mounts import REFERENCE, scheme_of
 from ..spec import DEFAULT_GPU_LABEL
 from .objects import Obj, Scenario
 
@@ -20,12 +23,41 @@ SECRET_NAME = re.compile(r"secret|password|passwd|token|access[._-]?key|credenti
 GPU_LABELS = (DEFAULT_GPU_LABEL, "nvidia.com/gpu.product")
 
 
+T = TypeVar("T")
+
+
 @dataclass
-class Mapped:
-    spec: dict[str, Any]
+class Findings:
     env: dict[str, str] = field(default_factory=dict)  # credential values for the round trip, in memory only
     notes: list[str] = field(default_factory=list)  # "what became what"
     failures: list[str] = field(default_factory=list)  # what no spec key (and no override) can say
+
+    def add(self, other: Findings) -> None:
+        self.env.update(other.env)
+        self.notes += other.notes
+        self.failures += other.failures
+
+
+@dataclass
+class Section(Generic[T]):
+    """One stage's result: the spec section, its findings, and the input keys it leaves to overrides."""
+
+    value: T
+    findings: Findings = field(default_factory=Findings)
+    left: tuple[str, ...] = ()
+
+
+@dataclass
+class Mapped(Findings):
+    """The whole first-class spec and every stage's findings."""
+
+    spec: dict[str, Any] = field(default_factory=dict)
+
+    def take(self, key: str, section: Section[Any]) -> None:
+        """The section's findings, and its value under `key` unless empty."""
+        self.add(section.findings)
+        if section.value:
+            self.spec[key] = section.value
 
 
 def env_var(option: str, taken: set[str], prefix: str = "") -> str:
@@ -49,7 +81,7 @@ def secret_options(engine: Engine, scheme: str) -> frozenset[str]:
     return storage.secret_options if storage is not None else frozenset()
 
 
-def _existing(encrypt: list[Any], at: str, out: Mapped) -> dict[str, Any] | None:
+def _existing(encrypt: list[Any], at: str, out: Findings) -> dict[str, Any] | None:
     """encryptOptions that all read one Secret -> existingSecret."""
     refs = []
     for item in encrypt:
@@ -68,27 +100,38 @@ def _existing(encrypt: list[Any], at: str, out: Mapped) -> dict[str, Any] | None
     return {"existingSecret": {"name": secrets.pop(), "keys": keys}}
 
 
-def _nfs(scenario: Scenario, claim: str, mount_name: str, out: Mapped) -> dict[str, Any] | None:
+_PLAIN_PV = frozenset({"capacity", "volumeMode", "accessModes", "persistentVolumeReclaimPolicy", "storageClassName",
+                       "nfs", "mountOptions"})
+_PLAIN_PVC = frozenset({"accessModes", "resources", "storageClassName", "volumeName"})
+
+
+def _written_by_fluidgen(pv: Obj, pvc: Obj, claim: str) -> bool:
+    """The PV + PVC pair has exactly the shape fluidgen writes for an nfs source."""
+    pvs, pvcs = pv.spec, pvc.spec
+    capacity = _mapping(pvs.get("capacity")).get("storage")
+    return not any([
+        set(pvs) - _PLAIN_PV, set(pvcs) - _PLAIN_PVC,
+        pvs.get("volumeMode", "Filesystem") != "Filesystem",
+        pvs.get("persistentVolumeReclaimPolicy", "Retain") != "Retain",
+        pvcs.get("volumeName", claim) != claim, pvcs.get("accessModes") != pvs.get("accessModes"),
+        pvcs.get("storageClassName") != pvs.get("storageClassName"),
+        pvcs.get("resources") != {"requests": {"storage": capacity}},
+        set(pvs["nfs"]) - {"server", "path"}, pv.data["metadata"].keys() - {"name"},
+        pvc.data["metadata"].keys() - {"name", "namespace"}])
+
+
+def _nfs(scenario: Scenario, claim: str, mount_name: str, out: Findings) -> dict[str, Any] | None:
     """A PV + PVC pair fluidgen itself would write -> an nfs source (else None: keep pvc://)."""
     pv, pvc = scenario.volumes.get(claim, (None, None))
     if pv is None or pvc is None or pv.name != claim or not isinstance(pv.spec.get("nfs"), dict):
         return None
-    pvs, pvcs = pv.spec, pvc.spec
-    capacity = pvs.get("capacity", {}).get("storage")
-    plain = {"capacity", "volumeMode", "accessModes", "persistentVolumeReclaimPolicy", "storageClassName", "nfs",
-             "mountOptions"}
-    if set(pvs) - plain or set(pvcs) - {"accessModes", "resources", "storageClassName", "volumeName"} \
-            or pvs.get("volumeMode", "Filesystem") != "Filesystem" \
-            or pvs.get("persistentVolumeReclaimPolicy", "Retain") != "Retain" \
-            or pvcs.get("volumeName", claim) != claim or pvcs.get("accessModes") != pvs.get("accessModes") \
-            or pvcs.get("storageClassName") != pvs.get("storageClassName") \
-            or pvcs.get("resources") != {"requests": {"storage": capacity}} \
-            or set(pvs["nfs"]) - {"server", "path"} or pv.data["metadata"].keys() - {"name"} \
-            or pvc.data["metadata"].keys() - {"name", "namespace"}:
+    if not _written_by_fluidgen(pv, pvc, claim):
         out.notes.append(f"PersistentVolume/{claim}: not in the shape fluidgen writes for NFS; kept as pvc://{claim} "
                          "(the volume and claim are left as they are)")
         return None
-    nfs: dict[str, Any] = {"server": pvs["nfs"].get("server"), "path": pvs["nfs"].get("path"), "capacity": capacity}
+    pvs = pv.spec
+    nfs: dict[str, Any] = {"server": pvs["nfs"].get("server"), "path": pvs["nfs"].get("path"),
+                           "capacity": pvs.get("capacity", {}).get("storage")}
     if pvs.get("mountOptions"):
         nfs["mountOptions"] = list(pvs["mountOptions"])
     if pvs.get("storageClassName", "nfs") != "nfs":
@@ -101,91 +144,126 @@ def _nfs(scenario: Scenario, claim: str, mount_name: str, out: Mapped) -> dict[s
     return nfs
 
 
-def mounts(scenario: Scenario, engine: Engine, out: Mapped, taken: set[str]) -> list[dict[str, Any]]:
-    from ..lower.mounts import scheme_of
+def _mount_location(scenario: Scenario, m: dict[str, Any], count: int, out: Findings) -> dict[str, Any]:
+    """Where a mount reads from (uri or nfs) and its name."""
+    point = str(m.get("mountPoint", ""))
+    name = m.get("name")
+    claim = point[len("pvc://"):]
+    nfs = _nfs(scenario, claim, str(name or scenario.name), out) \
+        if point.startswith("pvc://") and "/" not in claim else None
+    entry: dict[str, Any] = {"nfs": nfs} if nfs is not None else {"uri": point}
+    default_name = scenario.name if count == 1 else None
+    if name is None and nfs is None:
+        entry["name"] = None  # unnamed in the input: kept unnamed
+    elif name is not None and (name != default_name or nfs is not None):
+        entry["name"] = name
+    for key in ("path", "readOnly", "shared"):
+        if key in m:
+            entry[key] = m[key]
+    return entry
 
+
+def _mount_credentials(m: dict[str, Any], secret: frozenset[str], at: str, out: Findings,
+                       taken: set[str]) -> dict[str, Any]:
+    """A mount's options and credentials: secret-named options become env var names."""
+    options = dict(m.get("options") or {})
+    moved = {k: str(v) for k, v in options.items() if k in secret or SECRET_NAME.search(k)}
+    entry: dict[str, Any] = {}
+    plain = {k: v for k, v in options.items() if k not in moved}
+    if plain:
+        entry["options"] = plain
+    encrypt = m.get("encryptOptions") or []
+    if moved and encrypt:
+        out.failures.append(f"{at}: secret values in options and encryptOptions together; a spec reads one Secret "
+                            "per mount")
+    elif moved:
+        env = {opt: env_var(opt, taken, str(m.get("name") or "")) for opt in sorted(moved)}
+        out.env.update({env[opt]: value for opt, value in moved.items()})
+        entry["credentials"] = {"fromEnv": env}
+        out.notes.append(f"{at}: options {', '.join(sorted(moved))} are credentials: now read from the environment "
+                         f"({', '.join(env[o] for o in sorted(moved))}) into a generated Secret; set them before "
+                         "building, or switch to existingSecret/externalSecret")
+    elif encrypt:
+        creds = _existing(list(encrypt), at, out)
+        if creds is not None:
+            entry["credentials"] = creds
+    return entry
+
+
+def source(scenario: Scenario, engine: Engine, taken: set[str]) -> Section[list[dict[str, Any]]]:
+    """Dataset mounts -> source."""
+    found = Findings()
     given = [m for m in scenario.dataset.spec.get("mounts") or [] if isinstance(m, dict)]
-    source = []
+    entries = []
     for i, m in enumerate(given):
         at = f"Dataset {scenario.name} mounts[{i}]"
-        point = str(m.get("mountPoint", ""))
-        name = m.get("name")
-        entry: dict[str, Any] = {}
-        nfs = _nfs(scenario, point[len("pvc://"):], str(name or scenario.name), out) \
-            if point.startswith("pvc://") and "/" not in point[len("pvc://"):] else None
-        if nfs is not None:
-            entry["nfs"] = nfs
-        else:
-            entry["uri"] = point
-        default_name = scenario.name if len(given) == 1 else None
-        if name is None and nfs is None:
-            entry["name"] = None  # unnamed in the input: kept unnamed
-        elif name is not None and (name != default_name or nfs is not None):
-            entry["name"] = name
-        for key in ("path", "readOnly", "shared"):
-            if key in m:
-                entry[key] = m[key]
-        options = dict(m.get("options") or {})
-        secret = secret_options(engine, scheme_of(point))
-        moved = {k: str(v) for k, v in options.items() if k in secret or SECRET_NAME.search(k)}
-        plain = {k: v for k, v in options.items() if k not in moved}
-        if plain:
-            entry["options"] = plain
-        encrypt = m.get("encryptOptions") or []
-        if moved and encrypt:
-            out.failures.append(f"{at}: secret values in options and encryptOptions together; a spec reads one Secret "
-                                "per mount")
-        elif moved:
-            env = {opt: env_var(opt, taken, str(name or "")) for opt in sorted(moved)}
-            out.env.update({env[opt]: value for opt, value in moved.items()})
-            entry["credentials"] = {"fromEnv": env}
-            out.notes.append(f"{at}: options {', '.join(sorted(moved))} are credentials: now read from the environment "
-                             f"({', '.join(env[o] for o in sorted(moved))}) into a generated Secret; set them before "
-                             "building, or switch to existingSecret/externalSecret")
-        elif encrypt:
-            creds = _existing(list(encrypt), at, out)
-            if creds is not None:
-                entry["credentials"] = creds
-        source.append(entry)
-    return source
+        entry = _mount_location(scenario, m, len(given), found)
+        secret = secret_options(engine, scheme_of(str(m.get("mountPoint", ""))))
+        entry.update(_mount_credentials(m, secret, at, found, taken))
+        entries.append(entry)
+    return Section(entries, found)
 
 
-def placement(spec: dict[str, Any], out: Mapped) -> tuple[dict[str, Any], set[str]]:
-    """Dataset nodeAffinity/tolerations/placement -> placement; the keys it took."""
+def _simple_terms(affinity: Any) -> list[dict[str, Any]] | None:
+    """The match expressions of a required node affinity of one term of `In` expressions (else None)."""
+    if not isinstance(affinity, dict) or set(affinity) != {"required"}:
+        return None
+    terms = _mapping(affinity["required"]).get("nodeSelectorTerms")
+    if not isinstance(terms, list) or len(terms) != 1 or not isinstance(terms[0], dict) \
+            or set(terms[0]) != {"matchExpressions"}:
+        return None
+    exprs = terms[0]["matchExpressions"]
+    if not isinstance(exprs, list) or not exprs:
+        return None
+    ok = all(isinstance(e, dict) and set(e) == {"key", "operator", "values"} and e["operator"] == "In"
+             and isinstance(e["values"], list) and e["values"] for e in exprs)
+    return exprs if ok else None
+
+
+def _node_affinity(affinity: Any) -> dict[str, Any] | None:
+    """A node affinity fluidgen writes (GPU models first, then sorted single-value labels) -> placement keys."""
+    exprs = _simple_terms(affinity)
+    if exprs is None:
+        return None
+    first, rest = exprs[0], exprs[1:]
+    gpu = first["key"] in GPU_LABELS or len(first["values"]) > 1
+    selector = rest if gpu else exprs
+    keys = [e["key"] for e in selector]
+    if not all(len(e["values"]) == 1 for e in selector) or keys != sorted(keys) or len(set(keys)) != len(keys):
+        return None
+    result: dict[str, Any] = {}
+    if gpu:
+        result["gpu"] = [str(v) for v in first["values"]]
+        if first["key"] != DEFAULT_GPU_LABEL:
+            result["gpuLabel"] = first["key"]
+    if selector:
+        result["nodeSelector"] = {e["key"]: str(e["values"][0]) for e in selector}
+    return result
+
+
+PLACEMENT_KEYS = ("nodeAffinity", "tolerations", "placement")
+
+
+def placement(spec: dict[str, Any]) -> Section[dict[str, Any]]:
+    """Dataset nodeAffinity/tolerations/placement -> placement; what it leaves goes to overrides."""
+    found = Findings()
     result: dict[str, Any] = {}
     took: set[str] = set()
-    affinity = spec.get("nodeAffinity")
-    terms = affinity.get("required", {}).get("nodeSelectorTerms") if isinstance(affinity, dict) else None
-    if isinstance(affinity, dict) and set(affinity) == {"required"} and isinstance(terms, list) and len(terms) == 1 \
-            and isinstance(terms[0], dict) and set(terms[0]) == {"matchExpressions"}:
-        exprs = terms[0]["matchExpressions"]
-        ok = isinstance(exprs, list) and all(isinstance(e, dict) and set(e) == {"key", "operator", "values"}
-                                             and e["operator"] == "In" and isinstance(e["values"], list)
-                                             and e["values"] for e in exprs)
-        if ok and exprs:
-            first, rest = exprs[0], exprs[1:]
-            gpu = first["key"] in GPU_LABELS or len(first["values"]) > 1
-            selector = rest if gpu else exprs
-            keys = [e["key"] for e in selector]
-            if all(len(e["values"]) == 1 for e in selector) and keys == sorted(keys) and len(set(keys)) == len(keys):
-                if gpu:
-                    result["gpu"] = [str(v) for v in first["values"]]
-                    if first["key"] != DEFAULT_GPU_LABEL:
-                        result["gpuLabel"] = first["key"]
-                if selector:
-                    result["nodeSelector"] = {e["key"]: str(e["values"][0]) for e in selector}
-                took.add("nodeAffinity")
-    if isinstance(spec.get("tolerations"), list):
-        allowed = {"key", "operator", "value", "effect", "tolerationSeconds"}
-        if all(isinstance(t, dict) and set(t) <= allowed for t in spec["tolerations"]):
-            result["tolerations"] = spec["tolerations"]
-            took.add("tolerations")
+    selected = _node_affinity(spec.get("nodeAffinity"))
+    if selected is not None:
+        result.update(selected)
+        took.add("nodeAffinity")
+    allowed = {"key", "operator", "value", "effect", "tolerationSeconds"}
+    if isinstance(spec.get("tolerations"), list) and \
+            all(isinstance(t, dict) and set(t) <= allowed for t in spec["tolerations"]):
+        result["tolerations"] = spec["tolerations"]
+        took.add("tolerations")
     if spec.get("placement") in ("Exclusive", "Shared"):
         result["exclusive"] = spec["placement"] == "Exclusive"
         took.add("placement")
     if took:
-        out.notes.append(f"Dataset {', '.join(sorted(took))} -> placement")
-    return result, took
+        found.notes.append(f"Dataset {', '.join(sorted(took))} -> placement")
+    return Section(result, found, tuple(k for k in PLACEMENT_KEYS if k in spec and k not in took))
 
 
 def own_metadata(obj: Obj) -> dict[str, Any]:
@@ -193,72 +271,80 @@ def own_metadata(obj: Obj) -> dict[str, Any]:
     return {k: dict(meta[k]) for k in ("labels", "annotations") if isinstance(meta.get(k), dict) and meta[k]}
 
 
-def _shared(scenario: Scenario, ds: dict[str, Any], spec: dict[str, Any], out: Mapped, taken: set[str]) -> None:
+def shared(scenario: Scenario, ds: dict[str, Any], taken: set[str]) -> Section[dict[str, Any]]:
     """sharedOptions and sharedEncryptOptions; secret values among the options become env vars."""
-    shared = dict(ds.get("sharedOptions") or {})
-    moved = {k: str(v) for k, v in shared.items() if SECRET_NAME.search(k)}
-    if {k: v for k, v in shared.items() if k not in moved}:
-        spec["sharedOptions"] = {k: v for k, v in shared.items() if k not in moved}
+    found = Findings()
+    spec: dict[str, Any] = {}
+    options = dict(ds.get("sharedOptions") or {})
+    moved = {k: str(v) for k, v in options.items() if SECRET_NAME.search(k)}
+    if {k: v for k, v in options.items() if k not in moved}:
+        spec["sharedOptions"] = {k: v for k, v in options.items() if k not in moved}
     at = f"Dataset {scenario.name} sharedOptions"
     if moved and ds.get("sharedEncryptOptions"):
-        out.failures.append(f"{at}: secret values in sharedOptions and sharedEncryptOptions together; a spec reads "
-                            "one Secret for them")
+        found.failures.append(f"{at}: secret values in sharedOptions and sharedEncryptOptions together; a spec reads "
+                              "one Secret for them")
     elif moved:
         env = {opt: env_var(opt, taken, "shared") for opt in sorted(moved)}
-        out.env.update({env[opt]: value for opt, value in moved.items()})
+        found.env.update({env[opt]: value for opt, value in moved.items()})
         spec["sharedCredentials"] = {"fromEnv": env}
-        out.notes.append(f"{at}: {', '.join(sorted(moved))} are credentials: now read from the environment "
-                         f"({', '.join(env[o] for o in sorted(moved))})")
+        found.notes.append(f"{at}: {', '.join(sorted(moved))} are credentials: now read from the environment "
+                           f"({', '.join(env[o] for o in sorted(moved))})")
     elif ds.get("sharedEncryptOptions"):
-        creds = _existing(list(ds["sharedEncryptOptions"]), f"Dataset {scenario.name} sharedEncryptOptions", out)
+        creds = _existing(list(ds["sharedEncryptOptions"]), f"Dataset {scenario.name} sharedEncryptOptions", found)
         if creds is not None:
             spec["sharedCredentials"] = creds
+    return Section(spec, found)
 
 
-def dataset(scenario: Scenario, engine: Engine, out: Mapped, taken: set[str]) -> None:
-    spec, ds = out.spec, scenario.dataset.spec
-    source = mounts(scenario, engine, out, taken)
-    if source:
-        spec["source"] = source
-    _shared(scenario, ds, spec, out, taken)
-    if ds.get("accessModes"):
-        spec["accessModes"] = ds["accessModes"]
-    where, _ = placement(ds, out)
-    if where:
-        spec["placement"] = where
+def dataset_section(scenario: Scenario) -> Section[dict[str, Any]]:
+    """Dataset metadata, owner and dataRestoreLocation -> dataset."""
+    ds = scenario.dataset.spec
     section = own_metadata(scenario.dataset)
     for key in ("owner", "dataRestoreLocation"):
         if isinstance(ds.get(key), dict):
             section[key] = ds[key]
-    if section:
-        spec["dataset"] = section
+    return Section(section)
 
 
-def runtime(scenario: Scenario, engine: Engine, out: Mapped, version: str) -> None:
+def dataset(scenario: Scenario, engine: Engine, out: Mapped, taken: set[str]) -> None:
+    """Every section read from the Dataset, in spec order."""
+    ds = scenario.dataset.spec
+    out.take("source", source(scenario, engine, taken))
+    both = shared(scenario, ds, taken)
+    out.add(both.findings)
+    out.spec.update(both.value)
+    if ds.get("accessModes"):
+        out.spec["accessModes"] = ds["accessModes"]
+    out.take("placement", placement(ds))
+    out.take("dataset", dataset_section(scenario))
+
+
+def runtime(scenario: Scenario, engine: Engine, version: str) -> Section[dict[str, Any]]:
+    """The runtime object -> runtime (engine, replicas, cache tiers, runtime keys, the engine's own section)."""
+    found = Findings()
     if scenario.runtime is None or is_reference(scenario):  # Fluid ignores a reference's runtime spec
-        out.spec["runtime"] = {"engine": engine.name}
-        out.notes.append(f"Dataset {scenario.name}: a dataset:// reference, runtime {engine.kind} "
-                         "(its spec is ignored)")
-        return
+        found.notes.append(f"Dataset {scenario.name}: a dataset:// reference, runtime {engine.kind} "
+                           "(its spec is ignored)")
+        return Section({"engine": engine.name}, found)
     rt = scenario.runtime.spec
     section: dict[str, Any] = {"engine": engine.name}
     if "replicas" in rt:
         section["replicas"] = rt["replicas"]
     elif engine.default_replicas is not None:
         section["replicas"] = None  # Fluid's default, as the input left it
-    levels = (rt.get("tieredstore") or {}).get("levels") if "tieredstore" in engine.computed else None
+    levels = _mapping(rt.get("tieredstore")).get("levels") if "tieredstore" in engine.computed else None
     if isinstance(levels, list):
-        section["cache"] = [_tier(engine, level, out) for level in levels]
+        section["cache"] = [_tier(engine, level, found) for level in levels]
     section.update(runtimekeys.imported(version, engine.kind, rt))
     if engine.section is not None:
-        found = engine.import_section(rt)
-        if found is not None:
-            section[engine.section.key] = found
+        own = engine.import_section(rt)
+        if own is not None:
+            section[engine.section.key] = own
     section.update(own_metadata(scenario.runtime))
-    out.spec["runtime"] = section
+    return Section(section, found)
 
 
-def _tier(engine: Engine, level: Any, out: Mapped) -> dict[str, Any]:
+def _tier(engine: Engine, level: Any, out: Findings) -> dict[str, Any]:
     if not isinstance(level, dict):
         out.failures.append("a tieredstore level that is not a mapping")
         return {}
@@ -281,31 +367,39 @@ def _tier(engine: Engine, level: Any, out: Mapped) -> dict[str, Any]:
 
 # -- data operations -----------------------------------------------------------------------
 
-def dataflow(scenario: Scenario, out: Mapped) -> None:
-    ordered = _order(scenario.operations, out)
+def dataflow(scenario: Scenario) -> Section[list[dict[str, Any]]]:
+    """Data operations -> dataflow steps, in runAfter order."""
+    found = Findings()
+    ordered = _order(scenario.operations, found)
     steps = []
     position = {(o.kind, o.name): i for i, o in enumerate(ordered)}
     for i, op in enumerate(ordered):
-        step = _step(scenario, op, out)
-        after = op.spec.get("runAfter")
-        if isinstance(after, dict):
-            target = position.get(_ref(after))
-            if target is None:
-                out.failures.append(f"{op.kind} {op.name} runs after {after.get('kind')} {after.get('name')}, which is "
-                                    "not in the input")
-            elif target != i - 1:
-                step["after"] = ordered[target].name
-            if isinstance(after.get("affinityStrategy"), dict):
-                step["affinityStrategy"] = after["affinityStrategy"]
-        elif i > 0:
-            step["after"] = "none"
+        step = _step(scenario, op, found)
+        step.update(_after(op, i, position, ordered, found))
         steps.append(step)
-        out.notes.append(f"{op.kind} {op.name} -> dataflow[{i}]")
-    if steps:
-        out.spec["dataflow"] = steps
+        found.notes.append(f"{op.kind} {op.name} -> dataflow[{i}]")
+    return Section(steps, found)
 
 
-def _order(ops: list[Obj], out: Mapped) -> list[Obj]:
+def _after(op: Obj, i: int, position: dict[tuple[str, str], int], ordered: list[Obj],
+           found: Findings) -> dict[str, Any]:
+    """A step's after/affinityStrategy from its runAfter (the previous step is the default)."""
+    after = op.spec.get("runAfter")
+    if not isinstance(after, dict):
+        return {"after": "none"} if i > 0 else {}
+    out: dict[str, Any] = {}
+    target = position.get(_ref(after))
+    if target is None:
+        found.failures.append(f"{op.kind} {op.name} runs after {after.get('kind')} {after.get('name')}, which is "
+                              "not in the input")
+    elif target != i - 1:
+        out["after"] = ordered[target].name
+    if isinstance(after.get("affinityStrategy"), dict):
+        out["affinityStrategy"] = after["affinityStrategy"]
+    return out
+
+
+def _order(ops: list[Obj], out: Findings) -> list[Obj]:
     """Input order, moved so that every operation comes after the one it runs after."""
     by_key = {(o.kind, o.name): o for o in ops}
     done: list[Obj] = []
@@ -325,7 +419,7 @@ def _order(ops: list[Obj], out: Mapped) -> list[Obj]:
     return done
 
 
-def _step(scenario: Scenario, op: Obj, out: Mapped) -> dict[str, Any]:
+def _step(scenario: Scenario, op: Obj, out: Findings) -> dict[str, Any]:
     s = op.spec
     step: dict[str, Any] = {"name": op.name}
     step.update(own_metadata(op))
@@ -382,7 +476,7 @@ def _ref(value: Any) -> tuple[str, str]:
     return str(ref.get("kind")), str(ref.get("name"))
 
 
-def _migrate(scenario: Scenario, op: Obj, out: Mapped) -> dict[str, Any]:
+def _migrate(scenario: Scenario, op: Obj, out: Findings) -> dict[str, Any]:
     s = op.spec
     migrate: dict[str, Any] = {}
     for side, key in (("from", "from"), ("to", "to")):
@@ -433,8 +527,6 @@ def _process(s: dict[str, Any]) -> dict[str, Any]:
 
 def is_reference(scenario: Scenario) -> bool:
     """Only dataset:// mounts: served by the referenced Dataset's runtime, no runtime written."""
-    from ..lower.mounts import REFERENCE, scheme_of
-
     given = [m for m in scenario.dataset.spec.get("mounts") or [] if isinstance(m, dict)]
     return bool(given) and all(scheme_of(str(m.get("mountPoint", ""))) == REFERENCE for m in given)
 
@@ -447,8 +539,8 @@ def engine_of(scenario: Scenario) -> Engine | None:
 
 def first_class(scenario: Scenario, version: str) -> Mapped:
     engine = engine_of(scenario)
-    out = Mapped({"apiVersion": "fluidgen.io/v1alpha1", "kind": "CachedDataset",
-                  "metadata": {"name": scenario.name}})
+    out = Mapped(spec={"apiVersion": "fluidgen.io/v1alpha1", "kind": "CachedDataset",
+                       "metadata": {"name": scenario.name}})
     if scenario.namespace:
         out.spec["metadata"]["namespace"] = scenario.namespace
     if engine is None:
@@ -458,6 +550,6 @@ def first_class(scenario: Scenario, version: str) -> Mapped:
         return out
     taken: set[str] = set()
     dataset(scenario, engine, out, taken)
-    runtime(scenario, engine, out, version)
-    dataflow(scenario, out)
+    out.take("runtime", runtime(scenario, engine, version))
+    out.take("dataflow", dataflow(scenario))
     return out

@@ -11,12 +11,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import Diagnostic
+from ..engines import ENGINES
+from ..fluid.operations import OPERATIONS
 from ..source import Document
 
 # metadata the API server or kubectl writes, never the author
 SERVER_METADATA = ("uid", "resourceVersion", "generation", "creationTimestamp", "managedFields", "selfLink",
                    "deletionTimestamp", "deletionGracePeriodSeconds", "finalizers", "ownerReferences")
 SERVER_ANNOTATIONS = ("kubectl.kubernetes.io/last-applied-configuration",)
+RUNTIME_KINDS = frozenset(e.kind for e in ENGINES.values())
 
 
 @dataclass
@@ -175,38 +178,52 @@ def _secret_names(value: Any) -> set[str]:
 
 def group(objects: list[Obj]) -> tuple[list[Scenario], list[Obj]]:
     """One scenario per Dataset, in input order; the objects that belong to none."""
-    from ..engines import ENGINES
-    from ..fluid.operations import OPERATIONS
-
-    runtime_kinds = {e.kind for e in ENGINES.values()}
     scenarios = [Scenario(o) for o in objects if o.kind == "Dataset"
                  and str(o.data.get("apiVersion", "")).startswith("data.fluid.io/")]
     by_key = {(s.name, s.namespace or "default"): s for s in scenarios}
     used: set[int] = {id(s.dataset) for s in scenarios}
     for o in objects:
-        if o.kind in runtime_kinds:
-            owner = by_key.get((o.name, o.namespace or "default"))
-            if owner is not None and owner.runtime is None:
-                owner.runtime = o
-                used.add(id(o))
-        elif o.kind in OPERATIONS:
-            ref = _dataset_of(o)
-            owner = by_key.get((ref[0], ref[1] or "default")) if ref else None
-            if owner is not None:
-                owner.operations.append(o)
-                used.add(id(o))
+        owner = _owner(o, by_key)
+        if owner is not None:
+            used.add(id(o))
     for s in scenarios:
-        wanted = _secret_names([o.spec for o in [s.dataset, *s.operations]])
-        claims = {str(m.get("mountPoint", ""))[len("pvc://"):].split("/")[0]
-                  for m in _mounts(s.dataset) if str(m.get("mountPoint", "")).startswith("pvc://")}
-        ns = s.namespace or "default"
-        for o in objects:
-            if o.kind == "Secret" and o.name in wanted and (o.namespace or "default") == ns:
-                s.secrets[o.name] = o
-                used.add(id(o))
-            elif o.kind == "PersistentVolumeClaim" and o.name in claims and (o.namespace or "default") == ns:
-                pv = next((v for v in objects if v.kind == "PersistentVolume"
-                           and v.name == (o.spec.get("volumeName") or o.name)), None)
-                s.volumes[o.name] = (pv, o)
-                used |= {id(o), id(pv)}
+        used |= _attach_secrets_and_volumes(s, objects)
     return scenarios, [o for o in objects if id(o) not in used]
+
+
+def _owner(o: Obj, by_key: dict[tuple[str, str], Scenario]) -> Scenario | None:
+    """The scenario a runtime or data operation joins (attached there), if any."""
+    if o.kind in RUNTIME_KINDS:
+        owner = by_key.get((o.name, o.namespace or "default"))
+        if owner is None or owner.runtime is not None:
+            return None
+        owner.runtime = o
+        return owner
+    if o.kind in OPERATIONS:
+        ref = _dataset_of(o)
+        found = by_key.get((ref[0], ref[1] or "default")) if ref else None
+        if found is not None:
+            found.operations.append(o)
+        return found
+    return None
+
+
+def _attach_secrets_and_volumes(s: Scenario, objects: list[Obj]) -> set[int]:
+    """The Secrets the scenario's encryptOptions read and the claims (with volumes) it mounts."""
+    wanted = _secret_names([o.spec for o in [s.dataset, *s.operations]])
+    claims = {str(m.get("mountPoint", ""))[len("pvc://"):].split("/")[0]
+              for m in _mounts(s.dataset) if str(m.get("mountPoint", "")).startswith("pvc://")}
+    ns = s.namespace or "default"
+    used: set[int] = set()
+    for o in objects:
+        if (o.namespace or "default") != ns:
+            continue
+        if o.kind == "Secret" and o.name in wanted:
+            s.secrets[o.name] = o
+            used.add(id(o))
+        elif o.kind == "PersistentVolumeClaim" and o.name in claims:
+            pv = next((v for v in objects if v.kind == "PersistentVolume"
+                       and v.name == (o.spec.get("volumeName") or o.name)), None)
+            s.volumes[o.name] = (pv, o)
+            used |= {id(o), id(pv)}
+    return used

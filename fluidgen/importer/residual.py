@@ -9,14 +9,24 @@ reports it as a failure, naming the key path.
 from __future__ import annotations
 
 import copy
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import profiles
 from ..diagnostics import Diagnostic, FluidgenError
 from ..engines import Engine
+from ..fluid.operations import OPERATIONS
+from ..fluid.schemas import kinds, prune_spec, validator
 from ..inputs import Reader
+from ..kinds import table
+from ..merge import deep_merge
+from ..names import metadata_problems
+from ..pipeline import Options, compile_document
+from ..source import load_text
 from . import compact, roundtrip
-from .mapping import Mapped, engine_of, first_class
+from .files import spec_file
+from .mapping import SECRET_NAME, engine_of, first_class
 from .objects import Obj, Scenario
 
 DATASET_COMPUTED = ("mounts", "sharedOptions", "sharedEncryptOptions")
@@ -78,8 +88,6 @@ def _leaves(value: Any) -> int:
 
 def prune(version: str, obj: Obj, dropped: list[str]) -> dict[str, Any]:
     """The object without the spec fields `version` lacks (the API server would prune them)."""
-    from ..fluid.schemas import kinds, prune_spec
-
     data = copy.deepcopy(obj.data)
     if obj.kind not in kinds(version) or not isinstance(data.get("spec"), dict):
         return data
@@ -104,9 +112,6 @@ def _removed(before: Any, after: Any, path: tuple[Any, ...]) -> list[tuple[Any, 
 
 def build(text: str, name: str, env: dict[str, str], version: str, reader: Reader | None = None
           ) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
-    from ..pipeline import Options, compile_document
-    from ..source import load_text
-
     doc = load_text(name, text)[0]
     options = Options(fluid_version=version, env=env, lint=False)
     try:
@@ -122,8 +127,6 @@ def _by_key(objects: list[dict[str, Any]]) -> dict[tuple[str, str], dict[str, An
 def _residuals(imported: Imported, given: dict[tuple[str, str], dict[str, Any]],
                built: dict[tuple[str, str], dict[str, Any]], engine: Engine) -> dict[tuple[str, str], Any]:
     """Per input Fluid object: the spec patch still needed (computed keys excluded)."""
-    from ..fluid.operations import OPERATIONS
-
     out = {}
     for key, obj in given.items():
         kind = key[0]
@@ -154,82 +157,112 @@ def _runtime_cost(spec: dict[str, Any], profile: str | None, imported: Imported,
 
 def import_scenario(scenario: Scenario, version: str, name: str = "<import>", profile_dir: str | None = None
                     ) -> Imported:
-    """One Dataset's spec. With `profile_dir` (import -o DIR), what the runtime still needs
-    beyond the bundled profile goes to a profile file there instead of runtime.overrides."""
-    from .. import profiles
+    """One Dataset's spec, in stages: the input checked, first-class keys mapped, the bundled
+    profile chosen, the residual moved to overrides, the spec proven by a round trip. With
+    `profile_dir` (import -o DIR), what the runtime still needs beyond the bundled profile goes
+    to a profile file there instead of runtime.overrides."""
+    imported = _mapped(scenario, version)
+    engine = engine_of(scenario)
+    imported.incomplete = not imported.invalid and engine is None
+    if engine is None or imported.failures:
+        imported.text = compact.dump(imported.spec) if not imported.invalid else ""
+        return imported
+    given_objects = [prune(version, o, imported.dropped) for o in scenario.objects()]
+    given = _by_key(_with_engine_defaults(given_objects, engine))
+    _choose_profile(imported, given, engine, version)
+    objects = _first_build(imported, name, version)
+    if not objects:
+        return imported
+    reader = Reader()
+    _move_residuals(imported, _residuals(imported, given, _by_key(objects), engine), engine, profile_dir, reader)
+    imported.text = compact.dump(imported.spec)
+    _prove(imported, given_objects, engine, name, version, reader)
+    return imported
 
-    # The input is checked against the Fluid API first: mapping reads only objects of the right shape.
+
+def _mapped(scenario: Scenario, version: str) -> Imported:
+    """The input checked against the Fluid API first (mapping reads only objects of the right
+    shape), then its first-class spec keys."""
     dropped: list[str] = []
     problems = _invalid(version, [prune(version, o, dropped) for o in scenario.objects()])
     if problems:
         return Imported(scenario, {}, dropped=dropped, failures=problems, invalid=True)
     try:
-        mapped: Mapped = first_class(scenario, version)
+        mapped = first_class(scenario, version)
     except (AttributeError, TypeError, KeyError, ValueError) as exc:
         # only the core objects beside the Dataset (Secret, volume, claim) can get here unchecked
         return Imported(scenario, {}, failures=[f"the input is not valid: an object beside Dataset {scenario.name} "
                                                 f"has a field of the wrong type ({type(exc).__name__})"], invalid=True)
-    imported = Imported(scenario, mapped.spec, env=mapped.env, notes=mapped.notes, failures=list(mapped.failures))
-    engine = engine_of(scenario)
-    imported.incomplete = engine is None
-    if engine is None or imported.failures:
-        imported.text = compact.dump(imported.spec)
-        return imported
-    given_objects = [prune(version, o, imported.dropped) for o in scenario.objects()]
-    given = _by_key(_with_engine_defaults(given_objects, engine))
+    return Imported(scenario, mapped.spec, env=mapped.env, notes=mapped.notes, failures=list(mapped.failures))
+
+
+def _choose_profile(imported: Imported, given: dict[Any, Any], engine: Engine, version: str) -> None:
+    """The bundled profile that leaves the least for overrides, written into the spec."""
     spec = imported.spec
-    # the profile that leaves the least for overrides
     candidates = [None, *[p for p in profiles.bundled_names() if _engine_of_profile(p) == engine.name]]
     costs = [(c, _runtime_cost(spec, c, imported, given, engine, version)) for c in candidates]
     usable = [(cost, i, c) for i, (c, cost) in enumerate(costs) if cost is not None]
-    if usable:
-        _, _, best = min(usable)
-        if best is not None:
-            spec["runtime"] = {"engine": engine.name, "profile": best,
-                               **{k: v for k, v in spec["runtime"].items() if k != "engine"}}
-            imported.notes.append(f"{engine.kind} {scenario.name}: tuning matches profile {best}; only the "
-                                  "differences are written")
-    objects, diags = build(compact.dump(spec), name, imported.env, version)
+    if not usable:
+        return
+    _, _, best = min(usable)
+    if best is not None:
+        spec["runtime"] = {"engine": engine.name, "profile": best,
+                           **{k: v for k, v in spec["runtime"].items() if k != "engine"}}
+        imported.notes.append(f"{engine.kind} {imported.scenario.name}: tuning matches profile {best}; only the "
+                              "differences are written")
+
+
+def _first_build(imported: Imported, name: str, version: str) -> list[dict[str, Any]]:
+    """The first-class spec built; empty (with the failures said) when it does not build or would not work."""
+    objects, diags = build(compact.dump(imported.spec), name, imported.env, version)
     unworkable = [d.message for d in diags if d.severity == "error" and d.stage == "check"]
     if unworkable or not objects:
         imported.invalid = bool(unworkable)  # what the spec alone shows: the input has it too
         imported.failures += [f"the input would not work on Fluid: {m}" for m in unworkable] or \
             [f"the spec does not build: {d.message}" for d in diags if d.severity == "error"] or \
             ["the spec does not build"]
-        imported.text = compact.dump(spec)
-        return imported
-    reader = Reader()
-    for (kind, obj_name), residual in _residuals(imported, given, _by_key(objects), engine).items():
+        imported.text = compact.dump(imported.spec)
+        return []
+    return objects
+
+
+def _move_residuals(imported: Imported, residuals: dict[tuple[str, str], Any], engine: Engine,
+                    profile_dir: str | None, reader: Reader) -> None:
+    """What the built spec still misses: into overrides, or the runtime's into a profile file."""
+    for (kind, obj_name), residual in residuals.items():
         if not residual:
             continue
         if kind == engine.kind and profile_dir is not None:
             _tuning_profile(imported, engine, residual, profile_dir, reader)
             continue
-        where = _overrides_home(spec, kind, obj_name, engine)
+        where = _overrides_home(imported.spec, kind, obj_name, engine)
         where.setdefault("overrides", {}).update(residual)
         imported.overrides += [f"{kind}/{obj_name}: {k}" for k in sorted(residual)]
-    imported.text = compact.dump(spec)
+
+
+def _prove(imported: Imported, given_objects: list[dict[str, Any]], engine: Engine, name: str, version: str,
+           reader: Reader) -> None:
+    """The written spec builds, holds no credential value, and gives the input's objects."""
     objects, diags = build(imported.text, name, imported.env, version, reader)
     errors = [d for d in diags if d.severity == "error"]
     if errors or not objects:
         imported.failures += [f"the spec does not build: {d.message}" for d in errors] or ["the spec does not build"]
-        return imported
-    leaks = credential_values(spec) + (credential_values(compact_load(imported.profile_text))
-                                       if imported.profile_text else [])
+        return
+    leaks = credential_values(imported.spec) + (credential_values(compact_load(imported.profile_text))
+                                                if imported.profile_text else [])
     if leaks:
         imported.failures += [f"{where}: looks like a credential value; an import never writes one. Move it to a "
                               "Secret read through encryptOptions in the input (or drop it) and import again"
                               for where in leaks]
-        return imported
-    namespace = scenario.namespace or "default"
-    added = roundtrip.engine_defaults(engine)
+        return
+    scenario = imported.scenario
     if scenario.runtime is None:  # a dataset:// reference: the build writes the runtime Fluid ignores
         objects = [o for o in objects if o.get("kind") != engine.kind]
-    imported.failures += roundtrip.compare(given_objects, objects, namespace, added)
+    imported.failures += roundtrip.compare(given_objects, objects, scenario.namespace or "default",
+                                           roundtrip.engine_defaults(engine))
     for secret in scenario.secrets.values():
         imported.notes.append(f"Secret {secret.name}: read through existingSecret; its values are not imported "
                               "(create it outside git: kubectl, External Secrets or SOPS)")
-    return imported
 
 
 def _settings(residual: dict[str, Any], path: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -251,10 +284,6 @@ def _has_null(value: Any) -> bool:
 def _tuning_profile(imported: Imported, engine: Engine, residual: dict[str, Any], directory: str,
                     reader: Reader) -> None:
     """The runtime's remaining tuning as a profile file beside the spec, extending the bundled one."""
-    import os
-
-    from .run import spec_file
-
     name = imported.scenario.name
     stem = spec_file(name, imported.scenario.namespace).removesuffix(".yaml")  # unique per namespace too
     runtime = imported.spec["runtime"]
@@ -279,8 +308,6 @@ VALUE_MAPS = ("options", "properties", "sharedOptions", "env")  # where a creden
 
 def credential_values(tree: Any, path: tuple[str, ...] = ()) -> list[str]:
     """Key paths of plain values named like credentials, outside the spec's credentials blocks."""
-    from .mapping import SECRET_NAME
-
     found: list[str] = []
     if isinstance(tree, dict):
         for key, value in tree.items():
@@ -301,18 +328,12 @@ def credential_values(tree: Any, path: tuple[str, ...] = ()) -> list[str]:
 
 
 def compact_load(text: str) -> Any:
-    from ..source import load_text
-
     docs = load_text("<profile>", text)
     return docs[0].data if docs else None
 
 
 def _invalid(version: str, objects: list[dict[str, Any]]) -> list[str]:
     """Where the input (its unknown fields already left out) breaks the target's Fluid API."""
-    from ..fluid.schemas import kinds, validator
-    from ..kinds import table
-    from ..names import metadata_problems
-
     out = []
     rules = table()
     for o in objects:
@@ -331,8 +352,6 @@ def _invalid(version: str, objects: list[dict[str, Any]]) -> list[str]:
 def _with_engine_defaults(objects: list[dict[str, Any]], engine: Engine) -> list[dict[str, Any]]:
     """Runtimes with the engine's built-in defaults filled in where absent: each equals what
     Fluid does without the field (engines/*.py `defaults`), so no override is needed for it."""
-    from ..merge import deep_merge
-
     out = []
     for o in objects:
         if o.get("kind") == engine.kind and engine.defaults:
@@ -342,8 +361,6 @@ def _with_engine_defaults(objects: list[dict[str, Any]], engine: Engine) -> list
 
 
 def _engine_of_profile(name: str) -> str:
-    from .. import profiles
-
     try:
         return profiles.load_profile(name).engine
     except (KeyError, FluidgenError):

@@ -20,6 +20,8 @@ import base64
 import copy
 from typing import Any
 
+from ..kinds import table
+
 Key = tuple[str, str, str]
 # (kind, spec path) -> the value a build may add where the input has none
 ADDED = {("PersistentVolumeClaim", ("spec", "volumeName")): None,
@@ -73,8 +75,6 @@ def _resolve(holder: dict[str, Any], options_key: str, encrypt_key: str, values:
 def normalised(objects: list[dict[str, Any]], namespace: str, generated: bool) -> dict[Key, Any]:
     """Objects by (kind, namespace, name), Secrets left out, credentials resolved (for the
     build's side, `generated`: its own Secrets hold the values)."""
-    from ..kinds import table
-
     values = _secret_values(objects) if generated else {}
     rows = table()
     out: dict[Key, Any] = {}
@@ -145,9 +145,9 @@ def _added(kind: str, path: tuple[Any, ...], value: Any, added: dict[tuple[str, 
     mapping (an object without a spec is the same as one with an empty spec)."""
     if value == {}:
         return True
-    for table in (ADDED, added):
-        if (kind, path) in table:
-            expected = table[(kind, path)]
+    for defaults in (ADDED, added):
+        if (kind, path) in defaults:
+            expected = defaults[(kind, path)]
             return expected is None or value == expected
     if isinstance(value, dict):  # a whole mapping of defaults (data: {replicas: 1})
         return all(_added(kind, (*path, k), v, added) for k, v in value.items())

@@ -3,12 +3,14 @@ its own beyond reading the inputs (cli.py prints, output goes where the user sai
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import Diagnostic, FluidgenError
+from ..filecheck import Checks, check_paths
 from ..inputs import Reader
+from .files import spec_file as spec_file  # where cli.py finds it
+from .files import spec_path
 from .objects import Obj, group, objects_of
 from .residual import Imported, import_scenario
 
@@ -62,9 +64,7 @@ def run(paths: list[str], version: str, reader: Reader | None = None, lint: bool
                 stage="import"))
             continue
         seen[key] = s.dataset
-        name = spec_file(s.name, s.namespace)
-        spec_path = os.path.join(output_dir, name) if output_dir else name
-        result.imported.append(import_scenario(s, version, spec_path, output_dir))
+        result.imported.append(import_scenario(s, version, spec_path(s.name, s.namespace, output_dir), output_dir))
     if not scenarios and not any(d.severity == "error" for d in notes):
         result.diagnostics.append(Diagnostic(
             paths[0] if paths else "-", 1, 1, "error",
@@ -75,14 +75,8 @@ def run(paths: list[str], version: str, reader: Reader | None = None, lint: bool
     return result
 
 
-def spec_file(name: str, namespace: str | None) -> str:
-    return f"{namespace + '-' if namespace else ''}{name}.yaml"
-
-
 def _lint(paths: list[str], version: str, reader: Reader) -> list[Diagnostic]:
     """The input's own findings (schema and lint), as warnings: they explain what import left out."""
-    from ..filecheck import Checks, check_paths
-
     found = check_paths(paths, Checks(version, lint=True), reader)
     return [Diagnostic(d.file, d.line, d.col, "warning" if d.severity == "error" else d.severity, d.message,
                        d.path, stage="input", code=d.code) for d in found]
