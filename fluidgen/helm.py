@@ -26,7 +26,10 @@ COMPONENTS = ("master", "jobMaster", "worker", "jobWorker")
 COMPONENT_KEYS = ("jvmOptions", "properties", "resources", "env", "nodeSelector")
 FUSE_KEYS = ("jvmOptions", "properties", "resources", "env", "nodeSelector", "image", "imageTag",
              "imagePullPolicy")
-HANDLED = {"alluxioVersion", "properties", "jvmOptions", "tieredstore", "fuse", "replicas", *COMPONENTS}
+HANDLED = {"alluxioVersion", "properties", "jvmOptions", "tieredstore", "fuse", "replicas", "data", *COMPONENTS}
+# Fluid turns the runtime's data.replicas into this Alluxio property (pkg/ddc/alluxio/transform.go
+# transformCommonPart, in every version versions.py lists: at least 1); the chart takes the property.
+DATA_REPLICAS_PROPERTY = "alluxio.user.file.replication.max"
 ROOT_UFS = "alluxio.master.mount.table.root.ufs"
 ROOT_OPTION = "alluxio.master.mount.table.root.option."
 CHART = "the Alluxio chart (Alluxio/alluxio 527b9fd, chart 0.6.x, image 2.9.2)"
@@ -46,7 +49,7 @@ def values(objects: list[dict[str, Any]], doc: Document) -> tuple[dict[str, Any]
     out: dict[str, Any] = {}
     image = spec.get("alluxioVersion") or {}
     out.update({k: image[k] for k in ("image", "imageTag", "imagePullPolicy") if k in image})
-    out["properties"] = {**spec.get("properties", {}), **_root_mount(dataset, doc, diags)}
+    out["properties"] = {**_data_properties(spec), **spec.get("properties", {}), **_root_mount(dataset, doc, diags)}
     if spec.get("jvmOptions"):
         out["jvmOptions"] = list(spec["jvmOptions"])
     for name in COMPONENTS:
@@ -70,6 +73,12 @@ def values(objects: list[dict[str, Any]], doc: Document) -> tuple[dict[str, Any]
                                                    "nodeSelector matches; runtime.replicas does not apply",
                           "info", stage="helm"))
     return out, diags
+
+
+def _data_properties(spec: dict[str, Any]) -> dict[str, str]:
+    """data.replicas as the property Fluid would set from it; data.pin has no chart equivalent."""
+    replicas = (spec.get("data") or {}).get("replicas")
+    return {DATA_REPLICAS_PROPERTY: str(max(int(replicas), 1))} if isinstance(replicas, int) else {}
 
 
 def _root_mount(dataset: dict[str, Any], doc: Document, diags: list[Diagnostic]) -> dict[str, str]:
@@ -119,7 +128,8 @@ def _fuse(fuse: dict[str, Any]) -> dict[str, Any]:
 
 
 def _dropped_parts(spec: dict[str, Any]) -> list[str]:
-    dropped = [f"{name}.{key}" for name in COMPONENTS for key in (spec.get(name) or {}) if key not in COMPONENT_KEYS]
+    dropped = [f"data.{key}" for key in (spec.get("data") or {}) if key != "replicas"]
+    dropped += [f"{name}.{key}" for name in COMPONENTS for key in (spec.get(name) or {}) if key not in COMPONENT_KEYS]
     fuse = spec.get("fuse") or {}
     dropped += [f"fuse.{k}" for k in fuse if k not in FUSE_KEYS and k != "args"]
     extra_args = [a for a in fuse.get("args") or [] if a != "fuse" and not str(a).startswith("--fuse-opts=")]

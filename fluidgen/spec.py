@@ -15,6 +15,8 @@ from .diagnostics import FluidgenError, did_you_mean
 from .engines import ENGINES
 from .source import Document
 from .spectypes import (
+    AbsolutePaths,
+    Argv,
     DatasetName,
     Duration,
     EnvName,
@@ -205,8 +207,8 @@ class Placement(Model):
 
 class CacheTier(Model):
     medium: Literal["MEM", "SSD", "HDD"]
-    path: StrList = Field(default_factory=list,
-        description="Cache directory (or list of them). MEM defaults to /dev/shm.")
+    path: AbsolutePaths = Field(default_factory=list,
+        description="Cache directory on the node, absolute (or a list of them). MEM defaults to /dev/shm.")
     quota: SizeList = Field(description="Size, or one size per path (becomes quotaList).")
     high: Ratio | None = Field(None, description="High watermark ratio, e.g. 0.95.")
     low: Ratio | None = Field(None, description="Low watermark ratio, e.g. 0.7.")
@@ -283,7 +285,8 @@ class Process(Model):
     serviceAccount: Name | None = None
     image: str | None = None
     imageTag: str | None = None
-    command: list[str] = Field(default_factory=lambda: ["bash"])
+    command: Argv = Field(default_factory=lambda: ["bash"], description="What runs the script (default bash; the "
+        "script is its last argument): a list, or one line split as a shell would.")
     script: str | None = Field(None, description="Script source, run with command.")
     scriptFile: str | None = Field(None, description="File (relative to the spec) holding the script.")
     env: StrMap = Field(default_factory=dict)
@@ -318,16 +321,19 @@ class LoadPath(Model):
 
 
 def _load_paths(value: object) -> object:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return [{"path": v} if isinstance(v, str) else v for v in value]
-    return value
+    """Every documented form: a path, one {path, replicas}, or a list of either."""
+    items = value if isinstance(value, list) else [value] if isinstance(value, str | dict) else value
+    if isinstance(items, list):
+        return [{"path": v} if isinstance(v, str) else v for v in items]
+    return items
+
+
+LoadPaths = Annotated[list[LoadPath], BeforeValidator(
+    _load_paths, json_schema_input_type=str | LoadPath | list[str | LoadPath])]
 
 
 class Load(Model):
-    paths: Annotated[list[LoadPath], BeforeValidator(_load_paths, json_schema_input_type=str | list[str | LoadPath])] \
-        = Field(default_factory=lambda: [LoadPath(path="/", replicas=None)],
+    paths: LoadPaths = Field(default_factory=lambda: [LoadPath(path="/", replicas=None)],
                 description="Paths to warm up, in the cache namespace: a path, or {path, replicas}. [] writes no "
                             "target: Fluid's loaders then load no path, only metadata with metadata: true "
                             "(pkg/ddc/*/load_data.go build the paths from spec.target alone; "
@@ -393,8 +399,10 @@ class Workload(Model):
                                       "(Kubeflow Trainer v2) or Job (batch/v1, one pod).")
     namespace: Namespace | None = Field(None, description="Must be the dataset's: the claim it mounts is namespaced.")
     image: str = Field(min_length=1)
-    command: StrList = Field(default_factory=list)
-    args: StrList = Field(default_factory=list)
+    command: Argv = Field(default_factory=list, description="The container's command (default: the image's "
+        "entrypoint): a list, or one command line, split as a shell would (shell syntax needs [sh, -c, ...]).")
+    args: Argv = Field(default_factory=list, description="Arguments to the command: a list, or one line split as "
+                                                         "a shell would.")
     workingDir: str | None = None
     env: dict[EnvName, str] = Field(default_factory=dict)
     workers: Replicas = Field(1, description="Training nodes (pods); keep equal to runtime.replicas.")
@@ -407,8 +415,9 @@ class Workload(Model):
     dataEnv: EnvName | None = Field("DATA_DIR", description="Environment variable set to where the data is.")
     dataSubPath: str | None = Field(None, description="Folder of the data inside the dataset (added to dataEnv).")
     runtime: Name | None = Field(None, description="TrainJob: the ClusterTrainingRuntime (default torch-distributed).")
-    workerCommand: StrList = Field(default_factory=list, description="MPIJob: what the worker pods run while the "
-        "launcher's mpirun drives them (default: the image's entrypoint, an SSH server).")
+    workerCommand: Argv = Field(default_factory=list, description="MPIJob: what the worker pods run while the "
+        "launcher's mpirun drives them (default: the image's entrypoint, an SSH server); a list, or one line split "
+        "as a shell would.")
     cleanPodPolicy: Literal["Running", "All", "None"] | None = Field(None,
         description="MPIJob/PyTorchJob: which pods to delete when the job ends (default Running).")
 

@@ -3,6 +3,8 @@ names checked with the API server's rules, quantities, ratios, and the strict ba
 
 from __future__ import annotations
 
+import re
+import shlex
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
@@ -42,11 +44,19 @@ def _quantity(value: object) -> object:
     return value
 
 
+# A bare number is bytes to Kubernetes; below this a size that holds data is a forgotten unit.
+_SMALLEST_BARE_SIZE = 2**20
+
+
 def _size(value: object) -> object:
-    """A quantity that holds data: above zero (a zero or negative cache or volume cannot work)."""
+    """A quantity that holds data: above zero (a zero or negative cache or volume cannot work), and a
+    bare number only when it is plainly meant as bytes (`quota: 50` is 50 bytes: a forgotten unit)."""
     value = _quantity(value)
     if isinstance(value, str) and to_bytes(value) <= 0:
         raise ValueError(f'"{value}" is not a usable size; give a positive one such as 10Gi')
+    if isinstance(value, str) and value.isdigit() and int(value) < _SMALLEST_BARE_SIZE:
+        raise ValueError(f"{value} without a unit is {value} bytes; did you mean {value}Gi? "
+                         f"(write the unit: {value}Gi, {value}Mi or {value}G)")
     return value
 
 
@@ -57,6 +67,31 @@ def _sizes(value: object) -> object:
 
 def _str_list(value: object) -> object:
     return [value] if isinstance(value, str) else value
+
+
+# What only a shell understands: a command line holding any of these cannot be split into argv.
+_SHELL_SYNTAX = re.compile(r"[|&;<>()$`*?~\\]|\n")
+
+
+def _argv(value: object) -> object:
+    """A command line given as one string is split as a shell would split it (shlex), so
+    `./launch.sh 4 8` runs the script with two arguments; one that needs a shell (pipes, `&&`,
+    variables, globs, redirections) is refused with the list form that runs it in one."""
+    if not isinstance(value, str):
+        return value
+    if _SHELL_SYNTAX.search(value):
+        raise ValueError(f"{value!r} needs a shell to run (it uses shell syntax); write it as a list: "
+                         f'["sh", "-c", {value!r}]')
+    try:
+        return shlex.split(value)
+    except ValueError as e:
+        raise ValueError(f"{value!r} cannot be split into arguments ({e}); write it as a list of strings") from None
+
+
+def _absolute_path(value: object) -> object:
+    if isinstance(value, str) and not value.startswith("/"):
+        raise ValueError(f'"{value}" is a relative path; a cache directory on the node is absolute: "/{value}"')
+    return value
 
 
 def _ratio(value: object) -> object:
@@ -85,6 +120,10 @@ Size = Annotated[str, BeforeValidator(_size, json_schema_input_type=int | str)]
 SizeList = Annotated[list[str], BeforeValidator(
     _sizes, json_schema_input_type=int | str | list[int | str]), Field(min_length=1)]
 StrList = Annotated[list[str], BeforeValidator(_str_list, json_schema_input_type=str | list[str])]
+# A container's command or args: a list of strings, or one command line split as a shell would.
+Argv = Annotated[list[str], BeforeValidator(_argv, json_schema_input_type=str | list[str])]
+AbsolutePath = Annotated[str, BeforeValidator(_absolute_path)]
+AbsolutePaths = Annotated[list[AbsolutePath], BeforeValidator(_str_list, json_schema_input_type=str | list[str])]
 Ratio = Annotated[str, BeforeValidator(_ratio, json_schema_input_type=float | str)]
 StrMap = dict[str, str]
 Policy = Literal["Once", "Cron", "OnEvent"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import yaml
 
+from fluidgen.helm import DATA_REPLICAS_PROPERTY
+
 from .conftest import EXAMPLES, run_cli
 from .golden import ok_outputs
 from .test_examples import CREDS, reference
@@ -31,8 +33,10 @@ def test_helm_values_carry_the_profile_tuning_without_credentials() -> None:
     assert result.code == 0, result.err
     values = yaml.safe_load(result.out)
     ref = reference("alluxio-imagenet-oss.yaml")["AlluxioRuntime"]["spec"]
-    assert {k: v for k, v in values["properties"].items() if not k.startswith("alluxio.master.mount")} == \
-        ref["properties"]
+    assert {k: v for k, v in values["properties"].items()
+            if not k.startswith("alluxio.master.mount") and k != DATA_REPLICAS_PROPERTY} == ref["properties"]
+    # What Fluid itself sets from data.replicas (pkg/ddc/alluxio/transform.go transformCommonPart)
+    assert values["properties"][DATA_REPLICAS_PROPERTY] == "1"
     assert values["properties"]["alluxio.master.mount.table.root.ufs"] == "oss://imagenet-bucket/imagenet/"
     for component in ("master", "worker"):
         assert values[component]["jvmOptions"] == ref[component]["jvmOptions"]
@@ -65,3 +69,9 @@ runtime:
     ok = yaml.safe_load(run_cli("build", "--target", "alluxio-helm", str(spec), env={}).out)
     assert ok["tieredstore"]["levels"][0] | {} == {"level": 0, "alias": "SSD", "mediumtype": "SSD,SSD",
                                                    "path": "/a,/b", "type": "hostPath", "quota": "1Ti,2Ti"}
+
+
+def test_helm_target_warns_of_no_dropped_data_the_spec_never_set() -> None:
+    result = run_cli("build", "--target", "alluxio-helm", str(EXAMPLES / "alluxio-imagenet-oss.yaml"), env={})
+    assert result.code == 0, result.err
+    assert "no equivalent" not in result.err

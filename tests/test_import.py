@@ -167,9 +167,12 @@ def test_corpus_of_fluid_doc_samples(mode: str, tmp_path: Path) -> None:
         **figures, "round trip without overrides": f"{figures['exact']}/{complete}",
         "round trip with overrides": f"{figures['exact'] + figures['overrides']}/{complete}"}
     RESULTS[f"import corpus, {mode}: not round-tripped, and why"] = failed
-    # Today's floor: a change that loses a case fails here; one that gains raises the floor.
-    floor = 67 if mode == "-o DIR" else 59
-    assert figures["exact"] >= floor and figures["exact"] + figures["overrides"] >= 67, (figures, failed)
+    # Today's floor: a change that loses a case fails here; one that gains raises the floor. The two
+    # JuiceFS samples with `quota: 40960` (docs/en/samples/juicefs/juicefs-runtime*.yaml) are not
+    # imported: that is 40960 bytes, which Fluid turns into cache-size 0 MiB
+    # (pkg/ddc/juicefs/transform_fuse.go genValue, "juicefs cache-size should be integer in MiB").
+    floor = 65 if mode == "-o DIR" else 57
+    assert figures["exact"] >= floor and figures["exact"] + figures["overrides"] >= 65, (figures, failed)
 
 
 def test_output_dir_with_a_tuning_profile_builds_back(tmp_path: Path) -> None:

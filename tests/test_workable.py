@@ -176,6 +176,51 @@ def test_zero_and_negative_quotas_are_errors_in_build(quota: str, tmp_path: Path
     assert "runtime.cache[0].quota" in result.err and "positive" in result.err
 
 
+@pytest.mark.parametrize(("engine", "quota"), [("alluxio", "50"), ("jindo", "50"), ("alluxio", '"100"'),
+                                               ("juicefs", "40960")])
+def test_a_bare_number_quota_is_refused_with_the_unit_it_likely_meant(engine: str, quota: str,
+                                                                      tmp_path: Path) -> None:
+    (tmp_path / "oss.env").write_text("fs.oss.accessKeyId=a\nfs.oss.accessKeySecret=b\n")
+    spec = write(tmp_path, "oss.yaml", OSS_SPEC.replace("QUOTA", quota).replace("engine: alluxio",
+                                                                                 f"engine: {engine}"))
+    result = run_cli("build", spec)
+    number = quota.strip('"')
+    assert result.code == 1 and result.out == "", result.err
+    assert "runtime.cache[0].quota" in result.err and f"did you mean {number}Gi?" in result.err
+
+
+def test_a_bare_number_of_bytes_that_is_plainly_bytes_is_kept(tmp_path: Path) -> None:
+    (tmp_path / "oss.env").write_text("fs.oss.accessKeyId=a\nfs.oss.accessKeySecret=b\n")
+    result = run_cli("build", write(tmp_path, "oss.yaml", OSS_SPEC.replace("QUOTA", "53687091200")))
+    assert result.code == 0, result.err
+    assert "quota: \"53687091200\"" in result.out
+
+
+def test_a_relative_cache_path_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "oss.env").write_text("fs.oss.accessKeyId=a\nfs.oss.accessKeySecret=b\n")
+    spec = write(tmp_path, "oss.yaml", OSS_SPEC.replace("{medium: MEM, quota: QUOTA}",
+                                                        "{medium: SSD, path: var/lib/docker/alluxio, quota: 5Gi}"))
+    result = run_cli("build", spec)
+    assert result.code == 1 and result.out == ""
+    assert "runtime.cache[0].path" in result.err and '"/var/lib/docker/alluxio"' in result.err
+
+
+@pytest.mark.parametrize(("paths", "target"), [
+    ("/train", [{"path": "/train"}]),
+    ("{path: /train, replicas: 2}", [{"path": "/train", "replicas": 2}]),
+    ("[/train, {path: /val, replicas: 2}]", [{"path": "/train"}, {"path": "/val", "replicas": 2}]),
+])
+def test_every_documented_load_paths_form_builds(paths: str, target: list[dict[str, Any]], tmp_path: Path) -> None:
+    (tmp_path / "oss.env").write_text("fs.oss.accessKeyId=a\nfs.oss.accessKeySecret=b\n")
+    spec = write(tmp_path, "oss.yaml", OSS_SPEC.replace("QUOTA", "2Gi") + f"dataflow:\n  - load: {{paths: {paths}}}\n")
+    result = run_cli("build", spec)
+    assert result.code == 0, result.err
+    import yaml
+
+    load = next(d for d in yaml.safe_load_all(result.out) if d["kind"] == "DataLoad")
+    assert load["spec"]["target"] == target
+
+
 @pytest.mark.parametrize("quota", ["-5Gi", "0"])
 def test_zero_and_negative_quotas_are_errors_in_lint(quota: str, tmp_path: Path) -> None:
     manifests = write(tmp_path, "m.yaml", f"""\

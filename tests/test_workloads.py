@@ -200,3 +200,38 @@ def test_jobs_come_last_in_gitops_waves() -> None:
     docs = build("--gitops", "argocd", "-f", str(BASE), "-f", str(MPI))
     waves = {d["kind"]: d["metadata"]["annotations"]["argocd.argoproj.io/sync-wave"] for d in docs}
     assert waves["MPIJob"] == "3" and waves["Dataset"] == "1"
+
+
+def test_fewer_training_nodes_than_cache_workers_is_not_warned(tmp_path: Path) -> None:
+    # The NFS guide's 1x8 run: one training node on four cache workers reads the cache locally.
+    path = write_spec(tmp_path, {"workers": 1},
+                      runtime={"engine": "alluxio", "replicas": 4, "cache": [{"medium": "MEM", "quota": "4Gi"}]})
+    result = run_cli("build", str(path))
+    assert result.code == 0 and "without a cache worker" not in result.err, result.err
+
+
+@pytest.mark.parametrize(("key", "given", "argv"), [
+    ("command", "./launch-example.sh 4 8", ["./launch-example.sh", "4", "8"]),  # the arena line
+    ("command", "python 'train model.py' --epochs=3", ["python", "train model.py", "--epochs=3"]),
+    ("args", "--lr 0.1", ["--lr", "0.1"]),
+    ("command", ["./launch-example.sh", "4 8"], ["./launch-example.sh", "4 8"]),  # a list is taken as written
+])
+def test_a_command_line_string_is_split_as_a_shell_would(key: str, given: Any, argv: list[str],
+                                                         tmp_path: Path) -> None:
+    docs = build(str(write_spec(tmp_path, {key: given})))
+    container = one(docs, "PyTorchJob")["spec"]["pytorchReplicaSpecs"]["Master"]["template"]["spec"]["containers"][0]
+    assert container[key] == argv
+
+
+def test_mpi_worker_command_string_is_split(tmp_path: Path) -> None:
+    docs = build("-f", str(BASE), "-f", str(overlay(tmp_path, "MPIJob", workerCommand="/usr/sbin/sshd -De")))
+    worker = one(docs, "MPIJob")["spec"]["mpiReplicaSpecs"]["Worker"]["template"]["spec"]["containers"][0]
+    assert worker["command"] == ["/usr/sbin/sshd", "-De"]
+
+
+@pytest.mark.parametrize("line", ["cd /w && ./run.sh", "python train.py | tee log", "echo $HOME", "ls *.py",
+                                  "python 'unclosed"])
+def test_a_command_line_that_needs_a_shell_is_refused_with_the_list_form(line: str, tmp_path: Path) -> None:
+    result = run_cli("build", str(write_spec(tmp_path, {"command": line})))
+    assert result.code == 1
+    assert "workloads[0].command" in result.err and "list" in result.err, result.err
