@@ -204,45 +204,41 @@ def report(edits: list[Edit]) -> str:
 
 def compile_at_revision(revision: str, specs: Iterable[str], overlays: Iterable[str], options: Options,
                         environment: str | None) -> CompileResult:
-    """The same specs as they were at a git revision: the revision's tree is unpacked into a
-    private temporary directory (files the specs refer to come along) and compiled there."""
-    import io
-    import subprocess
-    import tarfile
+    """The same specs as they were at a git revision: the directories they live in are copied
+    from the revision's tree into a private temporary directory and compiled there (see
+    gittree.py for what a hostile revision string or tree can and cannot do)."""
     import tempfile
 
+    from . import gittree
     from .diagnostics import Diagnostic
     from .pipeline import CompileResult, compile_paths
 
+    label = f"git:{revision}"
+
     def failed(message: str) -> CompileResult:
-        return CompileResult(diagnostics=[Diagnostic(f"git:{revision}", 0, 0, "error", message)])
+        return CompileResult(diagnostics=[Diagnostic(label, 0, 0, "error", message)])
 
+    specs, overlays = list(specs), list(overlays)
     try:
-        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=True,
-                             timeout=30).stdout.strip()
-        tree = subprocess.run(["git", "archive", "--format=tar", revision], capture_output=True, check=True,
-                              timeout=120, cwd=top).stdout
-    except FileNotFoundError:
-        return failed("git is not installed")
-    except subprocess.CalledProcessError as exc:
-        why = (exc.stderr.decode("utf-8", "replace") if isinstance(exc.stderr, bytes) else str(exc.stderr or ""))
-        return failed(f"git cannot read revision {revision}: {why.strip().splitlines()[-1] if why.strip() else exc}")
-    except subprocess.TimeoutExpired:
-        return failed("git did not answer in time")
+        top = gittree.toplevel()
+        tree = gittree.resolve(revision, top)
+    except gittree.TreeError as exc:
+        return failed(str(exc))
+    folders: list[str] = []
+    for path in [*specs, *overlays]:
+        folder = os.path.abspath(path) if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
+        rel = os.path.relpath(folder, top)
+        if rel == ".." or rel.startswith(".." + os.sep) or path == "-":
+            return failed(f"{path} is outside the git repository at {top}")
+        folders.append("" if rel == "." else rel.replace(os.sep, "/"))
     with tempfile.TemporaryDirectory(prefix="fluidgen-plan-") as tmp:
-        with tarfile.open(fileobj=io.BytesIO(tree)) as archive:
-            archive.extractall(tmp, filter="data")
-
-        def there(path: str) -> str:
-            rel = os.path.relpath(os.path.abspath(path), top)
-            if rel.startswith(".."):
-                raise ValueError(path)
-            return os.path.join(tmp, rel)
-
         try:
-            old_specs, old_overlays = [there(p) for p in specs], [there(p) for p in overlays]
-        except ValueError as exc:
-            return failed(f"{exc} is outside the git repository at {top}")
+            copied = gittree.copy(tree, top, folders, tmp)
+        except gittree.TreeError as exc:
+            return failed(str(exc))
+        old_specs = [os.path.join(tmp, os.path.relpath(os.path.abspath(p), top)) for p in specs]
+        old_overlays = [os.path.join(tmp, os.path.relpath(os.path.abspath(p), top)) for p in overlays]
         result = compile_paths(old_specs, options, old_overlays, environment=environment)
-        result.diagnostics = [replace(d, file=d.file.replace(tmp, f"git:{revision}")) for d in result.diagnostics]
+        result.diagnostics = [replace(d, file=d.file.replace(tmp, label)) for d in result.diagnostics]
+        result.diagnostics[:0] = [Diagnostic(f"{label}:{rel}", 0, 0, "info", note) for rel, note in copied.notes]
         return result
