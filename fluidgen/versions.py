@@ -28,9 +28,13 @@ class FluidVersion:
     changes: tuple[Change, ...] = ()
 
 
+# The names, for facts that hold for some versions only (fluidsource.py: versions=since(V1_1_0_DEV)).
+V1_0_8 = "v1.0.8"
+V1_1_0_DEV = "v1.1.0-dev"
+
 VERSIONS: tuple[FluidVersion, ...] = (
-    FluidVersion("v1.0.8", "1.29", "fluid-cloudnative/fluid tag v1.0.8 (de578cd, 2025-10-30)"),
-    FluidVersion("v1.1.0-dev", "1.29", "fluid-cloudnative/fluid master a826600 (2026-07-02)", changes=(
+    FluidVersion(V1_0_8, "1.29", "fluid-cloudnative/fluid tag v1.0.8 (de578cd, 2025-10-30)"),
+    FluidVersion(V1_1_0_DEV, "1.29", "fluid-cloudnative/fluid master a826600 (2026-07-02)", changes=(
         Change("remove", "goosefs"),  # fluid-cloudnative/fluid#5703
         Change("add", "cache"),  # the generic cache runtime and its class (api/v1alpha1/cacheruntime*_types.go)
         Change("add", "juicefs", "volumeClaimTemplates"),

@@ -1,0 +1,132 @@
+"""Every Fluid fact carries its source as data (fluidgen/fluidsource.py), and every source
+cited exists: the file at each version it claims, with the function in it."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import pkgutil
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+import fluidgen
+from fluidgen import versions
+from fluidgen.fluidsource import (
+    ALL,
+    Fact,
+    FluidSource,
+    all_sources,
+    before,
+    fact,
+    for_version,
+    since,
+    source,
+    unsourced,
+)
+from fluidgen.versions import V1_0_8, V1_1_0_DEV
+
+from .fluid_src import missing_reason, tree
+
+
+def _modules() -> Iterator[Any]:
+    for info in pkgutil.walk_packages(fluidgen.__path__, "fluidgen."):
+        if info.name.endswith("__main__"):
+            continue
+        yield importlib.import_module(info.name)
+
+
+def _walk(value: Any, seen: set[int], depth: int = 0) -> Iterator[FluidSource]:
+    if id(value) in seen or depth > 8 or isinstance(value, (str, bytes, int, float, type)) or callable(value):
+        return
+    seen.add(id(value))
+    if isinstance(value, FluidSource):
+        yield value
+    elif isinstance(value, Fact):
+        yield from value.sources
+    elif dataclasses.is_dataclass(value):
+        yield from all_sources(value)
+        for f in dataclasses.fields(value):
+            yield from _walk(getattr(value, f.name), seen, depth + 1)
+    elif isinstance(value, Mapping):
+        for v in value.values():
+            yield from _walk(v, seen, depth + 1)
+    elif isinstance(value, (tuple, list, frozenset, set)):
+        for v in value:
+            yield from _walk(v, seen, depth + 1)
+
+
+def cited_sources() -> dict[FluidSource, str]:
+    """Every FluidSource reachable from a module's globals -> the first module citing it."""
+    out: dict[FluidSource, str] = {}
+    seen: set[int] = set()
+    for module in _modules():
+        for name, value in vars(module).items():
+            if name.startswith("__"):
+                continue
+            for s in _walk(value, seen):
+                out.setdefault(s, module.__name__)
+    return out
+
+
+def test_source_record_is_checked() -> None:
+    s = source("pkg/utils/ufs_path_builder.go", "GenUFSPathInUnifiedNamespace")
+    assert s.versions == ALL == versions.NAMES and s.holds_for(V1_0_8)
+    assert s.cite() == "pkg/utils/ufs_path_builder.go GenUFSPathInUnifiedNamespace (every version)"
+    only = source("pkg/common/cacheruntime.go", "GetCacheRuntimeConfigConfigMapName", versions=since(V1_1_0_DEV))
+    assert not only.holds_for(V1_0_8) and only.cite().endswith(f"({V1_1_0_DEV})")
+    assert before(V1_1_0_DEV) == (V1_0_8,) and since(V1_0_8) == ALL
+    for bad in (("/abs/path.go", "f"), ("../x.go", "f"), ("", "f"), ("pkg/x.go", "")):
+        with pytest.raises(ValueError):
+            source(*bad)
+    with pytest.raises(ValueError):
+        source("pkg/x.go", "f", versions=("v9.9.9",))
+    with pytest.raises(ValueError):
+        fact("a value without a source")
+
+
+def test_version_dependent_facts_pick_one_per_version() -> None:
+    old = fact("always", source("pkg/ddc/jindocache/transform.go", "transformFuseArg", versions=before(V1_1_0_DEV)))
+    new = fact("one mount", source("pkg/ddc/jindocache/transform.go", "transformFuseArg", versions=since(V1_1_0_DEV)))
+    assert for_version(V1_0_8, old, new) == "always"
+    assert for_version(V1_1_0_DEV, old, new) == "one mount"
+    with pytest.raises(LookupError):
+        for_version(V1_0_8, old, old)
+
+
+@dataclass(frozen=True)
+class _Record:
+    layout: str = "root"
+    limit: int = 0
+    sources: Mapping[str, FluidSource] = field(default_factory=dict)
+
+
+def test_unsourced_lists_set_fields_without_a_source() -> None:
+    assert unsourced(_Record()) == []
+    assert unsourced(_Record(layout="per-mount", limit=3)) == ["layout", "limit"]
+    cited = _Record(layout="per-mount", sources={"layout": source("pkg/utils/ufs_path_builder.go", "GenUFSPath")})
+    assert unsourced(cited) == []
+    with pytest.raises(TypeError):
+        unsourced(_Record)
+
+
+def test_every_cited_source_exists_in_fluid() -> None:
+    """The file exists at every version the source claims, and names the function."""
+    cited = cited_sources()
+    if not any(tree(v) for v in versions.NAMES):
+        pytest.skip(missing_reason())
+    problems = []
+    for s, module in sorted(cited.items(), key=lambda kv: (kv[0].path, kv[0].function)):
+        for version in s.versions:
+            root = tree(version)
+            if root is None:
+                continue
+            path = root / s.path
+            if not path.is_file():
+                problems.append(f"{module}: {s.path} does not exist at {version}")
+            elif not re.search(rf"(?<![\w]){re.escape(s.function)}(?![\w])", path.read_text(errors="replace")):
+                problems.append(f"{module}: {s.path} has no {s.function} at {version}")
+    assert not problems, "\n".join(problems)
