@@ -6,29 +6,27 @@ error, 3 internal error (a bug: please report it, with --traceback output).
 
 from __future__ import annotations
 
-import io
 import os
-import re
 import sys
 import traceback
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import click
 
 from . import __version__, settings, versions
+from .commands import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, EXIT_USER, ignore_ids, resolve
 from .diagnostics import FluidgenError
 
-EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
-AGE_RECIPIENT = re.compile(r"^age1[02-9ac-hj-np-z]{58}$")  # bech32, as age-keygen prints it
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _resolve(call: Callable[[], Any]) -> Any:
-    try:
-        return call()
-    except settings.SettingError as exc:
-        raise click.UsageError(str(exc)) from None
+@dataclass(frozen=True)
+class Startup:
+    """What the console script hands the commands (click's context object)."""
+
+    cache_argv: list[str] | None = None  # set: a successful build is stored in the cache under it
 
 
 def target_options(command: F) -> F:
@@ -53,19 +51,6 @@ def names_option(command: F) -> F:
                         default=None, help="hashed: each data operation's name ends in a hash of its spec, so "
                                            "an edited step runs again under a new name [default: hashed in GitOps "
                                            "mode, else plain].")(command)
-
-
-def _hash_names(choice: str | None) -> bool | None:
-    return None if choice is None else choice == "hashed"
-
-
-def _ignore_ids(ignore: tuple[str, ...]) -> frozenset[str]:
-    from .lint import unknown_ids
-
-    bad = unknown_ids(ignore)
-    if bad:
-        raise click.UsageError(f"unknown lint rule {', '.join(bad)} in --ignore; `fluidgen lint --rules` lists them")
-    return frozenset(ignore)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -104,74 +89,15 @@ def build(specs: tuple[str, ...], overlays: tuple[str, ...], output_dir: str | N
           environment: str | None, sops_age: tuple[str, ...], fmt: str,
           fluid_version: str | None, namespace: str | None, allow_read: tuple[str, ...], gitops: str | None,
           target: str, operation_names: str | None, strict: bool,
-          ignore: tuple[str, ...], quiet: bool) -> None:
+          ignore: tuple[str, ...], quiet: bool) -> int:
     """Compile SPECS (files or directories) into manifests on stdout."""
-    from . import emit, report
-    from .pipeline import Options, compile_paths
+    from .commands import BuildArgs, TargetArgs, execute_build
 
-    if not specs and not overlays:
-        raise click.UsageError("give at least one spec file or directory (or -f overlays)")
-    if target != "fluid" and output_dir:
-        raise click.UsageError("-o DIR writes Kubernetes objects; use --target fluid, or redirect stdout")
-    if (write_secrets or sops_age) and not output_dir:
-        flag = "--write-secrets" if write_secrets else "--sops-age"
-        raise click.UsageError(f"{flag} only applies with -o DIR (on stdout, Secrets are always printed)")
-    if write_secrets and sops_age:
-        raise click.UsageError("choose --write-secrets (plain, git-ignored) or --sops-age (encrypted), not both")
-    for recipient in sops_age:
-        if not AGE_RECIPIENT.match(recipient):
-            raise click.UsageError(f'--sops-age "{recipient}" is not an age recipient (age1 followed by 58 '
-                                   "lower-case letters and digits)")
-    options = Options(fluid_version=_resolve(lambda: settings.fluid_version(fluid_version)),
-                      namespace=_resolve(lambda: settings.namespace(namespace)), target=target,
-                      gitops=_resolve(lambda: settings.gitops(gitops)), hash_names=_hash_names(operation_names),
-                      warnings_as_errors=strict, ignore=_ignore_ids(ignore),
-                      allow_read=_resolve(lambda: settings.allow_read(allow_read)))
-    result = compile_paths(specs, options, overlays,
-                           environment=_resolve(lambda: settings.environment(environment)))
-    diagnostics = io.StringIO()
-    report.text(result.diagnostics, diagnostics)
-    sys.stderr.write(diagnostics.getvalue())
-    if not result.ok:
-        click.echo(report.failure(result.diagnostics), err=True)
-        sys.exit(EXIT_USER)
-    summary = "" if quiet or result.specs <= 1 else report.summary(
-        result.specs, len(result.objects), result.diagnostics) + "\n"
-    sys.stderr.write(summary)
-    if not result.objects:
-        click.echo("fluidgen: error: nothing to build", err=True)
-        sys.exit(EXIT_USER)
-    if output_dir:
-        from .output import has_values, write_dir
-
-        secrets = [o for o in result.objects if has_values(o)]
-        sealed = _seal(secrets, output_dir, specs + overlays, sops_age) if secrets and not write_secrets else None
-        if secrets and not write_secrets and sealed is None:
-            click.echo(report.secrets_refused(output_dir, result.objects), err=True)
-            sys.exit(EXIT_USER)
-        write_dir(output_dir, result.objects, sealed)
-        return
-    text = emit.dump_json(result.objects) if fmt == "json" else emit.dump_all(result.objects)
-    sys.stdout.write(text)
-    if _CACHE_ARGV is not None and result.inputs.cacheable:
-        from .cache import store
-
-        store(_CACHE_ARGV, result.objects, diagnostics.getvalue() + summary, result.inputs)
-
-
-def _seal(secrets: list[dict[str, Any]], output_dir: str, inputs: tuple[str, ...],
-          recipients: tuple[str, ...]) -> str | None:
-    """The Secrets encrypted by sops, for --sops-age or a .sops.yaml; None when neither applies."""
-    from pathlib import Path
-
-    from . import emit, sops
-
-    config = None if recipients else sops.find_config(
-        [Path(output_dir).parent if not Path(output_dir).exists() else Path(output_dir),
-         *(Path(p).parent for p in inputs if p != "-")])
-    if not recipients and config is None:
-        return None
-    return sops.encrypt(emit.dump_all(secrets), Path(output_dir) / sops.FILE, recipients, config)
+    startup = click.get_current_context().find_object(Startup)
+    return execute_build(BuildArgs(
+        specs, TargetArgs(fluid_version, namespace, allow_read, gitops, operation_names, environment), overlays,
+        output_dir, write_secrets, sops_age, fmt, target, strict, ignore, quiet,
+        cache_argv=startup.cache_argv if startup else None))
 
 
 def _finish(diags: list[Any], fmt: str) -> None:
@@ -187,10 +113,9 @@ def _checks(fluid_version: str | None, namespace: str | None, allow_read: tuple[
             **kw: Any) -> Any:
     from .filecheck import Checks
 
-    version = _resolve(lambda: settings.fluid_version(fluid_version)) or versions.DEFAULT
-    return Checks(version, namespace=_resolve(lambda: settings.namespace(namespace)),
-                  gitops=_resolve(lambda: settings.gitops(gitops)),
-                  allow_read=_resolve(lambda: settings.allow_read(allow_read)), **kw)
+    version = resolve(settings.fluid_version, fluid_version) or versions.DEFAULT
+    return Checks(version, namespace=resolve(settings.namespace, namespace),
+                  gitops=resolve(settings.gitops, gitops), allow_read=resolve(settings.allow_read, allow_read), **kw)
 
 
 @main.command()
@@ -213,7 +138,7 @@ def validate(files: tuple[str, ...], crds: tuple[str, ...], fluid_version: str |
     from .structural.crds import CrdSet
 
     checks = _checks(fluid_version, namespace, allow_read, gitops, crds=CrdSet.load_all(crds) if crds else None,
-                     lint=with_lint, ignore=_ignore_ids(ignore), specs_only=specs_only,
+                     lint=with_lint, ignore=ignore_ids(ignore), specs_only=specs_only,
                      forbid_secret_values=forbid_secret_values)
     _finish(check_paths(files, checks), fmt)
 
@@ -239,7 +164,7 @@ def lint(files: tuple[str, ...], ignore: tuple[str, ...], fluid_version: str | N
         return
     if not files:
         raise click.UsageError("give at least one spec or manifest file (or --rules)")
-    checks = _checks(fluid_version, namespace, allow_read, gitops, schema=False, lint=True, ignore=_ignore_ids(ignore),
+    checks = _checks(fluid_version, namespace, allow_read, gitops, schema=False, lint=True, ignore=ignore_ids(ignore),
                      external=external)
     _finish(check_paths(files, checks), fmt)
 
@@ -257,41 +182,15 @@ def lint(files: tuple[str, ...], ignore: tuple[str, ...], fluid_version: str | N
 def diff_command(paths: tuple[str, ...], overlays: tuple[str, ...], forbid_secret_values: bool,
                  environment: str | None, operation_names: str | None,
                  fluid_version: str | None, namespace: str | None, allow_read: tuple[str, ...],
-                 gitops: str | None) -> None:
+                 gitops: str | None) -> int:
     """Compare SPEC... with RENDERED (the last path: a file or an -o directory); exit 1 on drift.
 
     Secret values are neither read nor shown; Secrets are compared by their keys.
     """
-    from . import report
-    from .drift import diff, missing, rendered_files, secret_values
-    from .inputs import Reader
-    from .pipeline import Options, compile_paths
+    from .commands import DiffArgs, TargetArgs, execute_diff
 
-    if len(paths) < (1 if overlays else 2):
-        raise click.UsageError("give the spec(s) and then the rendered file or directory")
-    *specs, rendered = paths
-    options = Options(fluid_version=_resolve(lambda: settings.fluid_version(fluid_version)),
-                      namespace=_resolve(lambda: settings.namespace(namespace)), read_credentials=False,
-                      gitops=_resolve(lambda: settings.gitops(gitops)), hash_names=_hash_names(operation_names),
-                      allow_read=_resolve(lambda: settings.allow_read(allow_read)))
-    result = compile_paths(specs, options, overlays, environment=_resolve(lambda: settings.environment(environment)))
-    problems = result.diagnostics + missing(rendered)
-    if forbid_secret_values:
-        problems += secret_values(Reader(), rendered_files(rendered))
-    report.text(problems, sys.stderr)
-    if any(d.severity == "error" for d in problems):
-        sys.exit(EXIT_USER)
-    text = diff(result.objects, rendered)
-    if text:
-        from .drift import rendered_objects
-        from .plan import classify
-
-        sys.stdout.write(text)
-        # What Fluid will do with each changed field once the new manifests are applied
-        for edit in classify(rendered_objects(Reader(), rendered), result.objects):
-            sys.stdout.write(f"# plan: {edit.line()}\n")
-        click.echo(f"fluidgen: {rendered} is out of date; regenerate it from the specs", err=True)
-        sys.exit(EXIT_USER)
+    return execute_diff(DiffArgs(paths, TargetArgs(fluid_version, namespace, allow_read, gitops, operation_names,
+                                                   environment), overlays, forbid_secret_values))
 
 
 @main.command("import")
@@ -313,7 +212,7 @@ def import_(files: tuple[str, ...], output_dir: str | None, check: bool, fluid_v
     """
     from .importer.run import kept_documents, report, run
 
-    version = _resolve(lambda: settings.fluid_version(fluid_version)) or versions.DEFAULT
+    version = resolve(settings.fluid_version, fluid_version) or versions.DEFAULT
     result = run(list(files), version, output_dir=None if check else output_dir)
     from . import report as diagnostics_report
 
@@ -348,46 +247,16 @@ def import_(files: tuple[str, ...], output_dir: str | None, check: bool, fluid_v
 @target_options
 def plan_command(specs: tuple[str, ...], against: str, overlays: tuple[str, ...], environment: str | None,
                  allow_recreate: bool, operation_names: str | None, fluid_version: str | None, namespace: str | None,
-                 allow_read: tuple[str, ...], gitops: str | None) -> None:
+                 allow_read: tuple[str, ...], gitops: str | None) -> int:
     """Say which edits of SPECS against what is deployed Fluid carries out, and which it ignores.
 
     Exit 1 when an edit would be ignored (a running runtime that is not re-created, a data
     operation that already ran), unless --allow-recreate; 0 otherwise.
     """
-    from . import report
-    from .drift import rendered_objects
-    from .inputs import Reader
-    from .pipeline import Options, compile_paths
-    from .plan import classify
-    from .plan import report as plan_report
+    from .commands import PlanArgs, TargetArgs, execute_plan
 
-    if not specs and not overlays:
-        raise click.UsageError("give the spec(s) to plan")
-    options = Options(fluid_version=_resolve(lambda: settings.fluid_version(fluid_version)),
-                      namespace=_resolve(lambda: settings.namespace(namespace)), read_credentials=False,
-                      gitops=_resolve(lambda: settings.gitops(gitops)), hash_names=_hash_names(operation_names),
-                      allow_read=_resolve(lambda: settings.allow_read(allow_read)))
-    env_name = _resolve(lambda: settings.environment(environment))
-    result = compile_paths(specs, options, overlays, environment=env_name)
-    problems = list(result.diagnostics)
-    if against.startswith("git:"):
-        from .plan import compile_at_revision
-
-        old_result = compile_at_revision(against[4:], specs, overlays, options, env_name)
-        problems += old_result.diagnostics
-        old = old_result.objects
-    else:
-        from .drift import missing
-
-        problems += missing(against)
-        old = [] if missing(against) else rendered_objects(Reader(), against)
-    report.text(problems, sys.stderr)
-    if any(d.severity == "error" for d in problems):
-        sys.exit(EXIT_USER)
-    edits = classify(old, result.objects)
-    sys.stdout.write(plan_report(edits))
-    if any(e.ignored for e in edits) and not allow_recreate:
-        sys.exit(EXIT_USER)
+    return execute_plan(PlanArgs(specs, against, TargetArgs(fluid_version, namespace, allow_read, gitops,
+                                                            operation_names, environment), overlays, allow_recreate))
 
 
 @main.group()
@@ -510,16 +379,12 @@ def schema() -> None:
     sys.stdout.write(spec_schema_text())
 
 
-_CACHE_ARGV: list[str] | None = None  # set by the console entry point; None: do not store builds
-
-
 def run(argv: list[str], cache_argv: list[str] | None = None) -> int:
-    """Entry point: map every outcome to an exit code; never show a traceback for user errors."""
-    global _CACHE_ARGV
-    _CACHE_ARGV = cache_argv
+    """Entry point: map every outcome to an exit code; never show a traceback for user errors.
+    `cache_argv`: the console script's argv, under which a successful build is cached."""
     show_tb = "--traceback" in argv or bool(os.environ.get("FLUIDGEN_TRACEBACK"))
     try:
-        main.main(args=argv, prog_name="fluidgen", standalone_mode=False)
+        code = main.main(args=argv, prog_name="fluidgen", standalone_mode=False, obj=Startup(cache_argv))
     except FluidgenError as exc:
         from . import report
 
@@ -545,7 +410,7 @@ def run(argv: list[str], cache_argv: list[str] | None = None) -> int:
         if show_tb:
             traceback.print_exc()
         return EXIT_INTERNAL
-    return EXIT_OK
+    return code if isinstance(code, int) else EXIT_OK
 
 
 def _code(code: Any) -> int:

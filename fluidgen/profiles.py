@@ -200,15 +200,35 @@ def chain(ref: str, engine: str, doc: Document | None = None, reader: Reader | N
 def apply(profiles: list[Profile], version: str, kind: str,
           base: dict[str, Any]) -> tuple[dict[str, Any], list[Diagnostic]]:
     """Fold a chain's settings onto `base`; fields the target API lacks become warnings."""
-    key = (tuple((p.file, p.digest) for p in profiles), version, kind, repr(base))
-    if key not in _APPLIED:
-        _APPLIED[key] = _fold(tuple(profiles), version, kind, base)
-    tree, diags = _APPLIED[key]
+    tree, diags = _applied(_Fold(tuple(profiles), version, kind, base))
     return copy.deepcopy(tree), list(diags)
 
 
-# Folding a chain is pure: memoised per (profile files and contents, target, base).
-_APPLIED: dict[tuple[Any, ...], tuple[dict[str, Any], tuple[Diagnostic, ...]]] = {}
+@dataclass(frozen=True, eq=False)
+class _Fold:
+    """One fold of a chain, identified by its profile files and contents, target and base."""
+
+    profiles: tuple[Profile, ...]
+    version: str
+    kind: str
+    base: dict[str, Any]
+    key: tuple[Any, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", (tuple((p.file, p.digest) for p in self.profiles), self.version,
+                                         self.kind, repr(self.base)))
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Fold) and self.key == other.key
+
+
+# Folding a chain is pure: memoised, bounded (a batch of many specs with many bases stays small).
+@functools.lru_cache(maxsize=256)
+def _applied(fold: _Fold) -> tuple[dict[str, Any], tuple[Diagnostic, ...]]:
+    return _fold(fold.profiles, fold.version, fold.kind, fold.base)
 
 
 def _fold(profiles: tuple[Profile, ...], version: str, kind: str,

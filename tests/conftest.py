@@ -69,27 +69,64 @@ def crds() -> Iterator[dict[str, object]]:
 
 @dataclass
 class Run:
+    """One fluidgen run: exit code, stdout, stderr; for a child process also whether the
+    cache served it ("CACHED") or it compiled ("COMPILED"), and its peak memory."""
+
     code: int
     out: str
     err: str
+    how: str = ""
+    peak_kib: int = 0
 
 
-def run_cli(*args: str, env: dict[str, str] | None = None) -> Run:
-    """Run the CLI in-process, the way the console script does."""
+def run_cli(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> Run:
+    """Run the CLI in-process, the way the console script does (without its cache)."""
     from fluidgen.cli import run
 
     out, err = io.StringIO(), io.StringIO()
-    saved = dict(os.environ)
+    saved, here = dict(os.environ), os.getcwd()
     try:
         if env is not None:
             os.environ.clear()
             os.environ.update(env)
+        if cwd is not None:
+            os.chdir(cwd)
         with redirect_stdout(out), redirect_stderr(err):
             code = run(list(args))
     finally:
+        os.chdir(here)
         os.environ.clear()
         os.environ.update(saved)
     return Run(code, out.getvalue(), err.getvalue())
+
+
+# The console script in a fresh interpreter; the last stderr line says how it ran.
+PROBE = ("import resource, sys; from fluidgen.__main__ import main; rc = main(sys.argv[1:]); "
+         "print('COMPILED' if 'pydantic' in sys.modules else 'CACHED', "
+         "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr); sys.exit(rc)")
+
+
+def run_process(*args: str, cwd: Path = ROOT, cache: Path | None = None, env: dict[str, str] | None = None,
+                clean: bool = True, pythonpath: str | None = None, stdin: str | None = None,
+                timeout: float = 120) -> Run:
+    """Run the console script (`python -m fluidgen`, with its cache) in a child process.
+
+    clean: without the caller's FLUIDGEN_* and OSS_* variables; cache: the cache directory
+    (else the cache is off); env: variables added on top."""
+    import subprocess
+    import sys
+
+    full = {k: v for k, v in os.environ.items() if not (clean and k.startswith(("FLUIDGEN_", "OSS_")))}
+    full.update({"FLUIDGEN_CACHE_DIR": str(cache)} if cache is not None else {"FLUIDGEN_NO_CACHE": "1"})
+    full.update({"PYTHONPATH": pythonpath} if pythonpath else {})
+    full.update(env or {})
+    proc = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=cwd, capture_output=True, text=True, env=full,
+                          input=stdin, timeout=timeout, check=False)
+    err, _, probe = proc.stderr.rstrip("\n").rpartition("\n")
+    if " " not in probe:  # the interpreter died before the probe line
+        return Run(proc.returncode, proc.stdout, proc.stderr)
+    how, _, peak = probe.partition(" ")
+    return Run(proc.returncode, proc.stdout, err + ("\n" if err else ""), how, int(peak))
 
 
 @pytest.fixture

@@ -5,16 +5,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from .conftest import EXAMPLES, ROOT
+from .conftest import EXAMPLES, ROOT, run_process
 
-PROBE = ("import sys; from fluidgen.__main__ import main; rc = main(sys.argv[1:]); "
-         "print('COMPILED' if 'pydantic' in sys.modules else 'CACHED', file=sys.stderr); sys.exit(rc)")
 SHARED_SECRET = """apiVersion: fluidgen.io/v1alpha1
 kind: CachedDataset
 metadata: {name: demo}
@@ -31,25 +27,14 @@ runtime: {engine: alluxio, replicas: 1}
 """
 
 
-def _run(cwd: Path, cache: Path, *args: str, pythonpath: str | None = None, **env: str) -> tuple[int, str, str, str]:
-    full = {k: v for k, v in os.environ.items() if not k.startswith(("FLUIDGEN_", "OSS_"))}
-    full.update({"FLUIDGEN_CACHE_DIR": str(cache), **env})
-    if pythonpath:
-        full["PYTHONPATH"] = pythonpath
-    proc = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=cwd, capture_output=True, text=True, env=full,
-                          check=False)
-    err, _, how = proc.stderr.rstrip("\n").rpartition("\n")
-    return proc.returncode, proc.stdout, err, how
-
-
 def test_sources_that_now_disagree_are_rebuilt_and_reported(tmp_path: Path) -> None:
     (tmp_path / "spec.yaml").write_text(SHARED_SECRET)
     cache = tmp_path / "cache"
     same = {"ID_A": "id", "ID_B": "id", "KEY": "k"}
-    assert _run(tmp_path, cache, "build", "spec.yaml", **same)[0] == 0
-    assert _run(tmp_path, cache, "build", "spec.yaml", **same)[3] == "CACHED"
-    differ = _run(tmp_path, cache, "build", "spec.yaml", **{**same, "ID_B": "other"})
-    assert differ[3] == "COMPILED" and differ[0] == 1 and "two different values" in differ[2]
+    assert run_process("build", "spec.yaml", cwd=tmp_path, cache=cache, env=same).code == 0
+    assert run_process("build", "spec.yaml", cwd=tmp_path, cache=cache, env=same).how == "CACHED"
+    differ = run_process("build", "spec.yaml", cwd=tmp_path, cache=cache, env={**same, "ID_B": "other"})
+    assert differ.how == "COMPILED" and differ.code == 1 and "two different values" in differ.err
 
 
 def test_a_same_size_edit_of_a_bundled_profile_is_seen(tmp_path: Path) -> None:
@@ -59,8 +44,8 @@ def test_a_same_size_edit_of_a_bundled_profile_is_seen(tmp_path: Path) -> None:
     app = tmp_path / "app"
     shutil.copytree(EXAMPLES, app)
     cache = tmp_path / "cache"
-    first = _run(app, cache, "build", "alluxio-imagenet-oss.yaml", pythonpath=str(root))
-    assert first[0] == 0 and "kernel_cache" in first[1]
+    first = run_process("build", "alluxio-imagenet-oss.yaml", cwd=app, cache=cache, pythonpath=str(root))
+    assert first.code == 0 and "kernel_cache" in first.out
     profile = root / "profiles" / "alluxio-imagenet.yaml"
     text = profile.read_text()
     edited = text.replace("kernel_cache", "kernel_cachX")
@@ -68,8 +53,8 @@ def test_a_same_size_edit_of_a_bundled_profile_is_seen(tmp_path: Path) -> None:
     stat = profile.stat()
     profile.write_text(edited)
     os.utime(profile, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # same size, same time: only the content differs
-    second = _run(app, cache, "build", "alluxio-imagenet-oss.yaml", pythonpath=str(root))
-    assert second[3] == "COMPILED" and "kernel_cachX" in second[1]
+    second = run_process("build", "alluxio-imagenet-oss.yaml", cwd=app, cache=cache, pythonpath=str(root))
+    assert second.how == "COMPILED" and "kernel_cachX" in second.out
 
 
 def test_a_directory_build_hits_the_cache(tmp_path: Path) -> None:
@@ -79,14 +64,14 @@ def test_a_directory_build_hits_the_cache(tmp_path: Path) -> None:
     shutil.copy(EXAMPLES / "jindo-imagenet-oss.yaml", app / "dataset.yaml")
     (app / "kustomization.yaml").write_text("resources: []\n")
     cache = tmp_path / "cache"
-    first = _run(app, cache, "build", "-q", "--namespace", "training", ".")
-    second = _run(app, cache, "build", "-q", "--namespace", "training", ".")
-    assert first[0] == second[0] == 0 and second[3] == "CACHED"
-    assert first[1:3] == second[1:3]
+    first = run_process("build", "-q", "--namespace", "training", ".", cwd=app, cache=cache)
+    second = run_process("build", "-q", "--namespace", "training", ".", cwd=app, cache=cache)
+    assert first.code == second.code == 0 and second.how == "CACHED"
+    assert (first.out, first.err) == (second.out, second.err)
     (app / "more").mkdir()
     shutil.copy(EXAMPLES / "nfs-imagenet-alluxio.yaml", app / "more" / "nfs.yaml")
-    third = _run(app, cache, "build", "-q", "--namespace", "training", ".")
-    assert third[3] == "COMPILED" and "kind: PersistentVolume" in third[1]
+    third = run_process("build", "-q", "--namespace", "training", ".", cwd=app, cache=cache)
+    assert third.how == "COMPILED" and "kind: PersistentVolume" in third.out
 
 
 @pytest.mark.parametrize("kind", ["stdin", "fifo"])

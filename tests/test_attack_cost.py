@@ -7,31 +7,24 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from .conftest import EXAMPLES, ROOT, SHARED
+from .conftest import EXAMPLES, SHARED, Run, run_process
 
-PROBE = ("import resource, sys; from fluidgen.__main__ import main; rc = main(sys.argv[1:]); "
-         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr); sys.exit(rc)")
 LIMIT_S, LIMIT_MIB = 15, 400
 
 
-def _bounded(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "FLUIDGEN_NO_CACHE": "1"}
+def _bounded(args: list[str], cwd: Path) -> Run:
     start = time.monotonic()
-    proc = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=60, env=env, check=False)
+    result = run_process(*args, cwd=cwd, clean=False, timeout=60)
     elapsed = time.monotonic() - start
-    peak_mib = int(proc.stderr.strip().splitlines()[-1]) / 1024
-    assert "Traceback" not in proc.stderr
-    assert elapsed < LIMIT_S and peak_mib < LIMIT_MIB, (args, elapsed, peak_mib)
-    return proc
+    assert "Traceback" not in result.err
+    assert elapsed < LIMIT_S and result.peak_kib / 1024 < LIMIT_MIB, (args, elapsed, result.peak_kib)
+    return result
 
 
 def _spec_with(tmp_path: Path, runtime_text: str) -> Path:
@@ -46,7 +39,7 @@ def _spec_with(tmp_path: Path, runtime_text: str) -> Path:
 def test_an_astronomic_memory_limit_is_refused_quickly(command: str, tmp_path: Path) -> None:
     spec = _spec_with(tmp_path, "  overrides:\n    fuse:\n      resources: {limits: {memory: '1e999999999'}}\n")
     proc = _bounded([command, str(spec)], tmp_path)
-    assert proc.returncode == 1 and "2^63" in proc.stderr
+    assert proc.code == 1 and "2^63" in proc.err
 
 
 def test_a_huge_flat_file_stops_at_the_node_limit(tmp_path: Path) -> None:
@@ -54,7 +47,7 @@ def test_a_huge_flat_file_stops_at_the_node_limit(tmp_path: Path) -> None:
     spec.write_text("items:\n" + "".join(f"  - {{a: {i}, b: x{i}}}\n" for i in range(140_000)))
     assert spec.stat().st_size < 4 * 1024 * 1024
     proc = _bounded(["build", str(spec)], tmp_path)
-    assert proc.returncode == 1 and "more than 200000 nodes" in proc.stderr
+    assert proc.code == 1 and "more than 200000 nodes" in proc.err
 
 
 def test_thirty_thousand_merge_keys_are_cheap(tmp_path: Path) -> None:
@@ -62,7 +55,7 @@ def test_thirty_thousand_merge_keys_are_cheap(tmp_path: Path) -> None:
     spec.write_text("base: &b {" + ", ".join(f"k{i}: {i}" for i in range(40)) + "}\n"
                     + "".join(f"m{i}:\n  <<: *b\n" for i in range(30_000)))
     proc = _bounded(["build", str(spec)], tmp_path)
-    assert proc.returncode == 1 and "nodes" in proc.stderr
+    assert proc.code == 1 and "nodes" in proc.err
 
 
 def test_a_directory_never_reads_a_huge_file_whole(tmp_path: Path) -> None:
@@ -71,7 +64,7 @@ def test_a_directory_never_reads_a_huge_file_whole(tmp_path: Path) -> None:
     with (app / "huge.yaml").open("wb") as fh:  # sparse: 2 GiB on paper, nothing on disk
         fh.truncate(2 * 1024**3)
     proc = _bounded(["build", str(app)], tmp_path)
-    assert proc.returncode == 1 and "larger than 4 MiB" in proc.stderr
+    assert proc.code == 1 and "larger than 4 MiB" in proc.err
 
 
 def test_an_alias_bomb_in_crds_is_bounded(tmp_path: Path) -> None:
@@ -79,7 +72,7 @@ def test_an_alias_bomb_in_crds_is_bounded(tmp_path: Path) -> None:
     bomb.write_text("a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
         f"{c}: &{c} [{', '.join(['*' + p] * 10)}]\n" for p, c in zip("abcdefghi", "bcdefghij", strict=True)))
     proc = _bounded(["validate", "--crds", str(bomb), str(EXAMPLES / "jindo-imagenet-oss.yaml")], tmp_path)
-    assert proc.returncode == 1 and "nodes" in proc.stderr
+    assert proc.code == 1 and "nodes" in proc.err
 
 
 @pytest.mark.parametrize("command", ["build", "validate", "lint"])
@@ -95,14 +88,12 @@ def test_a_fifo_spec_is_read_once_and_never_hangs(command: str, tmp_path: Path) 
 
     writer = threading.Thread(target=feed, daemon=True)
     writer.start()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("FLUIDGEN_NO_CACHE")}
-    env["FLUIDGEN_CACHE_DIR"] = str(tmp_path / "cache")  # the cache must not drain the pipe first
-    proc = subprocess.run([sys.executable, "-m", "fluidgen", command, str(fifo)], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=30, env=env, check=False)
+    # the cache must not drain the pipe first
+    proc = run_process(command, str(fifo), cwd=tmp_path, cache=tmp_path / "cache", timeout=30)
     writer.join(5)
-    assert proc.returncode == 0, proc.stderr
+    assert proc.code == 0, proc.err
     if command == "build":
-        assert "kind: JindoRuntime" in proc.stdout
+        assert "kind: JindoRuntime" in proc.out
 
 
 @pytest.mark.parametrize("command", ["validate", "lint"])
@@ -110,6 +101,5 @@ def test_stdin_is_read_and_checked(command: str) -> None:
     bad = (SHARED / "reference" / "alluxio-imagenet-oss.yaml")
     if not bad.exists():
         pytest.skip("reference manifests missing")
-    proc = subprocess.run([sys.executable, "-m", "fluidgen", command, "-"], input=bad.read_text(), cwd=ROOT,
-                          capture_output=True, text=True, timeout=30, check=False)
-    assert proc.returncode == 1 and "-:" in proc.stderr  # checked, and located in "-"
+    proc = run_process(command, "-", stdin=bad.read_text(), clean=False, timeout=30)
+    assert proc.code == 1 and "-:" in proc.err  # checked, and located in "-"

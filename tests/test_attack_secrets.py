@@ -6,21 +6,15 @@ import base64
 import marshal
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
-from .conftest import EXAMPLES, run_cli
+from .conftest import EXAMPLES, run_cli, run_process
 from .test_examples import CREDS
 
 VALUES = [*CREDS.values(), *(base64.b64encode(v.encode()).decode() for v in CREDS.values())]
-PROBE = ("import sys; from fluidgen.__main__ import main; rc = main(sys.argv[1:]); "
-         "print('COMPILED' if 'pydantic' in sys.modules else 'CACHED', file=sys.stderr); sys.exit(rc)")
-
-
 @pytest.fixture
 def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root = tmp_path / "app"
@@ -28,15 +22,6 @@ def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     shutil.copy(EXAMPLES / "jindo-imagenet-oss.yaml", root / "spec.yaml")
     monkeypatch.chdir(root)
     return root
-
-
-def _cli(app: Path, cache: Path, *args: str, **env: str) -> tuple[int, str, str, str]:
-    full = {k: v for k, v in os.environ.items() if not k.startswith(("FLUIDGEN_", "OSS_"))}
-    full.update({"FLUIDGEN_CACHE_DIR": str(cache), **env})
-    proc = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=app, capture_output=True, text=True, env=full,
-                          check=False)
-    err, _, how = proc.stderr.rstrip("\n").rpartition("\n")
-    return proc.returncode, proc.stdout, err, how
 
 
 def _outside_secret_data(text: str) -> str:
@@ -51,12 +36,12 @@ def test_user_text_cannot_pull_a_credential_out_of_the_cache(app: Path, tmp_path
     spec.write_text(spec.read_text().replace("name: imagenet\n", "name: imagenet\n  annotations: "
                                              "{note: FLUIDGENCACHEDSECRET0X, slot: fluidgen-slot-0}\n", 1))
     cache = tmp_path / "cache"
-    first = _cli(app, cache, "build", "spec.yaml")
-    second = _cli(app, cache, "build", "spec.yaml")
-    assert first[0] == second[0] == 0 and second[3] == "CACHED"
-    assert first[1] == second[1]
+    first = run_process("build", "spec.yaml", cwd=app, cache=cache)
+    second = run_process("build", "spec.yaml", cwd=app, cache=cache)
+    assert first.code == second.code == 0 and second.how == "CACHED"
+    assert first.out == second.out
     for value in VALUES:
-        assert value not in _outside_secret_data(second[1])
+        assert value not in _outside_secret_data(second.out)
 
 
 def test_diff_shows_no_value_of_json_or_unreadable_committed_files(app: Path) -> None:
@@ -111,32 +96,32 @@ def test_a_cache_others_can_write_is_never_used(app: Path, tmp_path: Path, mode:
     cache = tmp_path / "shared-cache"
     cache.mkdir()
     os.chmod(cache, mode)
-    first = _cli(app, cache, "build", "spec.yaml")
-    assert first[0] == 0 and list(cache.iterdir()) == []  # nothing written into it
-    second = _cli(app, cache, "build", "spec.yaml")
-    assert second[3] == "COMPILED"
+    first = run_process("build", "spec.yaml", cwd=app, cache=cache)
+    assert first.code == 0 and list(cache.iterdir()) == []  # nothing written into it
+    second = run_process("build", "spec.yaml", cwd=app, cache=cache)
+    assert second.how == "COMPILED"
 
 
 def test_an_injected_entry_is_not_served(app: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
-    assert _cli(app, cache, "build", "spec.yaml")[0] == 0
+    assert run_process("build", "spec.yaml", cwd=app, cache=cache).code == 0
     entry = next(cache.glob("*.entry"))
     data = marshal.loads(entry.read_bytes())
     data["parts"] = ["apiVersion: v1\nkind: ConfigMap\nmetadata: {name: injected}\n"]
     data["slots"] = []
     entry.write_bytes(marshal.dumps(data))
     os.chmod(entry, 0o666)  # a planted entry others can write
-    served = _cli(app, cache, "build", "spec.yaml")
-    assert served[3] == "COMPILED" and "injected" not in served[1]
+    served = run_process("build", "spec.yaml", cwd=app, cache=cache)
+    assert served.how == "COMPILED" and "injected" not in served.out
 
 
 def test_credential_values_never_reach_the_cache_or_stderr(app: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     for _ in range(2):
-        code, _out, err, _ = _cli(app, cache, "build", "spec.yaml")
-        assert code == 0
+        result = run_process("build", "spec.yaml", cwd=app, cache=cache)
+        assert result.code == 0
         for value in VALUES:
-            assert value not in err
+            assert value not in result.err
     blob = b"".join(p.read_bytes() for p in cache.iterdir())
     for value in VALUES:
         assert value.encode() not in blob

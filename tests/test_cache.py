@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import base64
-import os
 import shutil
-import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -17,23 +14,17 @@ from hypothesis import strategies as st
 from fluidgen.cache import b64_scalar, cacheable_argv
 from fluidgen.emit import scalar
 
-from .conftest import EXAMPLES
-
-PROBE = ("import sys; from fluidgen.__main__ import main; rc = main(sys.argv[1:]); "
-         "print('COMPILED' if 'pydantic' in sys.modules else 'CACHED', file=sys.stderr); sys.exit(rc)")
+from .conftest import EXAMPLES, Run, run_process
 
 
 class Tool:
+    """The console script run in a copy of examples/ with its own cache directory."""
+
     def __init__(self, work: Path, cache: Path) -> None:
         self.work, self.cache = work, cache
-        self.env = {k: v for k, v in os.environ.items() if not k.startswith(("FLUIDGEN_", "OSS_"))}
-        self.env["FLUIDGEN_CACHE_DIR"] = str(cache)
 
-    def build(self, *args: str, **env: str) -> tuple[int, str, str, str]:
-        proc = subprocess.run([sys.executable, "-c", PROBE, "build", *args], cwd=self.work, capture_output=True,
-                              text=True, env={**self.env, **env}, check=False)
-        err, _, how = proc.stderr.rstrip("\n").rpartition("\n")
-        return proc.returncode, proc.stdout, err + ("\n" if err else ""), how
+    def build(self, *args: str, **env: str) -> Run:
+        return run_process("build", *args, cwd=self.work, cache=self.cache, env=env)
 
 
 @pytest.fixture
@@ -46,11 +37,12 @@ def tool(tmp_path: Path) -> Tool:
 def test_hit_is_identical_and_skips_compiling(tool: Tool) -> None:
     first = tool.build("alluxio-imagenet-oss.yaml")
     second = tool.build("alluxio-imagenet-oss.yaml")
-    assert first[0] == second[0] == 0
-    assert (first[3], second[3]) == ("COMPILED", "CACHED")
-    assert first[1:3] == second[1:3]
+    assert first.code == second.code == 0
+    assert (first.how, second.how) == ("COMPILED", "CACHED")
+    assert (first.out, first.err) == (second.out, second.err)
     warned = tool.build("nfs-imagenet-alluxio.yaml"), tool.build("nfs-imagenet-alluxio.yaml")
-    assert warned[1][3] == "CACHED" and "[FG103]" in warned[1][2] and warned[0][1:3] == warned[1][1:3]
+    assert warned[1].how == "CACHED" and "[FG103]" in warned[1].err
+    assert (warned[0].out, warned[0].err) == (warned[1].out, warned[1].err)
 
 
 @pytest.mark.parametrize("change", ["spec", "script", "new-spec-in-dir", "setting", "env-file-keys"])
@@ -65,7 +57,7 @@ def test_changed_inputs_are_rebuilt(tool: Tool, change: str) -> None:
         spec = tool.work / "alluxio-imagenet-oss.yaml"
         spec.write_text(spec.read_text().replace("  namespace: default\n", ""))
     before = tool.build(*args)
-    assert before[0] == 0, before[2]
+    assert before.code == 0, before.err
     env: dict[str, str] = {}
     if change == "spec":
         spec = tool.work / "alluxio-imagenet-oss.yaml"
@@ -82,8 +74,8 @@ def test_changed_inputs_are_rebuilt(tool: Tool, change: str) -> None:
         with (tool.work / "credentials" / "imagenet-oss.env").open("a") as fh:
             fh.write("fs.oss.securityToken=abc\n")
     after = tool.build(*args, **env)
-    assert after[3] == "COMPILED"
-    assert after[1] != before[1]
+    assert after.how == "COMPILED"
+    assert after.out != before.out
 
 
 def test_credential_values_are_read_on_every_hit(tool: Tool) -> None:
@@ -91,12 +83,12 @@ def test_credential_values_are_read_on_every_hit(tool: Tool) -> None:
     spec.write_text((EXAMPLES / "jindo-imagenet-oss.yaml").read_text().replace(
         "      envFile: credentials/imagenet-oss.env",
         "      fromEnv: {fs.oss.accessKeyId: OSS_ID, fs.oss.accessKeySecret: OSS_SECRET}"))
-    assert tool.build("env.yaml", OSS_ID="id-1", OSS_SECRET="first-secret-value")[0] == 0
+    assert tool.build("env.yaml", OSS_ID="id-1", OSS_SECRET="first-secret-value").code == 0
     rotated = tool.build("env.yaml", OSS_ID="id-1", OSS_SECRET="rotated-secret-value")
-    assert rotated[3] == "CACHED"
-    assert base64.b64encode(b"rotated-secret-value").decode() in rotated[1]
+    assert rotated.how == "CACHED"
+    assert base64.b64encode(b"rotated-secret-value").decode() in rotated.out
     unset = tool.build("env.yaml", OSS_ID="id-1")
-    assert unset[0] == 1 and "OSS_SECRET is not set" in unset[2]
+    assert unset.code == 1 and "OSS_SECRET is not set" in unset.err
 
 
 def test_no_secret_material_in_the_cache(tool: Tool) -> None:
@@ -110,21 +102,21 @@ def test_no_secret_material_in_the_cache(tool: Tool) -> None:
 def test_parallel_cold_runs_agree(tool: Tool) -> None:
     with ThreadPoolExecutor(max_workers=6) as pool:
         results = list(pool.map(lambda _: tool.build("alluxio-imagenet-oss.yaml"), range(6)))
-    assert {r[0] for r in results} == {0}
-    assert len({r[1] for r in results}) == 1
+    assert {r.code for r in results} == {0}
+    assert len({r.out for r in results}) == 1
     assert not [p for p in tool.cache.iterdir() if p.name.startswith(".entry-")]
-    assert tool.build("alluxio-imagenet-oss.yaml")[3] == "CACHED"
+    assert tool.build("alluxio-imagenet-oss.yaml").how == "CACHED"
 
 
 @pytest.mark.parametrize("args", [["-o", "out", "--write-secrets"], ["--format", "json"], ["--format=json"]])
 def test_uncacheable_invocations_write_nothing(tool: Tool, args: list[str]) -> None:
-    assert tool.build("jindo-imagenet-oss.yaml", *args)[0] == 0
+    assert tool.build("jindo-imagenet-oss.yaml", *args).code == 0
     assert not tool.cache.exists() or not list(tool.cache.iterdir())
 
 
 def test_cache_can_be_switched_off(tool: Tool) -> None:
     tool.build("jindo-imagenet-oss.yaml", FLUIDGEN_NO_CACHE="1")
-    assert tool.build("jindo-imagenet-oss.yaml", FLUIDGEN_NO_CACHE="1")[3] == "COMPILED"
+    assert tool.build("jindo-imagenet-oss.yaml", FLUIDGEN_NO_CACHE="1").how == "COMPILED"
 
 
 def test_inline_credentials_are_not_cached(tool: Tool) -> None:
@@ -133,7 +125,7 @@ def test_inline_credentials_are_not_cached(tool: Tool) -> None:
         "      envFile: credentials/imagenet-oss.env",
         "      allowInline: true\n      inline: {fs.oss.accessKeyId: a, fs.oss.accessKeySecret: b}"))
     tool.build("inline.yaml")
-    assert tool.build("inline.yaml")[3] == "COMPILED"
+    assert tool.build("inline.yaml").how == "COMPILED"
 
 
 def test_cacheable_argv() -> None:
@@ -167,4 +159,4 @@ def test_a_damaged_entry_is_a_miss(tool: Tool, damage: str) -> None:
     entry.write_bytes({"truncated": raw[: len(raw) // 2], "garbage": bytes(range(256)) * 4,
                        "wrong shape": marshal.dumps({"format": 3, "parts": 1}), "empty": b""}[damage])
     again = tool.build("alluxio-imagenet-oss.yaml")
-    assert again[3] != "CACHED" and again[:3] == first[:3]
+    assert again.how != "CACHED" and (again.code, again.out, again.err) == (first.code, first.out, first.err)

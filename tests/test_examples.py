@@ -5,16 +5,13 @@ from __future__ import annotations
 import base64
 import copy
 import itertools
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
-from .conftest import EXAMPLES, ROOT, run_cli
+from .conftest import EXAMPLES, ROOT, run_cli, run_process
 
 REFERENCE = ROOT.parent / "shared" / "reference"
 CREDS = {"fs.oss.accessKeyId": "LTAI5tExampleAccessKeyId",
@@ -78,13 +75,9 @@ def test_document_order_is_secret_dataset_runtime() -> None:
 def test_same_bytes_across_runs_and_hash_seeds(example: str) -> None:
     outputs = set()
     for seed in ("0", "1", "12345"):
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("OSS_", "FLUIDGEN_"))}
-        env["PYTHONHASHSEED"] = seed
-        env["FLUIDGEN_NO_CACHE"] = "1"  # every run compiles
-        proc = subprocess.run([sys.executable, "-m", "fluidgen", "build", str(EXAMPLES / example)],
-                              capture_output=True, text=True, env=env, cwd=ROOT, check=False)
-        assert proc.returncode == 0, proc.stderr
-        outputs.add(proc.stdout)
+        proc = run_process("build", str(EXAMPLES / example), env={"PYTHONHASHSEED": seed})  # no cache: compiles
+        assert proc.code == 0, proc.err
+        outputs.add(proc.out)
     assert len(outputs) == 1
 
 

@@ -140,12 +140,7 @@ TALLY = Tally()
 
 def _run(command: str, args: list[str], cwd: Path) -> None:
     start = time.monotonic()
-    here = os.getcwd()
-    os.chdir(cwd)
-    try:
-        result = run_cli(*args, env=ENV)
-    finally:
-        os.chdir(here)
+    result = run_cli(*args, env=ENV, cwd=cwd)
     elapsed = time.monotonic() - start
     TALLY.add(command, result.code, elapsed)
     assert elapsed < DEADLINE, (args, elapsed)

@@ -11,10 +11,9 @@ from .conftest import ROOT, run_cli
 from .golden import GOLDEN, args, config, expected_path, params
 
 
-def _run(case: Path, version: str, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
+def _run(case: Path, version: str) -> tuple[int, str, str]:
     env = {str(k): str(v) for k, v in (config(case).get("env") or {}).items()}
-    monkeypatch.chdir(case)
-    result = run_cli(*args(case, version), env=env)
+    result = run_cli(*args(case, version), env=env, cwd=case)
     return result.code, result.out, result.err
 
 
@@ -36,9 +35,9 @@ ERR = params("err")
 
 
 @pytest.mark.parametrize(("name", "version"), OK, ids=[f"{n}[{v}]" for n, v in OK])
-def test_ok(name: str, version: str, monkeypatch: pytest.MonkeyPatch, update_golden: bool) -> None:
+def test_ok(name: str, version: str, update_golden: bool) -> None:
     case = GOLDEN / "ok" / name
-    code, out, err = _run(case, version, monkeypatch)
+    code, out, err = _run(case, version)
     assert code == 0, err
     _compare(case, "expected.yaml", version, out, update_golden)
     if err or expected_path(case, "expected.stderr", version).exists():
@@ -46,9 +45,9 @@ def test_ok(name: str, version: str, monkeypatch: pytest.MonkeyPatch, update_gol
 
 
 @pytest.mark.parametrize(("name", "version"), ERR, ids=[f"{n}[{v}]" for n, v in ERR])
-def test_err(name: str, version: str, monkeypatch: pytest.MonkeyPatch, update_golden: bool) -> None:
+def test_err(name: str, version: str, update_golden: bool) -> None:
     case = GOLDEN / "err" / name
-    code, out, err = _run(case, version, monkeypatch)
+    code, out, err = _run(case, version)
     assert code == 1, (code, err)
     assert out == ""
     assert "Traceback" not in err
@@ -68,7 +67,7 @@ def test_plan(name: str, version: str, monkeypatch: pytest.MonkeyPatch, update_g
     assert deployed.code == 0, deployed.err
     header, _, rendered = (case / "old.yaml").read_text().partition("\n")
     assert rendered == deployed.out, f"{case}/old.yaml is stale: {header[2:]}"
-    code, out, err = _run(case, version, monkeypatch)
+    code, out, err = _run(case, version)
     assert code == config(case)["exit"], (code, err)
     assert err == ""
     _compare(case, "expected.txt", version, out, update_golden)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import EXAMPLES, ROOT
+from .conftest import EXAMPLES, ROOT, run_process
 
 pytestmark = pytest.mark.slow  # a real pre-commit installs fluidgen into its own environment
 
@@ -70,8 +70,7 @@ def test_validate_hook_fails_a_broken_spec(hook_repo: Path, project: Path) -> No
 
 
 def test_rendered_hook_detects_drift(hook_repo: Path, project: Path) -> None:
-    subprocess.run([sys.executable, "-m", "fluidgen", "build", "good.yaml", "-o", "rendered", "--write-secrets"],
-                   cwd=project, check=True, capture_output=True)
+    assert run_process("build", "good.yaml", "-o", "rendered", "--write-secrets", cwd=project, clean=False).code == 0
     rev = _run(["git", "rev-parse", "HEAD"], hook_repo, project).stdout.strip()
     (project / ".pre-commit-config.yaml").write_text(
         f"repos:\n- repo: {hook_repo}\n  rev: {rev}\n  hooks:\n  - id: fluidgen-rendered\n"

@@ -1,0 +1,261 @@
+"""The compiling commands between click and the library (the seam of check-jsonschema).
+
+click fills an arguments record (BuildArgs, PlanArgs, DiffArgs); the record checks its own
+flag combinations (`check`) and resolves its settings (`options`); `execute_*(args) -> int`
+does the work and returns the exit code. Everything `build` writes (stdout, -o DIR, SOPS,
+the cache entry) happens in one step, `deliver`.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from . import settings
+
+if TYPE_CHECKING:
+    from .pipeline import CompileResult, Options
+
+EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+AGE_RECIPIENT = re.compile(r"^age1[02-9ac-hj-np-z]{58}$")  # bech32, as age-keygen prints it
+T = TypeVar("T")
+
+
+def resolve(setting: Callable[[Any], T], flag: Any) -> T:
+    """A setting from its flag or the environment; a bad value is a usage error."""
+    try:
+        return setting(flag)
+    except settings.SettingError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def ignore_ids(ignore: tuple[str, ...]) -> frozenset[str]:
+    from .lint import unknown_ids
+
+    bad = unknown_ids(ignore)
+    if bad:
+        raise click.UsageError(f"unknown lint rule {', '.join(bad)} in --ignore; `fluidgen lint --rules` lists them")
+    return frozenset(ignore)
+
+
+@dataclass(frozen=True)
+class TargetArgs:
+    """The flags every compiling command shares (--fluid-version, -n, --allow-read, --gitops,
+    --operation-names, --env)."""
+
+    fluid_version: str | None = None
+    namespace: str | None = None
+    allow_read: tuple[str, ...] = ()
+    gitops: str | None = None
+    operation_names: str | None = None  # "plain" | "hashed" | None (the mode's default)
+    environment: str | None = None
+
+    def options(self, **more: Any) -> Options:
+        from .pipeline import Options
+
+        hash_names = None if self.operation_names is None else self.operation_names == "hashed"
+        return Options(fluid_version=resolve(settings.fluid_version, self.fluid_version),
+                       namespace=resolve(settings.namespace, self.namespace),
+                       gitops=resolve(settings.gitops, self.gitops), hash_names=hash_names,
+                       **more, allow_read=resolve(settings.allow_read, self.allow_read))
+
+    def environment_name(self) -> str | None:
+        return resolve(settings.environment, self.environment)
+
+
+@dataclass(frozen=True)
+class BuildArgs:
+    specs: tuple[str, ...]
+    target_args: TargetArgs = TargetArgs()
+    overlays: tuple[str, ...] = ()
+    output_dir: str | None = None
+    write_secrets: bool = False
+    sops_age: tuple[str, ...] = ()
+    fmt: str = "yaml"
+    target: str = "fluid"
+    strict: bool = False
+    ignore: tuple[str, ...] = ()
+    quiet: bool = False
+    cache_argv: list[str] | None = None  # the console script's argv: store the build under it
+
+    def check(self) -> None:
+        """Flag combinations that cannot work (usage errors, exit 2)."""
+        if not self.specs and not self.overlays:
+            raise click.UsageError("give at least one spec file or directory (or -f overlays)")
+        if self.target != "fluid" and self.output_dir:
+            raise click.UsageError("-o DIR writes Kubernetes objects; use --target fluid, or redirect stdout")
+        if (self.write_secrets or self.sops_age) and not self.output_dir:
+            flag = "--write-secrets" if self.write_secrets else "--sops-age"
+            raise click.UsageError(f"{flag} only applies with -o DIR (on stdout, Secrets are always printed)")
+        if self.write_secrets and self.sops_age:
+            raise click.UsageError("choose --write-secrets (plain, git-ignored) or --sops-age (encrypted), not both")
+        for recipient in self.sops_age:
+            if not AGE_RECIPIENT.match(recipient):
+                raise click.UsageError(f'--sops-age "{recipient}" is not an age recipient (age1 followed by 58 '
+                                       "lower-case letters and digits)")
+
+    def options(self) -> Options:
+        return self.target_args.options(target=self.target, warnings_as_errors=self.strict,
+                                        ignore=ignore_ids(self.ignore))
+
+
+def execute_build(args: BuildArgs) -> int:
+    from . import report
+    from .pipeline import compile_paths
+
+    args.check()
+    result = compile_paths(args.specs, args.options(), args.overlays,
+                           environment=args.target_args.environment_name())
+    diagnostics = io.StringIO()
+    report.text(result.diagnostics, diagnostics)
+    sys.stderr.write(diagnostics.getvalue())
+    if not result.ok:
+        click.echo(report.failure(result.diagnostics), err=True)
+        return EXIT_USER
+    summary = "" if args.quiet or result.specs <= 1 else report.summary(
+        result.specs, len(result.objects), result.diagnostics) + "\n"
+    sys.stderr.write(summary)
+    if not result.objects:
+        click.echo("fluidgen: error: nothing to build", err=True)
+        return EXIT_USER
+    return deliver(args, result, diagnostics.getvalue() + summary)
+
+
+def deliver(args: BuildArgs, result: CompileResult, stderr_text: str) -> int:
+    """Write a successful build where it was asked for: -o DIR (Secrets sealed or refused),
+    else stdout, remembered in the cache when the console script may serve it again."""
+    from . import emit, report
+
+    if args.output_dir:
+        from .output import has_values, write_dir
+
+        secrets = [o for o in result.objects if has_values(o)]
+        sealed = _seal(secrets, args) if secrets and not args.write_secrets else None
+        if secrets and not args.write_secrets and sealed is None:
+            click.echo(report.secrets_refused(args.output_dir, result.objects), err=True)
+            return EXIT_USER
+        write_dir(args.output_dir, result.objects, sealed)
+        return EXIT_OK
+    sys.stdout.write(emit.dump_json(result.objects) if args.fmt == "json" else emit.dump_all(result.objects))
+    if args.cache_argv is not None and result.inputs.cacheable:
+        from .cache import store
+
+        store(args.cache_argv, result.objects, stderr_text, result.inputs)
+    return EXIT_OK
+
+
+def _seal(secrets: list[dict[str, Any]], args: BuildArgs) -> str | None:
+    """The Secrets encrypted by sops, for --sops-age or a .sops.yaml; None when neither applies."""
+    from pathlib import Path
+
+    from . import emit, sops
+
+    assert args.output_dir is not None
+    out = Path(args.output_dir)
+    inputs = args.specs + args.overlays
+    config = None if args.sops_age else sops.find_config(
+        [out.parent if not out.exists() else out, *(Path(p).parent for p in inputs if p != "-")])
+    if not args.sops_age and config is None:
+        return None
+    return sops.encrypt(emit.dump_all(secrets), out / sops.FILE, args.sops_age, config)
+
+
+@dataclass(frozen=True)
+class DiffArgs:
+    paths: tuple[str, ...]  # the specs, then the rendered file or directory
+    target_args: TargetArgs = TargetArgs()
+    overlays: tuple[str, ...] = ()
+    forbid_secret_values: bool = False
+
+    def check(self) -> None:
+        if len(self.paths) < (1 if self.overlays else 2):
+            raise click.UsageError("give the spec(s) and then the rendered file or directory")
+
+    @property
+    def specs(self) -> tuple[str, ...]:
+        return self.paths[:-1]
+
+    @property
+    def rendered(self) -> str:
+        return self.paths[-1]
+
+
+def execute_diff(args: DiffArgs) -> int:
+    from . import report
+    from .drift import diff, missing, rendered_files, rendered_objects, secret_values
+    from .inputs import Reader
+    from .pipeline import compile_paths
+    from .plan import classify
+
+    args.check()
+    options = args.target_args.options(read_credentials=False)
+    result = compile_paths(args.specs, options, args.overlays, environment=args.target_args.environment_name())
+    problems = result.diagnostics + missing(args.rendered)
+    if args.forbid_secret_values:
+        problems += secret_values(Reader(), rendered_files(args.rendered))
+    report.text(problems, sys.stderr)
+    if any(d.severity == "error" for d in problems):
+        return EXIT_USER
+    text = diff(result.objects, args.rendered)
+    if not text:
+        return EXIT_OK
+    sys.stdout.write(text)
+    # What Fluid will do with each changed field once the new manifests are applied
+    for edit in classify(rendered_objects(Reader(), args.rendered), result.objects):
+        sys.stdout.write(f"# plan: {edit.line()}\n")
+    click.echo(f"fluidgen: {args.rendered} is out of date; regenerate it from the specs", err=True)
+    return EXIT_USER
+
+
+@dataclass(frozen=True)
+class PlanArgs:
+    specs: tuple[str, ...]
+    against: str
+    target_args: TargetArgs = TargetArgs()
+    overlays: tuple[str, ...] = ()
+    allow_recreate: bool = False
+
+    def check(self) -> None:
+        if not self.specs and not self.overlays:
+            raise click.UsageError("give the spec(s) to plan")
+
+
+def execute_plan(args: PlanArgs) -> int:
+    from . import report
+    from .plan import classify
+    from .plan import report as plan_report
+
+    args.check()
+    options = args.target_args.options(read_credentials=False)
+    env_name = args.target_args.environment_name()
+    from .pipeline import compile_paths
+
+    result = compile_paths(args.specs, options, args.overlays, environment=env_name)
+    old, old_problems = _deployed(args, options, env_name)
+    problems = [*result.diagnostics, *old_problems]
+    report.text(problems, sys.stderr)
+    if any(d.severity == "error" for d in problems):
+        return EXIT_USER
+    edits = classify(old, result.objects)
+    sys.stdout.write(plan_report(edits))
+    return EXIT_USER if any(e.ignored for e in edits) and not args.allow_recreate else EXIT_OK
+
+
+def _deployed(args: PlanArgs, options: Options, env_name: str | None) -> tuple[list[dict[str, Any]], list[Any]]:
+    """What is deployed now (--against) and the problems reading it."""
+    if args.against.startswith("git:"):
+        from .plan import compile_at_revision
+
+        old_result = compile_at_revision(args.against[4:], args.specs, args.overlays, options, env_name)
+        return old_result.objects, old_result.diagnostics
+    from .drift import missing, rendered_objects
+    from .inputs import Reader
+
+    absent = missing(args.against)
+    return ([] if absent else rendered_objects(Reader(), args.against)), absent
