@@ -75,7 +75,8 @@ def main(traceback: bool) -> None:
               help="With a directory holding fluidgen.yaml: the environment to build [env FLUIDGEN_ENV].")
 @click.option("--sops-age", "sops_age", multiple=True, metavar="RECIPIENT",
               help="With -o: write generated Secrets encrypted with SOPS for this age recipient (repeatable) to "
-                   "DIR/secrets.sops.yaml. Without it, a .sops.yaml above DIR or the spec is used when found.")
+                   "DIR/secrets.sops.yaml. Without it, the nearest .sops.yaml at or above DIR or the spec (up to the "
+                   "repository root) decides the recipients.")
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True,
               help="Output format on stdout.")
 @target_options

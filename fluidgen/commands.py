@@ -159,11 +159,19 @@ def _seal(secrets: list[dict[str, Any]], args: BuildArgs) -> str | None:
     assert args.output_dir is not None
     out = Path(args.output_dir)
     inputs = args.specs + args.overlays
-    config = None if args.sops_age else sops.find_config(
-        [out.parent if not out.exists() else out, *(Path(p).parent for p in inputs if p != "-")])
+    notes: list[str] = []
+    config = None
+    if not args.sops_age:
+        config, notes = sops.find_config(
+            [out.parent if not out.exists() else out, *(Path(p).parent for p in inputs if p != "-")])
+    for note in notes:
+        click.echo(f"fluidgen: warning: {note}", err=True)
     if not args.sops_age and config is None:
         return None
-    return sops.encrypt(emit.dump_all(secrets), out / sops.FILE, args.sops_age, config)
+    expected = [(str(s["metadata"].get("namespace", "")), str(s["metadata"]["name"])) for s in secrets]
+    sealed, used = sops.encrypt(emit.dump_all(secrets), out / sops.FILE, args.sops_age, config, expected)
+    sys.stderr.write(used)
+    return sealed
 
 
 @dataclass(frozen=True)

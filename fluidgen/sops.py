@@ -1,9 +1,23 @@
 """Secrets encrypted with SOPS for `build -o DIR`, by the real `sops` program.
 
 The plain Secrets go to sops on stdin and never touch the disk. Recipients come from
-`--sops-age` (only `data` and `stringData` are encrypted, so kind and name stay readable), or
-else from the first `.sops.yaml` above the output directory or the spec, whose creation rules
-sops applies to DIR/secrets.sops.yaml as if that file were being encrypted in place.
+`--sops-age` alone (sops runs with a configuration written from the flags, so no
+`.sops.yaml` anywhere takes part), or else from the nearest `.sops.yaml` at or above the
+output directory or the spec, whose creation rules sops applies to DIR/secrets.sops.yaml as
+if that file were being encrypted in place.
+
+A `.sops.yaml` is a file a repository (or a pull request) can plant, so:
+- the search stops at the repository root (the nearest folder holding `.git`; outside a
+  git work tree only the folder itself is looked at), never walks on to `/`;
+- a config that is a symbolic link, not owned by the user, or writable by others is
+  ignored, with a warning that names it;
+- what is encrypted is never the config's choice: sops is always told to encrypt `data` and
+  `stringData` only (ENCRYPTED_REGEX), so kind and metadata stay readable for `fluidgen
+  diff` whatever the config says; a rule that sets its own (un)encrypted keys is refused;
+- sops's output is checked before anything is written: every Secret is there, its kind
+  and name are readable and every `data`/`stringData` value is an `ENC[...]` envelope, or
+  nothing is written;
+- the config file used and the recipients sops encrypted for are named on stderr.
 
 sops is found on PATH or beside the Python interpreter (`pip install 'fluidgen[sops]'`
 installs it there). Its messages are passed on; they never hold the plaintext.
@@ -13,10 +27,12 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import subprocess
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from .diagnostics import Diagnostic, FluidgenError
 
@@ -26,13 +42,47 @@ ENCRYPTED_REGEX = "^(data|stringData)$"
 TIMEOUT_S = 60
 
 
-def find_config(starts: Iterable[Path]) -> Path | None:
-    """The nearest .sops.yaml at or above any of `starts`, tried in order."""
+def find_config(starts: Iterable[Path]) -> tuple[Path | None, list[str]]:
+    """The nearest usable .sops.yaml at or above any of `starts` (tried in order), searched
+    up to the repository root; and a warning for each one ignored."""
+    notes: list[str] = []
     for start in starts:
-        for folder in [start.resolve(), *start.resolve().parents]:
+        for folder in _up_to_repository_root(start.resolve()):
             candidate = folder / CONFIG
-            if candidate.is_file():
-                return candidate
+            if not os.path.lexists(candidate):
+                continue
+            problem = _untrusted(candidate)
+            if problem is None:
+                return candidate, notes
+            notes.append(f"{candidate}: ignored: {problem}")
+    return None, notes
+
+
+def _up_to_repository_root(start: Path) -> list[Path]:
+    folders = [start]
+    if (start / ".git").exists():
+        return folders
+    for parent in start.parents:
+        folders.append(parent)
+        if (parent / ".git").exists():
+            return folders
+    return [start]  # not in a git work tree: no boundary known, so no walk
+
+
+def _untrusted(path: Path) -> str | None:
+    """Why a config cannot decide anything (None when it can)."""
+    try:
+        st = os.lstat(path)
+    except OSError as exc:
+        return f"cannot read it ({exc.strerror})"
+    if stat.S_ISLNK(st.st_mode):
+        return "it is a symbolic link; put the rules in a regular file"
+    if not stat.S_ISREG(st.st_mode):
+        return "not a regular file"
+    if hasattr(os, "getuid") and st.st_uid not in (os.getuid(), 0):
+        return "owned by another user; a config decides who can read the Secrets"
+    if st.st_mode & 0o022:
+        return f"writable by others (mode {stat.S_IMODE(st.st_mode):04o}); chmod go-w {path} to use it"
     return None
 
 
@@ -44,27 +94,101 @@ def program() -> str:
     return found
 
 
-def encrypt(plain: str, target: Path, recipients: tuple[str, ...], config: Path | None) -> str:
-    """`plain` (YAML documents) encrypted for `recipients`, or by the rules of `config`."""
+def encrypt(plain: str, target: Path, recipients: tuple[str, ...], config: Path | None,
+            expected: list[tuple[str, str]]) -> tuple[str, str]:
+    """`plain` (the YAML documents of the Secrets named in `expected` as (namespace, name)),
+    encrypted for `recipients` or by the rules of `config`; and a line for stderr naming
+    the config and the recipients. Raises FluidgenError rather than return anything short
+    of every value encrypted."""
+    import tempfile
+
     if not recipients and config is None:
         raise _error("give --sops-age RECIPIENT or put a .sops.yaml above the output directory")
-    cmd = [program(), *(["--config", str(config)] if config is not None and not recipients else []), "encrypt",
-           "--input-type", "yaml", "--output-type", "yaml", "--filename-override", str(target.resolve())]
-    if recipients:
-        cmd += ["--age", ",".join(recipients), "--encrypted-regex", ENCRYPTED_REGEX]
-    try:
-        done = subprocess.run(cmd, input=plain, capture_output=True, text=True, timeout=TIMEOUT_S, check=False,
-                              cwd=str(config.parent) if config is not None and not recipients else None)
-    except subprocess.TimeoutExpired:
-        raise _error(f"sops did not finish within {TIMEOUT_S} s") from None
-    except OSError as exc:
-        raise _error(f"cannot run sops: {exc.strerror}") from None
+    with tempfile.TemporaryDirectory(prefix="fluidgen-sops-") as private:
+        if recipients:  # the flags alone decide: a config written from them, nothing else read
+            used = Path(private) / CONFIG
+            used.write_text(f"creation_rules:\n  - age: '{','.join(recipients)}'\n"
+                            f"    encrypted_regex: '{ENCRYPTED_REGEX}'\n", encoding="utf-8")
+        else:
+            assert config is not None
+            used = config
+        cmd = [program(), "--config", str(used), "encrypt", "--encrypted-regex", ENCRYPTED_REGEX,
+               "--input-type", "yaml", "--output-type", "yaml", "--filename-override", str(target.resolve())]
+        try:
+            done = subprocess.run(cmd, input=plain, capture_output=True, text=True, timeout=TIMEOUT_S, check=False,
+                                  cwd=str(used.parent))
+        except subprocess.TimeoutExpired:
+            raise _error(f"sops did not finish within {TIMEOUT_S} s") from None
+        except OSError as exc:
+            raise _error(f"cannot run sops: {exc.strerror}") from None
+    source = "--sops-age" if recipients else str(config)
     if done.returncode != 0:
         lines = [line for line in done.stderr.splitlines() if line.strip() and "[warning]" not in line]
         why = "; ".join(lines[-3:]) or f"exit status {done.returncode}"
-        source = "--sops-age" if recipients else str(config)
-        raise _error(f"sops could not encrypt the Secrets with {source}: {why}")
-    return done.stdout
+        hint = ""
+        if "cannot use more than one of" in why:
+            hint = (f"; fluidgen has sops encrypt data and stringData only ({ENCRYPTED_REGEX}), so kind and "
+                    "metadata stay readable: remove the rule's own encrypted/unencrypted key settings")
+        raise _error(f"sops could not encrypt the Secrets with {source}: {why}{hint}")
+    found = _recipients(_check(done.stdout, expected, source))
+    where = "the --sops-age recipients" if recipients else f"the rules of {config}"
+    return done.stdout, f"fluidgen: Secrets encrypted by sops with {where} for: {', '.join(found) or 'no one'}\n"
+
+
+def _check(sealed: str, expected: list[tuple[str, str]], source: str) -> list[dict[str, Any]]:
+    """sops's output, refused unless it holds exactly the expected Secrets, each readable by
+    kind and name with every value encrypted."""
+    from .source import load_text
+
+    def refuse(why: str) -> FluidgenError:
+        return _error(f"sops's output with {source} is not safe to write ({why}); nothing was written. Check "
+                      "the creation rule for this path, or use --sops-age RECIPIENT")
+
+    try:
+        docs = [d.data for d in load_text("<sops output>", sealed)]
+    except FluidgenError:
+        raise refuse("it does not read as YAML") from None
+    found: list[tuple[str, str]] = []
+    for doc in docs:
+        if not isinstance(doc, dict) or doc.get("kind") != "Secret" or doc.get("apiVersion") != "v1":
+            raise refuse("a document's kind is not a readable v1 Secret")
+        meta = doc.get("metadata")
+        if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or _is_envelope(meta.get("name")):
+            raise refuse("a Secret's name is not readable")
+        if not isinstance(doc.get("sops"), dict):
+            raise refuse("a Secret carries no sops metadata")
+        for key in ("data", "stringData"):
+            values = doc.get(key)
+            if values is None:
+                continue
+            if not isinstance(values, dict) or not all(_is_envelope(v) for v in values.values()):
+                raise refuse(f"a value in {meta['name']} {key} is not encrypted")
+        found.append((str(meta.get("namespace", "")), meta["name"]))
+    if sorted(found) != sorted(expected):
+        raise refuse("it does not hold the Secrets it was given")
+    return docs
+
+
+def _is_envelope(value: Any) -> bool:
+    return isinstance(value, str) and value.startswith("ENC[") and value.endswith("]")
+
+
+RECIPIENT_FIELDS = (("age", "recipient"), ("pgp", "fp"), ("kms", "arn"), ("gcp_kms", "resource_id"),
+                    ("azure_kv", "vault_url"), ("hc_vault", "vault_address"))
+
+
+def _recipients(docs: list[dict[str, Any]]) -> list[str]:
+    """Who can decrypt, as sops recorded it in each document's metadata."""
+    out: set[str] = set()
+    for doc in docs:
+        meta = doc["sops"]
+        groups = [meta, *(g for g in meta.get("key_groups") or [] if isinstance(g, dict))]
+        for group in groups:
+            for kind, field in RECIPIENT_FIELDS:
+                for entry in group.get(kind) or []:
+                    if isinstance(entry, dict) and entry.get(field):
+                        out.add(f"{kind} {entry[field]}")
+    return sorted(out)
 
 
 def _error(message: str) -> FluidgenError:
