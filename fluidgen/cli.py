@@ -373,11 +373,21 @@ def argocd_cm() -> None:
 
 
 @main.command()
-def schema() -> None:
+@click.option("-o", "--output", "output", metavar="FILE",
+              help="Write the schema to FILE instead of stdout, e.g. beside your specs as "
+                   "fluidgen-spec.v1alpha1.json (what `fluidgen init` specs refer to).")
+def schema(output: str | None) -> None:
     """Print the JSON Schema of the spec (for editors and CI)."""
-    from .specschema import spec_schema_text
+    from .specschema import spec_schema_text, write_schema
 
-    sys.stdout.write(spec_schema_text())
+    if output is None:
+        sys.stdout.write(spec_schema_text())
+        return
+    problem = write_schema(output)
+    if problem is not None:
+        click.echo(f"fluidgen: error: {problem}", err=True)
+        sys.exit(1)
+    click.echo(f"fluidgen: wrote {output}", err=True)
 
 
 def run(argv: list[str], cache_argv: list[str] | None = None) -> int:

@@ -12,6 +12,7 @@ from . import versions
 from .engines import ENGINES, Storage
 from .lower.mounts import scheme_of
 from .profiles import bundled_names
+from .specschema import SCHEMA_FILE
 
 
 def env_name(option: str) -> str:
@@ -29,8 +30,8 @@ def starter(engine_name: str, source: str | None, name: str) -> str:
     uri = engine.starter_source if source is None else source
     scheme = scheme_of(uri)
     out = [
-        "# yaml-language-server: $schema=https://raw.githubusercontent.com/<ORG>/fluidgen/main/"
-        "schemas/fluidgen-spec.v1alpha1.json",
+        f"# yaml-language-server: $schema={SCHEMA_FILE}",
+        f"# (editor completion: write that file beside this spec with `fluidgen schema -o {SCHEMA_FILE}`)",
         f"# Starter spec from `fluidgen init --engine {engine_name}`. Replace every <PLACEHOLDER>, then:",
         "#   fluidgen build THIS_FILE | kubectl apply -f -",
         "# `fluidgen explain <field>` describes any field, e.g. `fluidgen explain runtime.cache`.",

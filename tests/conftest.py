@@ -17,7 +17,59 @@ SHARED = Path(os.environ.get("FLUIDGEN_SHARED_DIR", str(ROOT.parent / "shared"))
 RESULTS: dict[str, dict[str, object]] = {}
 
 
+# Every folder of ../shared the tests read (the README names them too). In CI (`CI` set) a missing
+# one fails the run before any test; elsewhere the tests that need it skip, and one summary line
+# says which folders were missing and how many tests that skipped.
+SHARED_FOLDERS = (
+    "fluid-crds/v1.0.8", "fluid-crds/v1.1.0-dev", "kubeflow-crds/mpi-operator-v0.8.2",
+    "kubeflow-crds/training-operator-v1.9.4", "kubeflow-crds/trainer-v2.3.0", "external-secrets-crds/v2.9.0",
+    "flux-crds/kustomize-controller-v1.9.4", "reference",
+)
+SHARED_SKIPS: dict[str, int] = {}
+
+
+def missing_shared() -> list[str]:
+    crds = os.environ.get("FLUIDGEN_CRDS_DIR")
+    missing = []
+    for folder in SHARED_FOLDERS:
+        if folder.startswith("fluid-crds/") and crds and (Path(crds) / folder.split("/", 1)[1]).is_dir():
+            continue
+        if not (SHARED / folder).is_dir():
+            missing.append(folder)
+    return missing
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    missing = missing_shared()
+    if missing and os.environ.get("CI"):
+        pytest.exit(f"CI needs the shared test data, missing under {SHARED}: {', '.join(missing)} "
+                    "(set FLUIDGEN_SHARED_DIR, or put shared/ beside the repository)", returncode=1)
+
+
+def _skip_reason(report: pytest.TestReport) -> str:
+    longrepr = report.longrepr
+    return str(longrepr[2]) if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if report.skipped and ("shared" in _skip_reason(report) or str(SHARED) in _skip_reason(report)):
+        if os.environ.get("CI"):  # a shared file the session check did not list: still never a quiet skip
+            report.outcome = "failed"
+            report.longrepr = f"CI must not skip for want of shared data: {_skip_reason(report)}"
+        else:
+            SHARED_SKIPS[item.nodeid] = 1
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
+    missing = missing_shared()
+    if missing or SHARED_SKIPS:
+        terminalreporter.write_line(
+            f"fluidgen: NOT A FULL RUN: {len(SHARED_SKIPS)} tests skipped for want of shared test data "
+            f"(missing under {SHARED}: {', '.join(missing) or 'files inside the folders'}); CI fails instead",
+            yellow=True, bold=True)
     for title, rows in sorted(RESULTS.items()):
         terminalreporter.write_sep("-", f"fluidgen: {title}")
         for name, value in sorted(rows.items()):
@@ -51,7 +103,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 def crds_root() -> Path | None:
     """Real Fluid CRDs: $FLUIDGEN_CRDS_DIR, else ../shared/fluid-crds beside the repo."""
     env = os.environ.get("FLUIDGEN_CRDS_DIR")
-    for candidate in ([Path(env)] if env else []) + [ROOT.parent / "shared" / "fluid-crds"]:
+    for candidate in ([Path(env)] if env else []) + [SHARED / "fluid-crds"]:
         if (candidate / "v1.0.8").is_dir():
             return candidate
     return None

@@ -100,6 +100,6 @@ def test_a_fifo_spec_is_read_once_and_never_hangs(command: str, tmp_path: Path) 
 def test_stdin_is_read_and_checked(command: str) -> None:
     bad = (SHARED / "reference" / "alluxio-imagenet-oss.yaml")
     if not bad.exists():
-        pytest.skip("reference manifests missing")
+        pytest.skip(f"reference manifests missing at {SHARED / 'reference'} (../shared)")
     proc = run_process(command, "-", stdin=bad.read_text(), clean=False, timeout=30)
     assert proc.code == 1 and "-:" in proc.err  # checked, and located in "-"

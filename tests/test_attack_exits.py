@@ -202,6 +202,6 @@ def test_namespaces_from_the_environment_are_checked(env: dict[str, str]) -> Non
 def test_reference_manifests_validate_without_surprises() -> None:
     ref = SHARED / "reference" / "jindo-imagenet-oss.yaml"
     if not ref.exists():
-        pytest.skip("reference manifests missing")
+        pytest.skip(f"reference manifests missing at {SHARED / 'reference'} (../shared)")
     assert run_cli("validate", str(ref)).code == 0
     assert ROOT.exists()

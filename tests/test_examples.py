@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 import yaml
 
-from .conftest import EXAMPLES, ROOT, run_cli, run_process
+from .conftest import EXAMPLES, SHARED, run_cli, run_process
 
-REFERENCE = ROOT.parent / "shared" / "reference"
+REFERENCE = SHARED / "reference"
 CREDS = {"fs.oss.accessKeyId": "LTAI5tExampleAccessKeyId",
          "fs.oss.accessKeySecret": "ExampleAccessKeySecretNotReal0123"}
 

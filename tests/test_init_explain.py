@@ -77,3 +77,29 @@ def test_explain_describes_a_field_and_its_children() -> None:
 def test_explain_suggests_near_misses() -> None:
     result = run_cli("explain", "runtime.replcas")
     assert result.code == 2 and 'did you mean "replicas"' in result.err
+
+
+def test_init_specs_refer_to_a_schema_file_fluidgen_schema_writes(tmp_path: Path) -> None:
+    from fluidgen.specschema import SCHEMA_FILE, spec_schema_text
+
+    starter = run_cli("init", "--engine", "alluxio")
+    assert starter.code == 0
+    assert starter.out.splitlines()[0] == f"# yaml-language-server: $schema={SCHEMA_FILE}"
+    assert "<ORG>" not in starter.out and "<org>" not in starter.out
+    target = tmp_path / SCHEMA_FILE
+    for _ in range(2):  # writes, then replaces its own file
+        written = run_cli("schema", "-o", str(target))
+        assert written.code == 0 and written.out == "", written.err
+        assert target.read_text() == spec_schema_text()
+
+
+def test_schema_output_never_writes_through_a_link_or_over_a_foreign_file(tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me\n")
+    (tmp_path / "link.json").symlink_to(victim)
+    foreign = tmp_path / "mine.json"
+    foreign.write_text("{}\n")
+    for path in (tmp_path / "link.json", foreign):
+        result = run_cli("schema", "-o", str(path))
+        assert result.code == 1 and "fluidgen: error:" in result.err
+    assert victim.read_text() == "keep me\n" and foreign.read_text() == "{}\n"

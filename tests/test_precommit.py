@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -82,3 +83,32 @@ def test_rendered_hook_detects_drift(hook_repo: Path, project: Path) -> None:
     good.write_text(good.read_text().replace("replicas: 4", "replicas: 8"))
     stale = pre_commit("run", "fluidgen-rendered", "--all-files", cwd=project)
     assert stale.returncode == 1 and "+  replicas: 8" in stale.stdout
+
+
+def test_readme_snippet_runs_as_written(hook_repo: Path, tmp_path: Path) -> None:
+    """The README's pre-commit block, with only its one URL filled in and the tag it tells the
+    reader to create: both hooks pass on a project laid out as its args say."""
+    import re
+
+    import yaml
+
+    readme = (ROOT / "README.md").read_text()
+    block = next(b for b in re.findall(r"```yaml\n(.*?)```", readme, re.S) if "fluidgen-rendered" in b)
+    snippet = yaml.safe_load(textwrap.dedent(block))
+    repo = snippet["repos"][0]
+    rev = repo["rev"]
+    assert _run(["git", "tag", "-f", rev], hook_repo, tmp_path).returncode == 0  # as the README says
+    repo["repo"] = str(hook_repo)  # the one thing the reader fills in: their repository's URL
+    project = tmp_path / "project"
+    (project / "specs").mkdir(parents=True)
+    spec = yaml.safe_load((EXAMPLES / "jindo-imagenet-oss.yaml").read_text())
+    spec["source"][0]["credentials"] = {"existingSecret": {"name": "oss-keys", "keys": [
+        "fs.oss.accessKeyId", "fs.oss.accessKeySecret"]}}  # a project that keeps no credential in git
+    (project / "specs" / "imagenet.yaml").write_text(yaml.safe_dump(spec))
+    (project / ".pre-commit-config.yaml").write_text(yaml.safe_dump(snippet))
+    for cmd in (["git", "init", "-q"], [sys.executable, "-m", "fluidgen", "build", "specs/", "-o", "rendered"],
+                ["git", "add", "-A"]):
+        assert _run(cmd, project, tmp_path).returncode == 0, cmd
+    result = pre_commit("run", "--all-files", cwd=project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.count("Passed") == 2, result.stdout
