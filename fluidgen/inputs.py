@@ -3,9 +3,10 @@
 - Standard input (`-`), FIFOs and other special files are read once and remembered, so a
   command that looks at a spec twice never waits on a drained pipe.
 - Every read stops at source.MAX_BYTES; a directory argument never reads a file whole.
-- Directory arguments are walked in sorted order, following symbolic links to directories
-  (each real directory once, so link loops end); hidden entries are skipped, and so is
-  anything that is not a regular file, with a note saying so.
+- Directory arguments are walked in sorted order, following symbolic links only when their
+  real path stays inside the real path of the argument (each real directory once, so link
+  loops end); a link that leaves is reported and not followed. Hidden entries are skipped,
+  and so is anything that is not a regular file, with a note saying so.
 - Files a spec refers to (credentials, scripts, profiles) must lie inside the spec's own
   directory tree, symbolic links resolved, unless the user allows more roots
   (`--allow-read DIR`, or FLUIDGEN_ALLOW_READ): a spec cannot pull another application's
@@ -123,9 +124,13 @@ class Reader:
         return files, notes
 
     def _walk(self, top: str) -> tuple[list[str], list[Diagnostic]]:
+        """YAML files below `top`. A symbolic link (to a file or a directory) is followed only
+        when its real path stays inside the real path of `top`; every other one is reported,
+        so a planted `vendor -> ../other-app` or `-> /` reads nothing outside the argument."""
         found: list[str] = []
         notes: list[Diagnostic] = []
         seen: set[str] = set()
+        root = os.path.realpath(top)
         for folder, dirnames, names in os.walk(top, followlinks=True):
             real = os.path.realpath(folder)
             if real in seen:
@@ -133,12 +138,22 @@ class Reader:
                 notes.append(Diagnostic(folder, 0, 0, "info", "skipped: a link back to a directory already read"))
                 continue
             seen.add(real)
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+            kept = []
+            for name in sorted(d for d in dirnames if not d.startswith(".")):
+                path = os.path.join(folder, name)
+                if os.path.islink(path) and not inside(os.path.realpath(path), root):
+                    notes.append(_leaves(path, top))
+                else:
+                    kept.append(name)
+            dirnames[:] = kept
             self.inputs.listing(folder)
             for name in sorted(names):
                 if name.startswith(".") or not name.endswith(YAML_SUFFIXES):
                     continue
                 path = os.path.join(folder, name)
+                if os.path.islink(path) and not inside(os.path.realpath(path), root):
+                    notes.append(_leaves(path, top))
+                    continue
                 try:
                     mode = os.stat(path).st_mode
                 except OSError as exc:
@@ -172,4 +187,23 @@ class Reader:
                                               f"({spec_dir}); fluidgen reads only files below it. Move the "
                                               "file there, or allow its directory with --allow-read DIR "
                                               "(FLUIDGEN_ALLOW_READ)", stage="inputs")])
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            return path  # missing: the reader reports it where it is read
+        if not stat.S_ISREG(mode):
+            raise FluidgenError([doc.diag(at, f"{target} is not a regular file; fluidgen reads only regular files "
+                                              "a spec refers to (a FIFO or device could block or never end)",
+                                          stage="inputs")])
         return path
+
+
+def inside(real: str, root: str) -> bool:
+    """A real path at or below a real root directory."""
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _leaves(path: str, top: str) -> Diagnostic:
+    return Diagnostic(path, 0, 0, "warning", f"skipped: a symbolic link that leads outside {top}; fluidgen "
+                                             "follows links only within the directory it was given (copy the "
+                                             "files in, or name the other directory on the command line)")

@@ -111,8 +111,8 @@ def select(directory: str, wanted: str | None, options: Options, reader: Reader)
     chosen = replace(options, namespace=env.namespace or options.namespace,
                      fluid_version=env.fluidVersion or options.fluid_version, gitops=env.gitops or options.gitops)
     used = {os.path.normpath(p) for chain in chains for p in chain}
-    unused = []
-    found, _ = reader.expand([directory])
+    found, walked = reader.expand([directory])
+    unused = [n for n in walked if n.severity == "warning"]  # links that leave, FIFOs: named, never dropped
     for f in found:
         if os.path.normpath(f) not in used and os.path.basename(f) != FILE:
             unused.append(Diagnostic(f, 0, 0, "info", f'not built: environment "{wanted}" of {FILE} does not list it'))

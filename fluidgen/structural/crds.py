@@ -53,6 +53,8 @@ class CrdSet:
         root = Path(location)
         files = sorted(p for p in root.iterdir() if p.suffix in (".yaml", ".yml", ".json")) \
             if root.is_dir() else [root]
+        if root.is_dir():
+            _only_regular_inside(root, files)
         if not files:
             raise FluidgenError([Diagnostic(str(location), 0, 0, "error", "no CRD files found (expected a directory "
                                             "of CRD YAML files or one multi-document file)")])
@@ -124,3 +126,28 @@ def _schemas_of(crd: dict[str, Any]) -> dict[tuple[str, str], Any]:
             closed["additionalProperties"] = False
             out[(f"{group}/{version.get('name')}", kind)] = closed
     return out
+
+
+def _only_regular_inside(root: Path, files: list[Path]) -> None:
+    """A CRD directory's files must be regular files whose real path stays inside it (a
+    planted FIFO would hang the read; a link could pull in any file)."""
+    import os
+    import stat
+
+    from ..inputs import inside
+
+    real_root = os.path.realpath(root)
+    problems = []
+    for f in files:
+        try:
+            regular = stat.S_ISREG(os.stat(f).st_mode)
+        except OSError as exc:
+            problems.append(Diagnostic(str(f), 0, 0, "error", f"cannot read: {exc.strerror}"))
+            continue
+        if not inside(os.path.realpath(f), real_root):
+            problems.append(Diagnostic(str(f), 0, 0, "error", f"a symbolic link that leads outside {root}; "
+                                                              "name the CRD file itself with --crds"))
+        elif not regular:
+            problems.append(Diagnostic(str(f), 0, 0, "error", "not a regular file"))
+    if problems:
+        raise FluidgenError(problems)
