@@ -149,7 +149,8 @@ def validate(files: tuple[str, ...], crds: tuple[str, ...], fluid_version: str |
 @click.option("--ignore", multiple=True, help="Rule ID to silence (repeatable).")
 @target_options
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--rules", "list_rules", is_flag=True, help="List the rules and exit.")
+@click.option("--rules", "list_rules", is_flag=True,
+              help="List the rules and exit (--format json: with their documentation, as in docs/rules.md).")
 @click.option("--external", multiple=True, metavar="KIND/NAMESPACE/NAME",
               help="An object applied from elsewhere that these files refer to (repeatable).")
 def lint(files: tuple[str, ...], ignore: tuple[str, ...], fluid_version: str | None, namespace: str | None,
@@ -157,11 +158,12 @@ def lint(files: tuple[str, ...], ignore: tuple[str, ...], fluid_version: str | N
          external: tuple[str, ...]) -> None:
     """Semantic rules for specs and hand-written manifests."""
     from .filecheck import check_paths
-    from .lint import RULES
 
     if list_rules:
-        for rule in RULES:
-            click.echo(f"{rule.id}  {rule.severity:<7}  {rule.summary}")
+        from .lint import RULES
+        from .lint.docs import as_json, table
+
+        click.echo(as_json(RULES) if fmt == "json" else table(RULES), nl=False)
         return
     if not files:
         raise click.UsageError("give at least one spec or manifest file (or --rules)")

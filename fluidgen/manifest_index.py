@@ -1,0 +1,133 @@
+"""A typed, indexed view of a set of manifests, built once per lint run and read by every rule.
+
+Rules read hand-written input of any shape, so an `Entry` keeps what the object says as
+written (a name may be a number or missing) and offers its metadata and spec as mappings
+(empty when they are not). The index answers the lookups rules share in constant time:
+objects by kind, an object by kind, namespace and name, the runtime a Dataset binds to (and
+back), and the Dataset a data operation works on. It knows no engine: the runtime kinds are
+handed in by whoever builds it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Hashable, Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar, cast
+
+from .rules import Object, kind_of, meta, spec_of
+
+T = TypeVar("T")
+
+# api/v1alpha1 in fluid-cloudnative/fluid (every version versions.py lists): where a data
+# operation names its Dataset. DataBackup: spec.dataset, a name in the backup's namespace
+# (databackup_types.go); DataMigrate: spec.from.dataset or spec.to.dataset, {name, namespace}
+# (datamigrate_types.go, DatasetToMigrate); the others: spec.dataset, {name, namespace}
+# (dataload_types.go TargetDataset, dataprocess_types.go TargetDatasetWithMountPath).
+MIGRATE_ENDS = ("from", "to")
+
+
+def _key(value: object) -> Hashable:
+    """`value` as a dictionary key that is equal where the values are (a list name stays findable)."""
+    try:
+        hash(value)
+    except TypeError:
+        return ("<unhashable>", repr(value))
+    return value
+
+
+@dataclass(frozen=True, eq=False)
+class Entry:
+    """One object of the set, with the parts every rule reads."""
+
+    obj: Object
+    kind: str
+    name: object  # metadata.name as written
+    namespace: object  # metadata.namespace as written (None when absent)
+    metadata: dict[str, Any]
+    spec: dict[str, Any]
+
+    @classmethod
+    def of(cls, obj: Object) -> Entry:
+        metadata = meta(obj)
+        return cls(obj, kind_of(obj), metadata.get("name"), metadata.get("namespace"), metadata, spec_of(obj))
+
+
+@dataclass(frozen=True)
+class DatasetRef:
+    """Where a data operation names its Dataset, and the name and namespace it gives."""
+
+    path: tuple[str, ...]
+    name: object
+    namespace: object
+
+
+def dataset_ref(op: Entry) -> DatasetRef | None:
+    """The Dataset reference of a data operation, as written (see the note at MIGRATE_ENDS)."""
+    if op.kind == "DataBackup":
+        return DatasetRef(("spec", "dataset"), op.spec.get("dataset"), op.namespace)
+    if op.kind == "DataMigrate":
+        for side in MIGRATE_ENDS:
+            end = op.spec.get(side)
+            if isinstance(end, dict) and isinstance(end.get("dataset"), dict):
+                return DatasetRef(("spec", side, "dataset"), end["dataset"].get("name"),
+                                  end["dataset"].get("namespace"))
+        return None
+    ref = op.spec.get("dataset")
+    if isinstance(ref, dict):
+        return DatasetRef(("spec", "dataset"), ref.get("name"), ref.get("namespace"))
+    return None
+
+
+class ManifestIndex:
+    """Every manifest of one lint run, indexed once; each lookup returns the first match in input order."""
+
+    def __init__(self, objects: Iterable[Object], runtime_kinds: Collection[str] = ()) -> None:
+        self.entries: tuple[Entry, ...] = tuple(Entry.of(o) for o in objects)
+        self.runtime_kinds = frozenset(runtime_kinds)
+        self._by_kind: dict[str, list[Entry]] = {}
+        self._found: dict[tuple[str, Hashable, Hashable], Entry] = {}
+        self._placed: dict[tuple[str, Hashable, Hashable], Entry] = {}
+        self._runtimes: dict[tuple[Hashable, Hashable], Entry] = {}
+        self._views: dict[Callable[[ManifestIndex], object], object] = {}
+        for m in self.entries:
+            self._by_kind.setdefault(m.kind, []).append(m)
+            self._found.setdefault((m.kind, _key(m.name), _key(m.namespace or "default")), m)
+            self._placed.setdefault((m.kind, _key(m.name), _key(m.namespace)), m)
+            if m.kind in self.runtime_kinds:
+                self._runtimes.setdefault((_key(m.name), _key(m.namespace)), m)
+
+    def of_kind(self, kind: str) -> list[Entry]:
+        return list(self._by_kind.get(kind, ()))
+
+    def find(self, kind: str, name: object, namespace: object) -> Entry | None:
+        """The object of that kind, name and namespace; no namespace counts as "default" on both
+        sides (kubectl applies such a manifest to the context's namespace, "default" unless set)."""
+        return self._found.get((kind, _key(name), _key(namespace or "default")))
+
+    def at(self, kind: str, name: object, namespace: object) -> Entry | None:
+        """The object of that kind with exactly this name and namespace as written."""
+        return self._placed.get((kind, _key(name), _key(namespace)))
+
+    def is_runtime(self, m: Entry) -> bool:
+        return m.kind in self.runtime_kinds
+
+    def bound_runtime(self, dataset: Entry) -> Entry | None:
+        """The runtime a Dataset binds to: Fluid binds a runtime of the same namespace and name."""
+        return self._runtimes.get((_key(dataset.name), _key(dataset.namespace)))
+
+    def bound_dataset(self, runtime: Entry) -> Entry | None:
+        """The Dataset a runtime binds to (same namespace and name)."""
+        return self.at("Dataset", runtime.name, runtime.namespace)
+
+    def operation_dataset(self, op: Entry) -> Entry | None:
+        """The Dataset a data operation works on; a reference without a namespace means the operation's own."""
+        ref = dataset_ref(op)
+        if ref is None or ref.name is None:
+            return None
+        return self.find("Dataset", ref.name, ref.namespace or op.namespace)
+
+    def view(self, build: Callable[[ManifestIndex], T]) -> T:
+        """`build(self)`, computed once per index: a table several objects' checks read."""
+        if build not in self._views:
+            self._views[build] = build(self)
+        return cast(T, self._views[build])

@@ -1,0 +1,58 @@
+"""The rules as documented units: `fluidgen lint --rules` and docs/rules.md come from them."""
+
+from __future__ import annotations
+
+import difflib
+import json
+
+import pytest
+
+from fluidgen.lint import RULES
+from fluidgen.lint.docs import page
+
+from .conftest import ROOT, run_cli
+
+PAGE = ROOT / "docs" / "rules.md"
+
+
+def test_rules_page_is_fresh(update_golden: bool) -> None:
+    text = page(RULES)
+    if update_golden:
+        PAGE.write_text(text)
+    committed = PAGE.read_text() if PAGE.exists() else ""
+    if committed != text:
+        diff = "".join(difflib.unified_diff(committed.splitlines(True), text.splitlines(True), "docs/rules.md",
+                                            "generated"))
+        pytest.fail(f"docs/rules.md is stale (run pytest tests/test_rules_doc.py --update-golden):\n{diff}")
+
+
+def test_page_has_every_rule_once() -> None:
+    text = page(RULES)
+    for rule in RULES:
+        assert text.count(f"\n## {rule.id}\n") == 1
+        assert f"| [{rule.id}](#{rule.id.lower()}) | {rule.severity} |" in text
+
+
+def test_page_escapes_markup_outside_code() -> None:
+    text = page(RULES)
+    assert "a &lt;placeholder&gt; from documentation" in text  # FG102's summary is not an HTML tag
+
+
+def test_rules_flag_prints_the_table() -> None:
+    listed = run_cli("lint", "--rules")
+    assert listed.code == 0 and listed.err == ""
+    lines = listed.out.splitlines()
+    assert [line.split()[0] for line in lines] == [r.id for r in RULES]
+    for rule, line in zip(RULES, lines, strict=True):
+        assert line == f"{rule.id}  {rule.severity:<7}  {rule.summary}"
+
+
+def test_rules_flag_as_json_carries_the_documentation() -> None:
+    listed = run_cli("lint", "--rules", "--format", "json")
+    assert listed.code == 0
+    got = json.loads(listed.out)
+    assert [r["id"] for r in got] == [r.id for r in RULES]
+    for entry, rule in zip(got, RULES, strict=True):
+        assert entry["summary"] == rule.summary and entry["description"] == rule.description
+        assert [s["path"] for s in entry["sources"]] == [s.path for s in rule.sources]
+        assert entry["defined_in"].startswith("fluidgen/") and (ROOT / entry["defined_in"]).is_file()
