@@ -6,7 +6,8 @@ Every Fluid fact in the engine modules and fluid/ carries one, next to the fact:
     source("pkg/ddc/alluxio/transform_optimization.go", "optimizeDefaultFuse")
     source("pkg/ddc/jindocache/transform.go", "transformFuseArg", versions=since(V1_1_0_DEV))
 
-A value and its sources travel together as a `Fact`; a record of facts (a frozen dataclass)
+A value and its sources travel together as a `Fact`; a function that computes a fact is
+marked `@decided_by(source(...))`; a record of facts (a frozen dataclass)
 names the source of each field it sets in its `sources` mapping, and `unsourced` lists the
 fields that lack one (tests/test_fluid_sources.py fails on any). Toolkit floor: imports only
 versions.py.
@@ -15,13 +16,14 @@ versions.py.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from .versions import NAMES
 
 T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
 
 ALL: tuple[str, ...] = NAMES  # every Fluid version fluidgen targets
 
@@ -89,6 +91,25 @@ def for_version(version: str, *facts: Fact[T]) -> T:
     if len(found) != 1:
         raise LookupError(f"{len(found)} facts hold for Fluid {version}; expected exactly one")
     return found[0].value
+
+
+SOURCES_ATTRIBUTE = "__fluid_sources__"
+
+
+def decided_by(*sources: FluidSource) -> Callable[[F], F]:
+    """Mark a function that computes a Fluid fact with the Fluid code it mirrors."""
+    if not sources:
+        raise ValueError("decided_by needs at least one source")
+
+    def mark(fn: F) -> F:
+        setattr(fn, SOURCES_ATTRIBUTE, tuple(sources))
+        return fn
+    return mark
+
+
+def sources_of_function(fn: Callable[..., Any]) -> tuple[FluidSource, ...]:
+    got = getattr(fn, SOURCES_ATTRIBUTE, ())
+    return got if isinstance(got, tuple) else ()
 
 
 Sources = Mapping[str, FluidSource | tuple[FluidSource, ...]]

@@ -25,6 +25,7 @@ from fluidgen.fluidsource import (
     for_version,
     since,
     source,
+    sources_of_function,
     unsourced,
 )
 from fluidgen.versions import V1_0_8, V1_1_0_DEV
@@ -40,10 +41,12 @@ def _modules() -> Iterator[Any]:
 
 
 def _walk(value: Any, seen: set[int], depth: int = 0) -> Iterator[FluidSource]:
-    if id(value) in seen or depth > 8 or isinstance(value, (str, bytes, int, float, type)) or callable(value):
+    if id(value) in seen or depth > 8 or isinstance(value, (str, bytes, int, float, type)):
         return
     seen.add(id(value))
-    if isinstance(value, FluidSource):
+    if callable(value):
+        yield from sources_of_function(value)
+    elif isinstance(value, FluidSource):
         yield value
     elif isinstance(value, Fact):
         yield from value.sources
@@ -130,3 +133,13 @@ def test_every_cited_source_exists_in_fluid() -> None:
             elif not re.search(rf"(?<![\w]){re.escape(s.function)}(?![\w])", path.read_text(errors="replace")):
                 problems.append(f"{module}: {s.path} has no {s.function} at {version}")
     assert not problems, "\n".join(problems)
+
+
+def test_every_fact_function_of_fluidbase_names_its_source() -> None:
+    import inspect
+
+    from fluidgen import fluidbase
+
+    for name, fn in vars(fluidbase).items():
+        if inspect.isfunction(fn) and fn.__module__ == fluidbase.__name__ and not name.startswith("_"):
+            assert sources_of_function(fn), f"fluidbase.{name} computes a Fluid fact without its source"

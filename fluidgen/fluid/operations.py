@@ -10,8 +10,10 @@ Sources (fluid-cloudnative/fluid, every version versions.py lists unless noted):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
+from ..fluidsource import FluidSource, source
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, Schema, array, fields, int32, k8s, obj, string
 from .common import (
     AFFINITY,
@@ -35,7 +37,17 @@ class Operation:
     step: str  # the key of a `dataflow:` step that makes one
     spec: Schema
     job_name: str  # the Job (or Pod) Fluid runs for it; {name} is the operation's name
+    release: str = ""  # the Helm release Fluid installs for it; {name} is the operation's name
     namespaced_dataset: bool = True  # spec.dataset is {name, namespace} (DataBackup: a bare name)
+    sources: Mapping[str, FluidSource] = field(default_factory=dict)  # where job_name and release are read
+
+    def release_name(self, name: str) -> str:
+        return self.release.format(name=name)
+
+
+# The StatefulSet (and headless Service) of a DataMigrate with parallelism > 1: {release}-workers.
+PARALLEL_WORKERS = "{release}-workers"
+PARALLEL_WORKERS_SOURCE = source("pkg/utils/dataoperation.go", "GetParallelOperationWorkersName")
 
 
 KINDS = ("DataLoad", "DataBackup", "DataMigrate", "DataProcess")
@@ -59,7 +71,9 @@ OPERATIONS: dict[str, Operation] = {op.kind: op for op in (
         {**COMMON, **PLACEMENT, "from": MIGRATE_END, "to": MIGRATE_END, "image": STR, "imageTag": STR,
          "imagePullPolicy": STR, "block": BOOL, "runtimeType": STR, "options": STR_MAP, "policy": POLICY,
          "schedule": STR, "parallelism": int32(minimum=1), "parallelOptions": STR_MAP},
-        required=("from", "to")), "{name}-migrate-migrate"),
+        required=("from", "to")), "{name}-migrate-migrate", "{name}-migrate", sources={
+            "release": source("pkg/utils/datamigrate.go", "GetDataMigrateReleaseName"),
+            "job_name": source("pkg/utils/datamigrate.go", "GetDataMigrateJobName")}),
     Operation("DataProcess", "process", fields(
         {**COMMON, "policy": POLICY, "schedule": STR,
          "dataset": obj(name=STR, namespace=STR, mountPath=STR, subPath=STR, required=("name", "mountPath")),
@@ -68,13 +82,20 @@ OPERATIONS: dict[str, Operation] = {op.kind: op for op in (
              script=obj(image=STR, imageTag=STR, imagePullPolicy=STR, command=STR_LIST, source=STR, env=ENV_VARS,
                         volumes=VOLUMES, volumeMounts=VOLUME_MOUNTS, resources=RESOURCES,
                         restartPolicy=string(enum=("Never", "OnFailure")), required=("source",)))},
-        required=("dataset", "processor")), "{name}-processor-job"),
+        required=("dataset", "processor")), "{name}-processor-job", "{name}-processor", sources={
+            "release": source("pkg/utils/dataprocess.go", "GetDataProcessReleaseName"),
+            "job_name": source("pkg/utils/dataprocess.go", "GetDataProcessJobName")}),
     Operation("DataLoad", "load", fields(
         {**COMMON, **PLACEMENT, "dataset": obj(name=STR, namespace=STR, required=("name",)), "loadMetadata": BOOL,
          "target": array(obj(path=STR, replicas=int32(), required=("path",))), "options": STR_MAP,
-         "policy": POLICY, "schedule": STR}), "{name}-loader-job"),
+         "policy": POLICY, "schedule": STR}), "{name}-loader-job", "{name}-loader", sources={
+            "release": source("pkg/utils/dataload.go", "GetDataLoadReleaseName"),
+            "job_name": source("pkg/utils/dataload.go", "GetDataLoadJobName")}),
     Operation("DataBackup", "backup", fields(
-        {**COMMON, "dataset": STR, "backupPath": STR, "runAs": RUN_AS}), "{name}-pod", namespaced_dataset=False),
+        {**COMMON, "dataset": STR, "backupPath": STR, "runAs": RUN_AS}), "{name}-pod", "{name}-charts",
+        namespaced_dataset=False, sources={
+            "release": source("pkg/utils/databackup.go", "GetDataBackupReleaseName"),
+            "job_name": source("pkg/utils/databackup.go", "GetDataBackupPodName")}),
 )}
 
 BY_STEP: dict[str, Operation] = {op.step: op for op in OPERATIONS.values()}

@@ -1,0 +1,112 @@
+"""Fluid's engine-neutral behaviour that fluidgen relies on (pkg/utils, pkg/ddc/base), each
+function the fact, with its source attached (fluidsource.decided_by). Toolkit floor.
+
+tests/fluid_fixtures/ holds the cases of Fluid's own Go tests for these; test_fluid_fixtures.py
+runs them against the functions here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+
+from .fluidsource import decided_by, source
+from .quantity import to_bytes
+
+READ_ONLY, READ_WRITE = "ReadOnlyMany", "ReadWriteMany"
+NATIVE_SCHEMES = ("local://", "pvc://")  # Fluid mounts these itself (pkg/common IsFluidNativeScheme)
+REFERENCE_SCHEME = "dataset://"
+LOCAL_STORAGE_ROOT = "/underFSStorage"  # pkg/common/ufs_path.go LocalStorageRootPath
+
+
+@decided_by(source("pkg/utils/ufs_path_builder.go", "GenUFSPathInUnifiedNamespace"))
+def mount_path(name: str | None, path: str | None) -> str:
+    """Where a Dataset mount appears in the cache engine's namespace (and so under the pod's
+    mount of the Dataset's claim, for the engines whose FUSE shows that namespace): its
+    absolute `path`, else `/<name>`; an unnamed mount without a path is the root `/`."""
+    if path and path.startswith("/"):
+        return path
+    return "/" + (name or "").lstrip("/")
+
+
+@decided_by(source("pkg/utils/ufs_path_builder.go", "GenAlluxioUFSRootPath"),
+            source("pkg/common/ufs_path.go", "LocalStorageRootPath"))
+def alluxio_root_ufs(mounts: Sequence[tuple[str | None, str, str | None]]) -> tuple[str, int | None]:
+    """(what Alluxio mounts at its root, the index of that Dataset mount or None) for mounts
+    given as (name, mountPoint, path): the only mount, when it is not local:// or pvc:// and
+    sits at `/`; otherwise the local /underFSStorage."""
+    if len(mounts) == 1:
+        name, point, path = mounts[0]
+        if not point.startswith(NATIVE_SCHEMES) and mount_path(name, path) == "/":
+            return point, 0
+    return LOCAL_STORAGE_ROOT, None
+
+
+@decided_by(source("pkg/utils/dataset.go", "GetAccessModesOfDataset"),
+            source("pkg/ddc/alluxio/transform_optimization.go", "optimizeDefaultFuse"),
+            source("pkg/ddc/jindocache/transform.go", "transformFuseArg"))
+def fuse_read_only(access_modes: Sequence[str]) -> bool:
+    """Whether an engine's FUSE defaults are the read-only set: the Dataset names
+    ReadOnlyMany among its access modes, or names none (Fluid reads none as ReadOnlyMany)."""
+    return not access_modes or READ_ONLY in access_modes
+
+
+@decided_by(source("pkg/ddc/base/dataset.go", "GetPhysicalDatasetSubPath"))
+def reference_subpath(mount_point: str) -> str | None:
+    """The folder inside the referenced Dataset's volume that a dataset://<ns>/<name>/<sub>
+    reference serves: `<sub>` ("" for a trailing "/", None when there is no third part)."""
+    if not mount_point.startswith(REFERENCE_SCHEME):
+        return None
+    parts = mount_point[len(REFERENCE_SCHEME):].split("/", 2)
+    return parts[2] if len(parts) == 3 else None
+
+
+@decided_by(source("pkg/ddc/base/dataset.go", "CheckReferenceDataset"))
+def reference_dataset(mount_points: Sequence[str]) -> tuple[bool, str | None]:
+    """(whether the Dataset is a reference, why Fluid refuses it): one dataset:// mount and
+    nothing else; several, or one beside other mounts, is refused."""
+    refs = sum(1 for m in mount_points if m.startswith(REFERENCE_SCHEME))
+    if refs > 1:
+        return False, f"{refs} dataset:// mounts; a reference Dataset has exactly one"
+    if refs == 1 and len(mount_points) > 1:
+        return False, "a dataset:// mount must be the Dataset's only mount"
+    return refs == 1, None
+
+
+@decided_by(source("pkg/ddc/thin/referencedataset/volume.go", "accessModesForVirtualDataset"),
+            source("pkg/ddc/thin/referencedataset/volume.go", "createFusePersistentVolume"))
+def reference_access_modes(reference: Sequence[str], referenced_volume: Sequence[str]) -> list[str]:
+    """The access modes of a reference's volume: ReadOnlyMany when the reference names none or
+    the referenced Dataset's volume is ReadOnlyMany, else the reference's own."""
+    if not reference or READ_ONLY in referenced_volume:
+        return [READ_ONLY]
+    return list(reference)
+
+
+class TierError(ValueError):
+    """Fluid cannot build the runtime's info from this tieredstore level: it never sets up."""
+
+
+@decided_by(source("pkg/ddc/base/runtime.go", "convertToTieredstoreInfo"),
+            source("pkg/ddc/base/runtime.go", "WithTieredStore"))
+def tier_paths(path: str, quota: str | int | None, quota_list: str = "") -> list[tuple[str, Decimal]]:
+    """The (path, bytes) cache directories Fluid reads from one tieredstore level: `path`
+    split on ","; a quota divided equally (whole bytes), or a quotaList with one entry per
+    path, which wins over quota. Raises TierError where Fluid fails the runtime."""
+    paths = path.split(",")
+    if not quota_list:
+        if quota is None:
+            raise TierError("either quota or quotaList must be set")
+        each = Decimal(int(to_bytes(quota)) // len(paths))
+        return [(p.rstrip("/"), each) for p in paths]
+    quotas = quota_list.split(",")
+    if len(quotas) != len(paths):
+        raise TierError(f"quotaList has {len(quotas)} entries for {len(paths)} paths (split on \",\")")
+    return [(p.rstrip("/"), to_bytes(q)) for p, q in zip(paths, quotas, strict=True)]
+
+
+@decided_by(source("api/v1alpha1/container_network.go", "IsHostNetwork"))
+def host_network(mode: str | None) -> bool:
+    """Fluid runs a component in the host network unless its networkMode is ContainerNetwork."""
+    return mode != "ContainerNetwork"
+
