@@ -72,10 +72,10 @@ class ObjectMeta(Model):
 class RunAs(Model):
     """A user and group (Fluid's User: api/v1alpha1/common.go)."""
 
-    uid: Annotated[int, Field(ge=0, le=2**63 - 1)]
-    gid: Annotated[int, Field(ge=0, le=2**63 - 1)]
-    user: str
-    group: str
+    uid: Annotated[int, Field(ge=0, le=2**63 - 1, description="User ID.")]
+    gid: Annotated[int, Field(ge=0, le=2**63 - 1, description="Group ID.")]
+    user: str = Field(description="User name.")
+    group: str = Field(description="Group name.")
 
 
 class RestoreLocation(Model):
@@ -164,7 +164,8 @@ class NfsSource(Model):
     storageClass: str = Field("nfs", description="storageClassName on both volume and claim.")
     volumeName: Name | None = Field(None, description="Name of the PV and PVC (default: the mount name).")
     accessModes: list[Literal["ReadOnlyMany", "ReadWriteMany"]] = Field(
-        default_factory=lambda: ["ReadOnlyMany"])  # type: ignore[arg-type]
+        default_factory=lambda: ["ReadOnlyMany"],  # type: ignore[arg-type]
+        description="accessModes of the PersistentVolume and claim (default ReadOnlyMany).")
 
 
 class Mount(Model):
@@ -173,8 +174,9 @@ class Mount(Model):
     name: MountName | None = Field(None, description="Mount name (default: the dataset name for one mount; null: "
                                                      "no name, as Fluid allows).")
     path: str | None = Field(None, description="Path in the cache namespace (default /<name>).")
-    readOnly: bool | None = None
-    shared: bool | None = None
+    readOnly: bool | None = Field(None, description="Mount the storage read-only in the cache (Fluid's "
+                                                      "default: false, read-write).")
+    shared: bool | None = Field(None, description="Mount it as shared in the cache (Fluid's default: false).")
     options: StrMap = Field(default_factory=dict, description="Non-secret engine options.")
     credentials: Credentials | None = Field(None, description="Secret options, delivered via encryptOptions.")
 
@@ -188,11 +190,13 @@ class Mount(Model):
 
 
 class Toleration(Model):
-    key: str | None = None
-    operator: Literal["Exists", "Equal"] | None = None
-    value: str | None = None
-    effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"] | None = None
-    tolerationSeconds: Annotated[int, Field(ge=-(2**63), le=2**63 - 1)] | None = None
+    key: str | None = Field(None, description="Taint key (none with operator Exists: every taint).")
+    operator: Literal["Exists", "Equal"] | None = Field(None, description="Exists or Equal (default Equal).")
+    value: str | None = Field(None, description="Taint value, with operator Equal.")
+    effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"] | None = Field(
+        None, description="Taint effect to tolerate (none: every effect).")
+    tolerationSeconds: Annotated[int, Field(ge=-(2**63), le=2**63 - 1)] | None = Field(
+        None, description="NoExecute: seconds the pod stays bound once the taint appears.")
 
 
 class Placement(Model):
@@ -201,18 +205,20 @@ class Placement(Model):
     gpuLabel: str = Field(DEFAULT_GPU_LABEL,
         description="Node label holding the GPU model (nvidia.com/gpu.product with the GPU operator).")
     nodeSelector: StrMap = Field(default_factory=dict, description="Extra node labels the cache nodes must have.")
-    tolerations: list[Toleration] = Field(default_factory=list)
+    tolerations: list[Toleration] = Field(default_factory=list, description="Taints the cache's pods tolerate "
+                                                                            "(Dataset tolerations).")
     exclusive: bool | None = Field(None, description="Dataset placement: true=Exclusive, false=Shared.")
 
 
 class CacheTier(Model):
-    medium: Literal["MEM", "SSD", "HDD"]
+    medium: Literal["MEM", "SSD", "HDD"] = Field(description="What the tier is on: MEM (memory), SSD or HDD.")
     path: AbsolutePaths = Field(default_factory=list,
         description="Cache directory on the node, absolute (or a list of them). MEM defaults to /dev/shm.")
     quota: SizeList = Field(description="Size, or one size per path (becomes quotaList).")
     high: Ratio | None = Field(None, description="High watermark ratio, e.g. 0.95.")
     low: Ratio | None = Field(None, description="Low watermark ratio, e.g. 0.7.")
-    volumeType: Literal["hostPath", "emptyDir"] | None = None
+    volumeType: Literal["hostPath", "emptyDir"] | None = Field(None, description="hostPath (default: the "
+        "directory on the node, kept across pod restarts) or emptyDir (removed with the pod).")
 
 
 NetworkMode = Literal["HostNetwork", "ContainerNetwork"]
@@ -229,7 +235,7 @@ class FuseSettings(Model):
 
 
 class RuntimeBase(ObjectMeta):
-    engine: EngineName
+    engine: EngineName = Field(description="The cache engine (the runtime kind).")
     replicas: Replicas | None = Field(None, description="Cache workers (default: the engine's, 1 for all but "
                                                          "JuiceFS; null leaves it to Fluid).")
     cache: list[CacheTier] = Field(default_factory=list, description="Cache tiers, fastest first.")
@@ -241,7 +247,8 @@ class RuntimeBase(ObjectMeta):
     metadataSync: bool | None = Field(None, description="Sync the storage's metadata when the runtime starts "
                                                         "(management.metadataSyncPolicy.autoSync; Fluid's default: "
                                                         "true).")
-    fuse: FuseSettings | None = None
+    fuse: FuseSettings | None = Field(None, description="The FUSE client's placement and clean-up (its tuning is "
+                                                        "the profile's).")
     profile: str | None = Field(None, description="Tuning profile: a bundled name or a path to a file.")
     overrides: dict[str, Any] = Field(default_factory=dict, description="Runtime spec fields that beat the profile.")
 
@@ -266,34 +273,43 @@ else:
         for e in ENGINES.values() if e.section is not None})
 
 
+POLICY_DOC = ("When Fluid runs the operation: Once (default), Cron (on schedule) or OnEvent (when the dataset "
+              "changes).")
+SCHEDULE_DOC = "Cron schedule, with policy: Cron (e.g. \"0 * * * *\")."
+
+
 class Migrate(Model):
     from_: str = Field(alias="from", description="Source: a URI (oss://...) or a path in this dataset (/raw).")
     to: str = Field(description="Target: a URI or a path in this dataset.")
-    credentials: Credentials | None = None
-    options: StrMap = Field(default_factory=dict)
-    image: str | None = None
-    imageTag: str | None = None
-    parallelism: Replicas | None = None
+    credentials: Credentials | None = Field(None, description="Secret options of an external from/to storage, "
+                                                              "delivered via encryptOptions.")
+    options: StrMap = Field(default_factory=dict, description="Non-secret options of an external from/to storage.")
+    image: str | None = Field(None, description="Migrate image (default: the engine's).")
+    imageTag: str | None = Field(None, description="Tag of image.")
+    parallelism: Replicas | None = Field(None, description="Migrate pods working at once (Fluid's default 1); "
+                                                           "above 1 needs sshSecretName.")
     sshSecretName: Name | None = Field(None, description="Required by Fluid when parallelism > 1.")
-    policy: Policy | None = None
-    schedule: str | None = None
+    policy: Policy | None = Field(None, description=POLICY_DOC)
+    schedule: str | None = Field(None, description=SCHEDULE_DOC)
 
 
 class Process(Model):
     mountPath: str = Field(description="Where the dataset is mounted in the processing pod.")
-    subPath: str | None = None
-    serviceAccount: Name | None = None
-    image: str | None = None
-    imageTag: str | None = None
-    command: Argv = Field(default_factory=lambda: ["bash"], description="What runs the script (default bash; the "
-        "script is its last argument): a list, or one line split as a shell would.")
+    subPath: str | None = Field(None, description="Folder of the dataset to mount (default: all of it).")
+    serviceAccount: Name | None = Field(None, description="ServiceAccount the processing pod runs as.")
+    image: str | None = Field(None, description="Image of a script processor (required with script/scriptFile).")
+    imageTag: str | None = Field(None, description="Tag of image.")
+    command: Argv = Field(default_factory=lambda: ["bash"], description="What runs the script (default bash; Fluid "
+        "passes the script file as its one argument: charts/fluid-dataprocess/common/templates/job.yaml): a list, "
+        "or one line split as a shell would.")
     script: str | None = Field(None, description="Script source, run with command.")
     scriptFile: str | None = Field(None, description="File (relative to the spec) holding the script.")
-    env: StrMap = Field(default_factory=dict)
-    restartPolicy: Literal["Never", "OnFailure"] | None = None
+    env: StrMap = Field(default_factory=dict, description="Environment variables of the script's container.")
+    restartPolicy: Literal["Never", "OnFailure"] | None = Field(None, description="Restart policy of the "
+                                                                                  "processing pod (default Never).")
     job: dict[str, Any] | None = Field(None, description="A full pod spec (job processor) instead of a script.")
-    policy: Policy | None = None
-    schedule: str | None = None
+    policy: Policy | None = Field(None, description=POLICY_DOC)
+    schedule: str | None = Field(None, description=SCHEDULE_DOC)
     submits: Submits | None = Field(None, description="The script submits training jobs (arena submit ...): "
         "fluidgen emits the ServiceAccount, Role and RoleBinding it needs.")
 
@@ -316,7 +332,7 @@ class Submits(Model):
 
 
 class LoadPath(Model):
-    path: str
+    path: str = Field(description="Path to warm up, in the cache namespace (/ for everything).")
     replicas: Replicas | None = Field(None, description="Cache copies of this path (default: load.replicas).")
 
 
@@ -338,11 +354,11 @@ class Load(Model):
                             "target: Fluid's loaders then load no path, only metadata with metadata: true "
                             "(pkg/ddc/*/load_data.go build the paths from spec.target alone; "
                             "charts/fluid-dataloader/alluxio/templates/job.yaml loops over them).")
-    replicas: Replicas | None = None
+    replicas: Replicas | None = Field(None, description="Cache copies of every path (default: Fluid's, 1).")
     metadata: bool | None = Field(None, description="Load metadata first.")
-    options: StrMap = Field(default_factory=dict)
-    policy: Policy | None = None
-    schedule: str | None = None
+    options: StrMap = Field(default_factory=dict, description="Engine-specific load options (DataLoad options).")
+    policy: Policy | None = Field(None, description=POLICY_DOC)
+    schedule: str | None = Field(None, description=SCHEDULE_DOC)
 
 
 class Backup(Model):
@@ -356,17 +372,18 @@ class Step(ObjectMeta):
         "(default), the step of this name, or none (start at once).")
     affinityStrategy: dict[str, Any] | None = Field(None, description="runAfter.affinityStrategy: place the pods "
         "near the pods of the step it runs after (policy Require/Prefer, requires, prefers).")
-    ttlSecondsAfterFinished: Int32 | None = None
+    ttlSecondsAfterFinished: Int32 | None = Field(None, description="Seconds after it finishes before Fluid "
+        "deletes the operation (never written in GitOps mode, where a deleted operation would run again).")
     nodeSelector: StrMap = Field(default_factory=dict, description="Nodes the operation's pods may run on.")
     affinity: dict[str, Any] | None = Field(None, description="Pod affinity of the operation's pods (core/v1).")
-    tolerations: list[Toleration] = Field(default_factory=list)
-    schedulerName: str | None = None
+    tolerations: list[Toleration] = Field(default_factory=list, description="Taints the operation's pods tolerate.")
+    schedulerName: str | None = Field(None, description="Scheduler of the operation's pods.")
     overrides: dict[str, Any] = Field(default_factory=dict,
         description="Operation spec fields the step has no key for (checked against the Fluid API).")
-    migrate: Migrate | None = None
-    process: Process | None = None
-    load: Load | None = None
-    backup: Backup | None = None
+    migrate: Migrate | None = Field(None, description="A DataMigrate: copy data between storage and the dataset.")
+    process: Process | None = Field(None, description="A DataProcess: run a script or a job on the dataset.")
+    load: Load | None = Field(None, description="A DataLoad: warm paths into the cache.")
+    backup: Backup | None = Field(None, description="A DataBackup: save the metadata (and cache state).")
 
     @model_validator(mode="after")
     def _one_op(self) -> Step:
@@ -398,19 +415,20 @@ class Workload(Model):
     kind: JobKind = Field(description="MPIJob (MPI Operator v2beta1), PyTorchJob (Training Operator v1), TrainJob "
                                       "(Kubeflow Trainer v2) or Job (batch/v1, one pod).")
     namespace: Namespace | None = Field(None, description="Must be the dataset's: the claim it mounts is namespaced.")
-    image: str = Field(min_length=1)
+    image: str = Field(min_length=1, description="The training image.")
     command: Argv = Field(default_factory=list, description="The container's command (default: the image's "
         "entrypoint): a list, or one command line, split as a shell would (shell syntax needs [sh, -c, ...]).")
     args: Argv = Field(default_factory=list, description="Arguments to the command: a list, or one line split as "
                                                          "a shell would.")
-    workingDir: str | None = None
-    env: dict[EnvName, str] = Field(default_factory=dict)
+    workingDir: str | None = Field(None, description="Working directory of the training containers.")
+    env: dict[EnvName, str] = Field(default_factory=dict, description="Environment variables of every training "
+                                                                      "container (dataEnv is added).")
     workers: Replicas = Field(1, description="Training nodes (pods); keep equal to runtime.replicas.")
     gpus: Int32 = Field(0, description="GPUs per worker (nvidia.com/gpu requests and limits).")
     cpu: Quantity | None = Field(None, description="CPU request per worker.")
     memory: Size | None = Field(None, description="Memory request per worker.")
     shm: Size | None = Field(None, description="Size of /dev/shm (a memory emptyDir), for data loader workers.")
-    serviceAccount: Name | None = None
+    serviceAccount: Name | None = Field(None, description="ServiceAccount the training pods run as.")
     mountPath: str = Field("/data", description="Where the dataset appears in the pods.")
     dataEnv: EnvName | None = Field("DATA_DIR", description="Environment variable set to where the data is.")
     dataSubPath: str | None = Field(None, description="Folder of the data inside the dataset (added to dataEnv).")
@@ -428,24 +446,28 @@ class LintSettings(Model):
 
 
 class Spec(Model):
-    apiVersion: Literal["fluidgen.io/v1alpha1"]
-    kind: Literal["CachedDataset"]
-    metadata: Metadata
+    apiVersion: Literal["fluidgen.io/v1alpha1"] = Field(description="The spec's version: fluidgen.io/v1alpha1.")
+    kind: Literal["CachedDataset"] = Field(description="Always CachedDataset.")
+    metadata: Metadata = Field(description="Name (shared by the Dataset and its runtime) and namespace.")
     fluid: FluidVersion | None = Field(None, description="Target Fluid version.")
     gitops: Literal["argocd", "none"] | None = Field(None, description="argocd: Argo CD sync waves on every "
         "object, and data operations that Fluid never deletes (no ttlSecondsAfterFinished). Default: --gitops, "
         "FLUIDGEN_GITOPS, else none.")
     source: list[Mount] = Field(default_factory=list, description="One entry per mount.")
-    sharedOptions: StrMap = Field(default_factory=dict)
+    sharedOptions: StrMap = Field(default_factory=dict, description="Non-secret options every mount gets.")
     sharedCredentials: Credentials | None = Field(None, description="Secret options every mount gets "
                                                                     "(sharedEncryptOptions).")
-    dataset: DatasetSection = Field(default_factory=lambda: DatasetSection.model_validate({}))
-    accessModes: list[Literal["ReadOnlyMany", "ReadWriteMany"]] = Field(default_factory=list)
-    placement: Placement = Field(default_factory=lambda: Placement.model_validate({}))
-    runtime: Runtime
+    dataset: DatasetSection = Field(default_factory=lambda: DatasetSection.model_validate({}),
+                                    description="What only the Dataset object carries.")
+    accessModes: list[Literal["ReadOnlyMany", "ReadWriteMany"]] = Field(default_factory=list, description=
+        "How pods may mount the data; FUSE runs read-only without ReadWriteMany (none given: Fluid's default, "
+        "ReadOnlyMany: pkg/utils/dataset.go GetAccessModesOfDatasetWithContext).")
+    placement: Placement = Field(default_factory=lambda: Placement.model_validate({}),
+                                 description="Which nodes hold the cache (GPU model, labels, tolerations).")
+    runtime: Runtime = Field(description="The cache engine and its size, tiers and tuning profile.")
     dataflow: list[Step] = Field(default_factory=list, description="Data operations, run in order.")
     workloads: list[Workload] = Field(default_factory=list, description="Training jobs that read the dataset.")
-    lint: LintSettings = Field(default_factory=LintSettings)
+    lint: LintSettings = Field(default_factory=LintSettings, description="Lint rules to silence for this spec.")
 
 
 
