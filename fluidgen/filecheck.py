@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from .diagnostics import Diagnostic, FluidgenError
 from .inputs import Reader
+from .lists import open_lists
 from .pipeline import Options, compile_document
 from .source import Document, decode, load_text
 from .spec import is_fragment, is_spec, near_miss
@@ -78,10 +79,11 @@ def check_paths(paths: Iterable[str], checks: Checks, reader: Reader | None = No
             raw = reader.read(path)
             if checks.specs_only and not any(m in raw for m in SPEC_HINTS):
                 continue  # clearly no spec (a Helm template, a values file): not ours to parse
-            docs = load_text(path, decode(path, raw))
+            docs, problems = open_lists(load_text(path, decode(path, raw)))  # a kubectl List item by item
         except FluidgenError as exc:
             diags += exc.diagnostics
             continue
+        diags += problems
         diags += _check_file(path, decode(path, raw), docs, checks, reader, manifests, context)
     if checks.lint and manifests:
         diags += lint_manifests(manifests, context)

@@ -7,12 +7,14 @@ Lists are opened, and every object keeps the document it came from for locations
 from __future__ import annotations
 
 import copy
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import Diagnostic
 from ..engines import ENGINES
 from ..fluid.operations import OPERATIONS
+from ..lists import open_lists
 from ..source import Document
 
 # metadata the API server or kubectl writes, never the author
@@ -26,7 +28,6 @@ RUNTIME_KINDS = frozenset(e.kind for e in ENGINES.values())
 class Obj:
     data: dict[str, Any]
     doc: Document
-    prefix: tuple[str | int, ...] = ()  # where the object sits in its document (a List item)
 
     @property
     def kind(self) -> str:
@@ -42,6 +43,13 @@ class Obj:
         return str(ns) if ns else None
 
     @property
+    def is_secret(self) -> bool:
+        """A Secret, however its kind is spelled (the API server refuses `secret`, but its data is still
+        a credential), or any kind named for secrets that carries data: never written anywhere."""
+        kind = self.kind.strip().lower()
+        return kind == "secret" or ("secret" in kind and ("data" in self.data or "stringData" in self.data))
+
+    @property
     def spec(self) -> dict[str, Any]:
         spec = self.data.get("spec")
         return spec if isinstance(spec, dict) else {}
@@ -50,7 +58,7 @@ class Obj:
         return self.kind, self.namespace or default_namespace, self.name
 
     def where(self) -> str:
-        file, line, _ = self.doc.locate(self.prefix)
+        file, line, _ = self.doc.locate(())
         return f"{file}:{line}"
 
 
@@ -112,25 +120,22 @@ def clean(obj: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
 
 
 def objects_of(docs: list[Document]) -> tuple[list[Obj], list[Diagnostic]]:
-    """Every Kubernetes object in the documents, cleaned; Lists opened."""
+    """Every Kubernetes object in the documents, cleaned; Lists opened (lists.py)."""
     out: list[Obj] = []
-    notes: list[Diagnostic] = []
-    for doc in docs:
-        items: list[tuple[Any, tuple[str | int, ...]]] = [(doc.data, ())]
-        if isinstance(doc.data, dict) and str(doc.data.get("kind", "")).endswith("List") \
-                and isinstance(doc.data.get("items"), list):
-            items = [(item, ("items", i)) for i, item in enumerate(doc.data["items"])]
-        for data, prefix in items:
-            if not isinstance(data, dict) or not isinstance(data.get("kind"), str) \
-                    or not isinstance(data.get("metadata"), dict) or not data["metadata"].get("name"):
-                notes.append(doc.diag(prefix, "not a Kubernetes object with a kind and metadata.name; skipped",
-                                      "warning", stage="import"))
-                continue
-            cleaned, dropped = clean(data)
-            if dropped:
-                notes.append(doc.diag(prefix, f"{data['kind']} {data['metadata']['name']}: dropped what the server "
-                                              f"set ({', '.join(dropped)})", "info", stage="import"))
-            out.append(Obj(cleaned, doc, prefix))
+    items, notes = open_lists(docs)
+    notes = [dataclasses.replace(d, stage="import") for d in notes]
+    for doc in items:
+        data = doc.data
+        if not isinstance(data, dict) or not isinstance(data.get("kind"), str) \
+                or not isinstance(data.get("metadata"), dict) or not data["metadata"].get("name"):
+            notes.append(doc.diag((), "not a Kubernetes object with a kind and metadata.name; skipped",
+                                  "warning", stage="import"))
+            continue
+        cleaned, dropped = clean(data)
+        if dropped:
+            notes.append(doc.diag((), f"{data['kind']} {data['metadata']['name']}: dropped what the server "
+                                      f"set ({', '.join(dropped)})", "info", stage="import"))
+        out.append(Obj(cleaned, doc))
     return out, notes
 
 
@@ -180,7 +185,9 @@ def group(objects: list[Obj]) -> tuple[list[Scenario], list[Obj]]:
     """One scenario per Dataset, in input order; the objects that belong to none."""
     scenarios = [Scenario(o) for o in objects if o.kind == "Dataset"
                  and str(o.data.get("apiVersion", "")).startswith("data.fluid.io/")]
-    by_key = {(s.name, s.namespace or "default"): s for s in scenarios}
+    by_key: dict[tuple[str, str], Scenario] = {}
+    for s in scenarios:  # a second Dataset of one name gets nothing (run refuses it); the first keeps its objects
+        by_key.setdefault((s.name, s.namespace or "default"), s)
     used: set[int] = {id(s.dataset) for s in scenarios}
     for o in objects:
         owner = _owner(o, by_key)

@@ -59,7 +59,7 @@ def run(paths: list[str], version: str, reader: Reader | None = None, lint: bool
     for s in scenarios:
         key = (s.namespace or "default", s.name)
         if key in seen:
-            result.diagnostics.append(s.dataset.doc.diag(s.dataset.prefix, (
+            result.diagnostics.append(s.dataset.doc.diag((), (
                 f"a second Dataset {key[0]}/{key[1]} (the first is at {seen[key].where()}); import them separately"),
                 stage="import"))
             continue
@@ -94,7 +94,7 @@ def report(result: ImportRun) -> str:
         lines += [f"  dropped: {n}" for n in i.dropped]
         lines += [f"  failed: {n}" for n in i.failures]
     for o in result.kept:
-        what = "not imported: a Secret's values never leave the cluster's secret store" if o.kind == "Secret" \
+        what = "not imported: a Secret's values never leave the cluster's secret store" if o.is_secret \
             else "kept as it is (it belongs to no Dataset in the input)"
         lines.append(f"{o.where()}: {o.kind} {o.name}: {what}")
     figures = result.figures()
@@ -107,4 +107,4 @@ def report(result: ImportRun) -> str:
 
 def kept_documents(result: ImportRun) -> list[dict[str, Any]]:
     """Objects that belong to no spec, to keep beside the specs (Secrets never: their values stay out)."""
-    return [o.data for o in result.kept if o.kind != "Secret"]
+    return [o.data for o in result.kept if not o.is_secret]

@@ -1,0 +1,62 @@
+"""Kubernetes Lists (`kubectl get -o yaml`, `DatasetList`, ...) read item by item.
+
+One reader for every command that reads objects (validate, lint, import): each item
+becomes a document of its own, located at its line in the file, and a List inside a List is
+opened too, down to MAX_DEPTH levels; deeper nesting is refused with its location.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from .diagnostics import Diagnostic, PathT
+from .source import Document
+
+V = TypeVar("V")
+MAX_DEPTH = 4  # kubectl writes one level; a List of Lists is already unusual
+
+
+def is_list(data: Any) -> bool:
+    """A List object: a kind ending in List and an `items` key (the kind alone is not enough: a
+    CRD may be named so)."""
+    return isinstance(data, dict) and isinstance(data.get("kind"), str) and data["kind"].endswith("List") \
+        and "items" in data
+
+
+def open_lists(docs: list[Document]) -> tuple[list[Document], list[Diagnostic]]:
+    """The documents with every List replaced by its items, in order."""
+    out: list[Document] = []
+    problems: list[Diagnostic] = []
+    for doc in docs:
+        _open(doc, 0, out, problems)
+    return out, problems
+
+
+def _open(doc: Document, depth: int, out: list[Document], problems: list[Diagnostic]) -> None:
+    if not is_list(doc.data):
+        out.append(doc)
+        return
+    items = doc.data["items"]
+    if not isinstance(items, list):
+        problems.append(doc.diag(("items",), f"a {doc.data['kind']} whose items is not a list; nothing of it is read"))
+        return
+    if depth >= MAX_DEPTH:
+        problems.append(doc.diag((), f"a List nested more than {MAX_DEPTH} levels deep; nothing of it is read "
+                                     "(write its items as documents of their own, separated by ---)"))
+        return
+    for item in _items(doc, items):
+        _open(item, depth + 1, out, problems)
+
+
+def _items(doc: Document, items: list[Any]) -> list[Document]:
+    """One document per item, with the positions (and origins) below it, in one pass each."""
+    return [Document(doc.file, doc.index, item, positions, origins) for item, positions, origins
+            in zip(items, _per_item(doc.positions, len(items)), _per_item(doc.origins, len(items)), strict=True)]
+
+
+def _per_item(table: dict[PathT, V], count: int) -> list[dict[PathT, V]]:
+    out: list[dict[PathT, V]] = [{} for _ in range(count)]
+    for path, value in table.items():
+        if len(path) >= 2 and path[0] == "items" and isinstance(path[1], int) and 0 <= path[1] < count:
+            out[path[1]][path[2:]] = value
+    return out
