@@ -134,12 +134,13 @@ def test_a_broken_spec_handed_to_the_hook_is_an_error(tmp_path: Path) -> None:
 
 
 def test_specs_in_symlinked_directories_are_built(tmp_path: Path) -> None:
-    real = tmp_path / "real"
-    real.mkdir()
+    """Links inside the argument are followed (a loop ends); one that leaves it is reported
+    (tests/test_attack_links.py)."""
+    app = tmp_path / "app"
+    real = app / "real"
+    real.mkdir(parents=True)
     shutil.copytree(EXAMPLES / "credentials", real / "credentials")
     shutil.copy(EXAMPLES / "jindo-imagenet-oss.yaml", real / "spec.yaml")
-    app = tmp_path / "app"
-    app.mkdir()
     (app / "linked").symlink_to(real)
     (real / "loop").symlink_to(app)  # a loop back up must end, not recurse
     result = run_cli("build", str(app), env={})
