@@ -215,7 +215,7 @@ def execute_diff(args: DiffArgs) -> int:
         return EXIT_OK
     sys.stdout.write(text)
     # What Fluid will do with each changed field once the new manifests are applied
-    for edit in classify(rendered_objects(Reader(), args.rendered), result.objects):
+    for edit in classify(rendered_objects(Reader(), args.rendered), result.objects, options.fluid_version):
         sys.stdout.write(f"# plan: {edit.line()}\n")
     click.echo(f"fluidgen: {args.rendered} is out of date; regenerate it from the specs", err=True)
     return EXIT_USER
@@ -250,7 +250,7 @@ def execute_plan(args: PlanArgs) -> int:
     report.text(problems, sys.stderr)
     if any(d.severity == "error" for d in problems):
         return EXIT_USER
-    edits = classify(old, result.objects)
+    edits = classify(old, result.objects, options.fluid_version)
     sys.stdout.write(plan_report(edits))
     return EXIT_USER if any(e.ignored for e in edits) and not args.allow_recreate else EXIT_OK
 

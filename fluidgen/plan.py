@@ -2,32 +2,53 @@
 
 Fluid's controllers propagate few edits to a running runtime: most engines' SyncRuntime is
 empty, so changed properties, JVM options, tiers or FUSE arguments never reach the pods and
-Argo CD reports the edit synced and healthy. Each engine module lists what its sync does
-carry out (Engine.edits, Engine.mount_edits, with the Fluid source files); this module
-compares the objects before and after and classifies every changed field:
+Argo CD reports the edit synced and healthy. Each engine module states what its sync carries
+out, per Fluid version and with the Fluid source (Engine.edits: EditFacts; Engine.mount_sync:
+how Dataset mount edits reach it; fluid/sync.py); this module compares the objects before and
+after and classifies every changed field:
 
-- applied: carried out in place (workers scale, the cache remounts a changed mount);
-- rolling: written to a StatefulSet, whose pods restart with it;
-- on-restart: written to the FUSE DaemonSet (OnDelete), taken up as FUSE pods are recreated;
+- applied: carried out in place (workers scale, the cache mounts or unmounts a mount);
+- rolling: written to a workload whose pods restart with it;
+- on-restart: written to an OnDelete workload (the FUSE DaemonSet; on newer Fluid the
+  StatefulSets too), taken up only as its pods are recreated;
+- fuse-config: written to the FUSE program's config file in the running FUSE pods (Thin);
 - recreate: ignored until the runtime is deleted and created again, which loses the cache
   and leaves the Dataset unbound meanwhile;
+- same-path: a Dataset mount edit at an unchanged namespace path, which the runtime never
+  remounts (a new name or path makes it mount afresh);
 - rerun-needed: a data operation runs once, so an edit of one that exists does nothing; it
   takes a new name to run again (with hashed names, fluidgen gives it one);
 - kubernetes: any other kind, applied by the API server as usual.
+
+Each ignored edit says what to do about it.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from . import versions
 from .diagnostics import PathT, format_path
 from .engines import BY_KIND
-from .engines.base import APPLIED, ON_RESTART, RECREATE, ROLLING
+from .engines.base import Engine
+from .fluid.mounts import is_native, mount_delta, namespace_path
 from .fluid.operations import OPERATIONS
+from .fluid.sync import (
+    APPLIED,
+    FUSE_CONFIG,
+    NO_MOUNT_SYNC,
+    ON_RESTART,
+    RECREATE,
+    ROLLING,
+    SAME_PATH,
+    SYNC_SOURCE,
+    EditFact,
+    MountSync,
+)
 
 if TYPE_CHECKING:
     from .pipeline import CompileResult, Options
@@ -36,18 +57,31 @@ RERUN = "rerun-needed"
 RUNS = "runs"  # a data operation that is new (a new name): Fluid runs it
 REMOVED = "removed"
 KUBERNETES = "kubernetes"
-IGNORED = frozenset({RECREATE, RERUN})  # the edits plan fails on
+IGNORED = frozenset({RECREATE, SAME_PATH, RERUN})  # the edits plan fails on
 
+WORKLOADS = {"master": "master StatefulSet", "worker": "worker StatefulSet", "fuse": "FUSE DaemonSet"}
 MEANING = {
     APPLIED: "applied in place",
-    ROLLING: "applied; the component's pods restart with it",
-    ON_RESTART: "written to the FUSE DaemonSet; taken up only as FUSE pods are recreated",
+    ROLLING: "applied; the {workload}'s pods restart with it",
+    ON_RESTART: "written to the {workload} (OnDelete); taken up only as its pods are recreated",
+    FUSE_CONFIG: "written to the FUSE config file in the running FUSE pods; the FUSE program takes it up if it "
+                 "rereads its config, else as FUSE pods are recreated",
     RECREATE: "ignored until the runtime is re-created (the cache is lost and the dataset unbound meanwhile)",
+    SAME_PATH: "ignored: the runtime remounts only mounts whose namespace path appears or disappears",
     RERUN: "ignored: the operation already ran; it runs again only under a new name",
     RUNS: "a new operation: Fluid runs it",
     REMOVED: "removed",
     KUBERNETES: "applied by Kubernetes",
 }
+# What to do about an ignored (or deferred) edit.
+ADVICE = {
+    RECREATE: "to apply it, delete the runtime and apply again (plan --allow-recreate accepts this)",
+    SAME_PATH: "to apply it, give the mount a new name or path (the runtime mounts it afresh there) or re-create "
+               "the runtime (plan --allow-recreate accepts this)",
+    RERUN: "to run it again, give it a new name: --operation-names hashed does so for every edited step",
+    ON_RESTART: "delete those pods to take it up now",
+}
+MOUNT_KEYS = ("mounts", "sharedOptions", "sharedEncryptOptions")
 
 Key = tuple[str, str, str]  # kind, namespace, name
 
@@ -59,6 +93,8 @@ class Edit:
     name: str
     path: str  # "" for the whole object
     effect: str
+    workload: str = ""  # master, worker, fuse: where a ROLLING or ON_RESTART edit is written
+    note: str = ""  # why, where it is not the effect's general reason
 
     @property
     def ignored(self) -> bool:
@@ -66,7 +102,10 @@ class Edit:
 
     def line(self) -> str:
         where = f"{self.kind} {self.namespace}/{self.name}" if self.namespace else f"{self.kind} {self.name}"
-        return f"{where}{' ' + self.path if self.path else ''}: {MEANING[self.effect]}"
+        meaning = MEANING[self.effect].format(workload=WORKLOADS.get(self.workload, "runtime's workload"))
+        note = f" ({self.note})" if self.note else ""
+        advice = f"; {ADVICE[self.effect]}" if self.effect in ADVICE else ""
+        return f"{where}{' ' + self.path if self.path else ''}: {meaning}{note}{advice}"
 
 
 def _mapping(value: Any) -> dict[str, Any]:
@@ -97,6 +136,15 @@ def changed_paths(old: Any, new: Any) -> list[PathT]:
     return sorted(changed, key=str)
 
 
+def changed_leaves(old: Any, new: Any) -> list[PathT]:
+    """Every changed leaf, also inside a map entry or list item that only one side has."""
+    before, after = dict(_leaves(old)), dict(_leaves(new))
+    changed = {p for p in set(before) | set(after) if before.get(p) != after.get(p)}
+    # an empty map or list on one side is no edit of its own where the other side fills it
+    inner = {p[:end] for p in changed for end in range(len(p))}
+    return sorted(changed - inner, key=str)
+
+
 def _whole(path: PathT, old: Any, new: Any) -> PathT:
     for end in range(1, len(path) + 1):
         if _has(old, path[:end]) != _has(new, path[:end]):
@@ -124,27 +172,47 @@ def _spec(obj: dict[str, Any]) -> Any:
     return {k: v for k, v in obj.items() if k not in ("apiVersion", "kind", "metadata", "status")}
 
 
-def _runtime_effect(kind: str, path: PathT) -> str:
-    engine = BY_KIND[kind]
+def edit_facts(engine: Engine, version: str) -> Iterator[EditFact]:
+    """The engine's sync facts that hold for `version`."""
+    for entry in engine.edits:
+        if isinstance(entry, EditFact):
+            if entry.holds_for(version):
+                yield entry
+        else:  # (prefix, effect): every version
+            yield EditFact(entry[0], entry[1], SYNC_SOURCE)
+
+
+def runtime_effect(engine: Engine, path: PathT, version: str) -> tuple[str, str]:
+    """(effect, workload) of an edit of a running runtime's spec at `path`."""
     dotted = ".".join(str(p) for p in path if isinstance(p, str))
-    best, effect = -1, RECREATE
-    for prefix, what in engine.edits:
-        if (dotted == prefix or dotted.startswith(prefix + ".")) and len(prefix) > best:
-            best, effect = len(prefix), what
-    return effect
+    best, found = -1, None
+    for fact in edit_facts(engine, version):
+        if (dotted == fact.prefix or dotted.startswith(fact.prefix + ".")) and len(fact.prefix) > best:
+            best, found = len(fact.prefix), fact
+    return (found.effect, found.workload) if found is not None else (RECREATE, "")
 
 
-def _bound_engine(dataset: Key, objects: Iterable[dict[str, Any]]) -> str | None:
+def mount_sync(engine: Engine, version: str) -> MountSync:
+    """How the engine takes up Dataset mount edits at `version`."""
+    for entry in getattr(engine, "mount_sync", ()):
+        if isinstance(entry, MountSync) and (entry.source is None or entry.source.holds_for(version)):
+            return entry
+    legacy = getattr(engine, "mount_edits", RECREATE)
+    return MountSync("paths") if legacy == APPLIED else NO_MOUNT_SYNC
+
+
+def _bound_runtime(dataset: Key, objects: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
     for obj in objects:
         kind, ns, name = _key(obj)
         if kind in BY_KIND and (ns, name) == dataset[1:]:
-            return kind
+            return obj
     return None
 
 
-def classify(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[Edit]:
+def classify(old: list[dict[str, Any]], new: list[dict[str, Any]], version: str | None = None) -> list[Edit]:
     """Every changed field of every object present before and after, and the operations added
-    or removed, with what Fluid will do about it."""
+    or removed, with what Fluid (at `version`, default versions.DEFAULT) will do about it."""
+    version = version or versions.DEFAULT
     before = {_key(o): _without_defaults(o, after_of(o, new)) for o in old if isinstance(o, dict)}
     after = {_key(o): o for o in new if isinstance(o, dict)}
     edits: list[Edit] = []
@@ -152,14 +220,159 @@ def classify(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[Edit]
         kind, ns, name = key
         if key not in before:
             edits.append(Edit(kind, ns, name, "", RUNS if kind in OPERATIONS else KUBERNETES))
-            continue
-        if key not in after:
+        elif key not in after:
             edits.append(Edit(kind, ns, name, "", REMOVED))
-            continue
-        for path in changed_paths(_spec(before[key]), _spec(after[key])):
-            shown = format_path(("spec", *path)) if "spec" in after[key] else format_path(path)
-            edits.append(Edit(kind, ns, name, shown, _effect(key, path, after.values())))
+        elif kind == "Dataset":
+            edits += _dataset_edits(key, _mapping(_spec(before[key])), _mapping(_spec(after[key])),
+                                    list(after.values()), version)
+        else:
+            edits += _object_edits(key, before[key], after[key], version)
     return edits
+
+
+def _object_edits(key: Key, old: dict[str, Any], new: dict[str, Any], version: str) -> list[Edit]:
+    kind, ns, name = key
+    out = []
+    engine = BY_KIND.get(kind)
+    paths = changed_leaves(_spec(old), _spec(new)) if engine is not None else changed_paths(_spec(old), _spec(new))
+    for path in paths:
+        shown = format_path(("spec", *path)) if "spec" in new else format_path(path)
+        if engine is not None:
+            effect, workload = runtime_effect(engine, path, version)
+            out.append(Edit(kind, ns, name, shown, effect, workload))
+        else:
+            out.append(Edit(kind, ns, name, shown, RERUN if kind in OPERATIONS else KUBERNETES))
+    return out
+
+
+def _dataset_edits(key: Key, old: dict[str, Any], new: dict[str, Any], objects: list[dict[str, Any]],
+                   version: str) -> list[Edit]:
+    kind, ns, name = key
+    rest_old = {k: v for k, v in old.items() if k not in MOUNT_KEYS}
+    rest_new = {k: v for k, v in new.items() if k not in MOUNT_KEYS}
+    # Fluid reads the rest when it binds the Dataset to its runtime
+    out = [Edit(kind, ns, name, format_path(("spec", *p)), RECREATE) for p in changed_paths(rest_old, rest_new)]
+    runtime = _bound_runtime(key, objects)
+    engine = BY_KIND.get(str(runtime.get("kind"))) if runtime is not None else None
+    mounts_old = {k: old[k] for k in MOUNT_KEYS if k in old}
+    mounts_new = {k: new[k] for k in MOUNT_KEYS if k in new}
+    if engine is None or runtime is None:
+        return out + [Edit(kind, ns, name, format_path(("spec", *p)), RECREATE)
+                      for p in changed_paths(mounts_old, mounts_new)]
+    sync = mount_sync(engine, version)
+    if sync.mode == "paths":
+        edits = _path_mode(engine, sync, old, new, runtime, objects)
+    else:
+        edits = _field_mode(engine, sync, mounts_old, mounts_new)
+    return out + [Edit(kind, ns, name, format_path(("spec", *p)), effect, workload, note)
+                  for p, effect, workload, note in edits]
+
+
+Classified = tuple[PathT, str, str, str]  # path in the Dataset spec, effect, workload, note
+
+
+def _mounts(spec: Mapping[str, Any]) -> list[dict[str, Any]]:
+    got = spec.get("mounts")
+    return [m for m in got if isinstance(m, dict)] if isinstance(got, list) else []
+
+
+def _by_path(mounts: list[dict[str, Any]]) -> dict[str, tuple[int, dict[str, Any]]]:
+    out: dict[str, tuple[int, dict[str, Any]]] = {}
+    for i, m in enumerate(mounts):
+        out.setdefault(namespace_path(m), (i, m))
+    return out
+
+
+def _class_mounts(engine: Engine, runtime: dict[str, Any], objects: list[dict[str, Any]]) -> bool | None:
+    """Whether a runtime's class (the engine's extra kind, when among the objects) lets it mount:
+    topology.master with an executionEntries.mountUFS entry. None: the class is not here."""
+    wanted = _mapping(runtime.get("spec")).get("runtimeClassName")
+    kinds = {extra.kind for extra in engine.extra_kinds}
+    for obj in objects:
+        if obj.get("kind") in kinds and _mapping(obj.get("metadata")).get("name") == wanted:
+            master = _mapping(_mapping(obj.get("topology")).get("master"))
+            disabled = _mapping(_mapping(runtime.get("spec")).get("master")).get("disabled") is True
+            return not disabled and bool(_mapping(master.get("executionEntries")).get("mountUFS"))
+    return None
+
+
+def _path_mode(engine: Engine, sync: MountSync, old: Mapping[str, Any], new: Mapping[str, Any],
+               runtime: dict[str, Any], objects: list[dict[str, Any]]) -> list[Classified]:
+    """A remounting runtime: mounts whose namespace path appears or disappears are mounted or
+    unmounted; every other mount edit waits (fluid/mounts.py)."""
+    old_mounts, new_mounts = _mounts(old), _mounts(new)
+    delta = mount_delta(new_mounts, old_mounts)
+    mounts_ok = _class_mounts(engine, runtime, objects) if sync.needs_class_mount else True
+    before, after = _by_path(old_mounts), _by_path(new_mounts)
+    out: list[Classified] = []
+    native = "pvc:// and local:// mounts reach the pods as volumes when the runtime is created"
+    no_class = "its runtime class has no topology.master executionEntries.mountUFS, so the runtime never mounts"
+    for path in [*after, *(p for p in before if p not in after)]:
+        i_old, m_old = before.get(path, (-1, None))
+        i_new, m_new = after.get(path, (-1, None))
+        if m_old is None or m_new is None:
+            i, mount = (i_new, m_new) if m_new is not None else (i_old, m_old)
+            assert mount is not None
+            where: PathT = ("mounts", i)
+            if is_native(mount.get("mountPoint")):
+                out.append((where, RECREATE, "", native))
+            elif mounts_ok is False:
+                out.append((where, RECREATE, "", no_class))
+            else:
+                did = "mounted" if path in delta.add else "unmounted"
+                out.append((where, APPLIED, "", f"{did} at {path}" + ("" if mounts_ok else
+                                                                      ", if its class defines mountUFS")))
+            continue
+        for leaf in changed_leaves(m_old, m_new):
+            where = ("mounts", i_new, *leaf)
+            if is_native(m_old.get("mountPoint")) or is_native(m_new.get("mountPoint")):
+                out.append((where, RECREATE, "", native))
+            else:
+                out.append((where, SAME_PATH, "", sync.remount_also))
+    for key in ("sharedOptions", "sharedEncryptOptions"):
+        for leaf in changed_leaves(old.get(key), new.get(key)):
+            out.append(((key, *leaf), SAME_PATH, "", "used only for mounts mounted from now on"))
+    return out
+
+
+def _field_mode(engine: Engine, sync: MountSync, old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Classified]:
+    """A runtime that re-renders its FUSE mount command or config from the Dataset: per field."""
+    out: list[Classified] = []
+    old_secrets, new_secrets = _secrets(old), _secrets(new)
+    for path in changed_leaves(old, new):
+        field, option = _mount_field(path)
+        effect = sync.fields.get(field, RECREATE) if sync.mode != "none" else RECREATE
+        note = ""
+        if sync.mode == "command" and path[0] == "mounts" and path[1:2] != (0,):
+            effect, note = RECREATE, f"{engine.kind} reads only the first mount"
+        elif option is not None and option in sync.unsynced_options:
+            effect, note = RECREATE, f"{option} is used by a command Fluid runs once, when the runtime is created"
+        elif field == "encryptOptions" and effect == FUSE_CONFIG and new_secrets - old_secrets:
+            effect, note = RECREATE, "a Secret the FUSE pods do not mount yet reaches them only when they are created"
+        out.append((path, effect, sync.workload if effect in (ON_RESTART, ROLLING) else "", note))
+    return out
+
+
+def _mount_field(path: PathT) -> tuple[str, str | None]:
+    """The mount field an edit is in (sharedOptions counts as options) and the option name."""
+    if path[0] == "mounts":
+        field = str(path[2]) if len(path) > 2 else "mount"
+        option = str(path[3]) if field == "options" and len(path) > 3 else None
+        return field, option
+    if path[0] == "sharedOptions":
+        return "options", (str(path[1]) if len(path) > 1 else None)
+    return "encryptOptions", None
+
+
+def _secrets(spec: Mapping[str, Any]) -> set[str]:
+    found = set()
+    lists = [spec.get("sharedEncryptOptions"), *(m.get("encryptOptions") for m in _mounts(spec))]
+    for options in lists:
+        for opt in options if isinstance(options, list) else []:
+            ref = _mapping(_mapping(_mapping(opt).get("valueFrom")).get("secretKeyRef")).get("name")
+            if isinstance(ref, str):
+                found.add(ref)
+    return found
 
 
 def after_of(obj: dict[str, Any], new: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -179,20 +392,6 @@ def _pick(live: Any, wanted: Any) -> Any:
     if isinstance(live, dict) and isinstance(wanted, dict):
         return {k: _pick(live[k], wanted[k]) for k in live if k in wanted}
     return live
-
-
-def _effect(key: Key, path: PathT, objects: Iterable[dict[str, Any]]) -> str:
-    kind = key[0]
-    if kind in BY_KIND:
-        return _runtime_effect(kind, path)
-    if kind == "Dataset":
-        engine = _bound_engine(key, objects)
-        if path[:1] == ("mounts",) and engine is not None:
-            return BY_KIND[engine].mount_edits
-        return RECREATE  # Fluid reads the rest when it binds the Dataset to its runtime
-    if kind in OPERATIONS:
-        return RERUN
-    return KUBERNETES
 
 
 def report(edits: list[Edit]) -> str:

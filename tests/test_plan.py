@@ -34,7 +34,8 @@ def test_a_changed_profile_property_is_ignored_until_recreate(tmp_path: Path) ->
     assert result.code == 1, result.err
     assert result.out.splitlines() == [
         'AlluxioRuntime default/imagenet spec.properties["alluxio.fuse.cached.paths.max"]: ignored until the runtime '
-        "is re-created (the cache is lost and the dataset unbound meanwhile)",
+        "is re-created (the cache is lost and the dataset unbound meanwhile); to apply it, delete the runtime and "
+        "apply again (plan --allow-recreate accepts this)",
         "fluidgen plan: 1 change, 1 ignored by Fluid"]
     accepted = run_cli("plan", "--allow-recreate", str(spec), "--against", str(rendered))
     assert accepted.code == 0

@@ -1,0 +1,76 @@
+"""What Fluid does with an edit of a running runtime or of its bound Dataset: the words
+`fluidgen plan` uses, and the records an engine module states its sync facts in.
+
+A runtime's controller calls SyncReplicas, SyncRuntime and (for the Dataset's mounts)
+ShouldUpdateUFS/UpdateOnUFSChange on every reconcile (pkg/ddc/base/syncs.go Sync). Most
+engines' SyncRuntime is empty; those that sync copy a few fields into the workloads Fluid
+created, whose update strategy decides when pods take them up. Each engine lists what its
+sync carries out as EditFacts (a spec path prefix, the effect, the Fluid source and the
+versions it holds for) and how it takes up Dataset mount edits as a MountSync.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ..fluidsource import FluidSource, source
+
+# The effect of an edit.
+APPLIED = "applied"  # carried out in place (the controller scales or remounts)
+ROLLING = "rolling"  # written to a workload whose pods restart with it (RollingUpdate)
+ON_RESTART = "on-restart"  # written to an OnDelete workload: taken up as its pods are recreated
+FUSE_CONFIG = "fuse-config"  # written to the FUSE program's config file in the running FUSE pods
+RECREATE = "recreate"  # ignored until the runtime is deleted and created again
+SAME_PATH = "same-path"  # a mount edit at an unchanged namespace path: never remounted
+
+SYNC_SOURCE = source("pkg/ddc/base/syncs.go", "Sync")
+
+Workload = Literal["master", "worker", "fuse", ""]
+
+
+@dataclass(frozen=True)
+class EditFact:
+    """An edit of the runtime spec at `prefix` (or below it) has `effect`, per `source`'s versions."""
+
+    prefix: str
+    effect: str
+    source: FluidSource
+    workload: Workload = ""  # the workload it is written to (ROLLING, ON_RESTART)
+
+    def holds_for(self, version: str) -> bool:
+        return self.source.holds_for(version)
+
+
+def edits(prefixes: tuple[str, ...], effect: str, src: FluidSource, workload: Workload = "") -> tuple[EditFact, ...]:
+    return tuple(EditFact(p, effect, src, workload) for p in prefixes)
+
+
+MountMode = Literal["paths", "command", "config", "none"]
+
+
+@dataclass(frozen=True)
+class MountSync:
+    """How a running runtime takes up edits of its Dataset's spec.mounts (and sharedOptions,
+    sharedEncryptOptions).
+
+    paths: remounts the mounts whose namespace path appears or disappears (fluid/mounts.py);
+      other edits of a mount at the same path, and pvc:// or local:// mounts, wait for a
+      re-created runtime.
+    command: re-renders the FUSE mount command from the first mount: `fields` says what each
+      mount field does; option names in `unsynced_options` feed commands Fluid runs once.
+    config: rewrites the FUSE config file in the running FUSE pods (every field).
+    none: nothing reaches running pods.
+    """
+
+    mode: MountMode
+    source: FluidSource | None = None
+    fields: Mapping[str, str] = field(default_factory=dict)  # mode "command": mount field -> effect
+    unsynced_options: frozenset[str] = frozenset()  # mode "command": options that stay as created
+    workload: Workload = ""  # where mode "command" writes
+    remount_also: str = ""  # what else makes the runtime remount (a master restart)
+    needs_class_mount: bool = False  # only with a runtime class that has topology.master and a mountUFS entry
+
+
+NO_MOUNT_SYNC = MountSync("none")
