@@ -158,8 +158,9 @@ class Engine:
     # `fluidgen import`: the engine's section of a spec, from a runtime's spec (None: no section)
     import_section: Callable[[Mapping[str, Any]], dict[str, Any] | None] = _no_section
     removed_note: str = ""  # why a version lacks it
-    # Shape of the runtime's status, for Argo CD health checks (fluidgen/health/):
+    # Shape of the runtime's status, the health family of fluidgen/healthcheck.py:
     # "runtime" = RuntimeStatus (masterPhase/workerPhase/fusePhase, api/v1alpha1/status.go);
+    # "fuse-only" = RuntimeStatus where a ready runtime may run FUSE only (the thin engine);
     # "components" = a status per component (master/worker/client, api/v1alpha1/cacheruntime_status.go)
     status_shape: str = "runtime"
     # Where a Dataset's data appears in the volume Fluid gives pods: "per-mount" = each mount at

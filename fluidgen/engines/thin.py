@@ -237,6 +237,10 @@ ENGINE = Engine(
     section=SpecSection("thin", ThinSettings, SETTINGS_DOC),
     import_section=_import_section,
     references=True,
+    # Without worker.enabled (fluidgen never sets it) Fluid runs FUSE only: the runtime is ready
+    # with fusePhase Ready and setupDuration (pkg/ddc/thin/status.go CheckAndUpdateRuntimeStatus,
+    # every supported version); see fluidgen/healthcheck.py FUSE_ONLY.
+    status_shape="fuse-only",
     starter_source="<SCHEME>://<LOCATION>",
     starter_lines=("thin:", "  fileSystemType: <FILE_SYSTEM_TYPE>  # or profileName: a profile already in the cluster",
                    "  profile:", "    fuse: {image: <FUSE_IMAGE>, imageTag: <FUSE_IMAGE_TAG>}"),

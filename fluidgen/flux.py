@@ -1,0 +1,119 @@
+"""Flux: health expressions and Kustomizations for a fluidgen build.
+
+Flux judges health with kstatus, which calls any object without `Ready`/`Stalled` conditions
+"Current" as soon as it exists: every Fluid object and training job. Since
+kustomize-controller v1.5 a Kustomization can carry `healthCheckExprs` (CEL `current`,
+`failed`, `inProgress` per apiVersion/kind). `health_exprs(version)` renders the one health
+table (fluidgen/healthcheck.py) to them, one entry per kind (a group-only entry would also
+match the status-less kinds engines bring, such as runtime classes and profiles).
+
+Each family's rules hold in order (the first that holds decides), so every expression is the
+same chain of CEL conditionals, answering true where the rule's status is the one asked for.
+A field that does not exist reads as '' (guarded with `has`); an object with no status makes
+the expressions fail to evaluate, which Flux counts as in progress, as the rules do.
+
+`kustomizations(...)` orders data before training: one Kustomization for Secrets,
+ExternalSecrets, Datasets, runtimes and data operations (wait, the health expressions, a
+timeout that covers a DataLoad), and one for the workloads in DIR/workloads with `dependsOn`
+on the first (no wait: a training job's completion is not a deployment's health).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .healthcheck import FAMILIES, Cond, Family, Is, IsFalse, NoStatus, Pred, Status, family_of
+
+API_VERSION = "kustomize.toolkit.fluxcd.io/v1"
+VERDICTS: dict[Status, str] = {"Healthy": "current", "Degraded": "failed", "Progressing": "inProgress",
+                               "Suspended": "inProgress"}
+WORKLOADS_DIR = "workloads"  # where build -o puts the workloads in Flux mode (fluidgen/output.py)
+SUBSTITUTE_ANNOTATION = "kustomize.toolkit.fluxcd.io/substitute"
+
+
+def _cel_string(s: str) -> str:
+    return "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _guarded(path: str) -> str:
+    parts = path.split(".")
+    return " && ".join(f"has({'.'.join(parts[:i])})" for i in range(2, len(parts) + 1))
+
+
+def _cel_text(path: str) -> str:
+    return f"({_guarded(path)} ? {path} : '')"
+
+
+def _cel_pred(pred: Pred) -> str:
+    if isinstance(pred, NoStatus):
+        # An object without status cannot be evaluated at all: Flux counts that as in progress.
+        return "false"
+    if isinstance(pred, Is):
+        if len(pred.values) == 1:
+            return f"{_cel_text(pred.path)} == {_cel_string(pred.values[0])}"
+        return f"{_cel_text(pred.path)} in [{', '.join(_cel_string(v) for v in pred.values)}]"
+    if isinstance(pred, IsFalse):
+        return f"({_guarded(pred.path)} && {pred.path} == false)"
+    if isinstance(pred, Cond):
+        return (f"(has(status.conditions) && status.conditions.exists(c, c.type == {_cel_string(pred.type)} && "
+                f"c.status == 'True'))")
+    return f"!({_cel_pred(pred.pred)})"
+
+
+def cel(family: Family, verdict: str) -> str:
+    """The CEL expression that is true where the family's rules give `verdict` (Flux's
+    current, failed or inProgress)."""
+    out: list[str] = []
+    tail = "false"
+    for rule in family.rules:
+        answer = "true" if VERDICTS[rule.status] == verdict else "false"
+        if not rule.when:
+            tail = answer
+            break
+        if isinstance(rule.when[0], NoStatus) and len(rule.when) == 1:
+            continue  # never holds where an expression can be evaluated
+        out.append(f"({' && '.join(_cel_pred(p) for p in rule.when)}) ? {answer} : ")
+    return "".join(out) + tail
+
+
+def health_entry(api_version: str, kind: str, family: Family) -> dict[str, Any]:
+    return {"apiVersion": api_version, "kind": kind, "current": cel(family, "current"),
+            "failed": cel(family, "failed"), "inProgress": cel(family, "inProgress")}
+
+
+def judged_kinds(version: str) -> list[str]:
+    """The kinds fluidgen emits on `version` that have a status to judge, batch/v1 Job aside
+    (kstatus judges it)."""
+    from . import versions
+    from .engines import ENGINES
+    from .workloads import WORKLOADS
+
+    runtimes = {e.kind: e.name for e in ENGINES.values()}
+    out = []
+    for kind in family_of():
+        if kind in runtimes and not versions.has(version, runtimes[kind]):
+            continue
+        if kind in WORKLOADS and not WORKLOADS[kind].health:
+            continue
+        if kind not in runtimes and kind not in WORKLOADS and not versions.has(version, kind):
+            continue
+        out.append(kind)
+    return out
+
+
+def health_exprs(version: str) -> list[dict[str, Any]]:
+    from .kinds import table
+
+    return [health_entry(table()[kind].api_version, kind, FAMILIES[family_of()[kind]])
+            for kind in judged_kinds(version)]
+
+
+def shield_substitution(objects: Iterable[dict[str, Any]]) -> None:
+    """Flux's postBuild substitution replaces ${VAR} in every built object (a DataProcess
+    script included); an object whose text holds `${` opts out."""
+    import json
+
+    for obj in objects:
+        if "${" in json.dumps(obj, ensure_ascii=False):
+            obj["metadata"].setdefault("annotations", {})[SUBSTITUTE_ANNOTATION] = "disabled"

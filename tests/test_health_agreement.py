@@ -1,0 +1,169 @@
+"""One health judgement, three renderings: every status case of fluidgen/health/cases.yaml, for
+every kind with a status that fluidgen emits, runs through the Argo CD Lua (lupa, Lua 5.1 as
+Argo CD embeds), through the Flux CEL (cel-python, evaluated in Flux's order: inProgress,
+failed, current; an evaluation error counts as in progress) and through the Python
+evaluator (fluidgen.healthcheck.health), and all three must agree with the case's verdict.
+The readiness conditions for workflow engines are checked against the same cases."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from fluidgen.argocd import case_object, cases, render_lua
+from fluidgen.flux import VERDICTS, health_entry
+from fluidgen.healthcheck import FAMILIES, family_of, health, readiness, text
+
+lua51 = pytest.importorskip("lupa.lua51", reason="lupa (Lua 5.1) is in the test extra: pip install -e '.[test]'")
+celpy = pytest.importorskip("celpy", reason="cel-python is in the test extra: pip install -e '.[test]'")
+
+CASES = [(kind, case, body) for kind, family in family_of().items() for case, body in cases()[family].items()]
+
+
+def lua_verdict(script: str, obj: dict[str, Any]) -> dict[str, Any]:
+    runtime = lua51.LuaRuntime(unpack_returned_tuples=True)
+    runtime.globals().obj = runtime.table_from(obj, recursive=True)
+    result = runtime.execute(script)
+    return {"status": result["status"], "message": result["message"]}
+
+
+_ENV = celpy.Environment()
+
+
+def cel_true(expr: str, obj: dict[str, Any]) -> bool | None:
+    """The expression's value on the object, None when it cannot be evaluated."""
+    activation = {key: celpy.json_to_cel(value) for key, value in obj.items()}
+    try:
+        result = _ENV.program(_ENV.compile(expr)).evaluate(activation)
+    except celpy.CELEvalError:
+        return None
+    if isinstance(result, celpy.CELEvalError):
+        return None
+    assert isinstance(result, celpy.celtypes.BoolType), (expr, result)
+    return bool(result)
+
+
+def flux_verdict(entry: dict[str, Any], obj: dict[str, Any]) -> str:
+    """kustomize-controller's order: inProgress, failed, current; an error or no match is in progress."""
+    for verdict in ("inProgress", "failed", "current"):
+        value = cel_true(entry[verdict], obj)
+        if value is None:
+            return "inProgress"
+        if value:
+            return verdict
+    return "inProgress"
+
+
+@pytest.mark.parametrize(("kind", "case", "body"), CASES, ids=[f"{k}-{c}" for k, c, _ in CASES])
+def test_lua_cel_and_python_agree(kind: str, case: str, body: dict[str, Any]) -> None:
+    family = FAMILIES[family_of()[kind]]
+    obj = case_object(kind, case, body)
+    judged = health(obj)
+    assert {"status": judged.status, "message": judged.message} == body["expect"]
+    assert lua_verdict(render_lua(family), obj) == body["expect"]
+    entry = health_entry(obj["apiVersion"], kind, family)
+    assert flux_verdict(entry, obj) == VERDICTS[judged.status]
+
+
+@pytest.mark.parametrize("kind", sorted(family_of()))
+def test_every_kind_has_healthy_progressing_and_degraded_cases(kind: str) -> None:
+    seen = {body["expect"]["status"] for body in cases()[family_of()[kind]].values()}
+    assert {"Healthy", "Progressing", "Degraded"} <= seen
+
+
+def test_fuse_only_thin_runtime_is_healthy() -> None:
+    """issue 23: Fluid's default fuse-only ThinRuntime sets only fusePhase Ready and setupDuration
+    (pkg/ddc/thin/status.go ThinEngine.CheckAndUpdateRuntimeStatus, v1.0.8 and master)."""
+    obj = {"apiVersion": "data.fluid.io/v1alpha1", "kind": "ThinRuntime", "metadata": {"name": "x"},
+           "status": {"fusePhase": "Ready", "setupDuration": "12s"}}
+    assert health(obj).status == "Healthy"
+    assert "workers" not in health(obj).message.split("no master or workers")[0]
+
+
+def test_odd_statuses_agree_too() -> None:
+    """Objects no case describes (empty status, unknown phases, odd types) get the same verdict."""
+    odd: list[Any] = [{}, {"phase": "Weird"}, {"conditions": []}, {"masterPhase": "Ready"}, {"worker": {}},
+                      {"phase": 3}, {"conditions": [{"type": "Running"}]}, {"waitingFor": {"operationComplete": True}}]
+    for kind, name in family_of().items():
+        family = FAMILIES[name]
+        entry = health_entry("x/v1", kind, family)
+        for status in odd:
+            obj = {"kind": kind, "spec": {}, "status": status}
+            judged = health(obj)
+            assert lua_verdict(render_lua(family), obj) == {"status": judged.status, "message": judged.message}
+            assert flux_verdict(entry, obj) == VERDICTS[judged.status], (kind, status)
+
+
+def test_health_refuses_an_unknown_kind() -> None:
+    with pytest.raises(ValueError, match="not 'Deployment'"):
+        health({"kind": "Deployment"})
+
+
+# Readiness: Argo Workflows conditions (a label selector over JSON paths) and kubectl wait
+
+def selector_matches(selector: str, obj: dict[str, Any]) -> bool:
+    """Argo Workflows' resource conditions: comma-separated requirements, each `key`, `key op
+    value` (==, !=, >, <) or `key in|notin (values)`; keys are dotted paths into the object."""
+    for req in re.split(r",(?![^(]*\))", selector):
+        req = req.strip()
+        m = re.fullmatch(r"(\S+)\s+(in|notin)\s+\(([^)]*)\)", req)
+        if m:
+            found = text(obj, m[1])
+            values = [v.strip() for v in m[3].split(",")]
+            if (found in values and found != "") != (m[2] == "in"):
+                return False
+            continue
+        m = re.fullmatch(r"(\S+)\s*(==|!=|>|<)\s*(\S+)", req)
+        if m is None:
+            if text(obj, req) == "":
+                return False  # `key` alone: the field exists
+            continue
+        found = text(obj, m[1])
+        if (m[2] == "==" and found != m[3]) or (m[2] == "!=" and found == m[3]):
+            return False
+        if m[2] in "<>" and not found.isdigit():
+            return False
+        if (m[2] == ">" and int(found) <= int(m[3])) or (m[2] == "<" and int(found) >= int(m[3])):
+            return False
+    return True
+
+
+def jsonpath_matches(wait: str, obj: dict[str, Any]) -> bool:
+    m = re.fullmatch(r"jsonpath=\{\.([^}]*)\}=(\S+)", wait)
+    assert m, wait
+    path, want = m[1], m[2]
+    cond = re.fullmatch(r'status\.conditions\[\?\(@\.type=="(\w+)"\)\]\.status', path)
+    if cond:
+        return any(c.get("type") == cond[1] and c.get("status") == want
+                   for c in (obj.get("status") or {}).get("conditions") or [])
+    return text(obj, path) == want
+
+
+@pytest.mark.parametrize(("kind", "case", "body"), CASES, ids=[f"{k}-{c}" for k, c, _ in CASES])
+def test_readiness_agrees_with_health(kind: str, case: str, body: dict[str, Any]) -> None:
+    ready = readiness(kind)
+    obj = case_object(kind, case, body)
+    status = health(obj).status
+    cron = (obj.get("spec") or {}).get("policy") == "Cron"
+    if ready.success_condition is not None:
+        assert not selector_matches(ready.success_condition, obj) or status == "Healthy"
+        # job kinds count replicas, which the condition-shaped cases do not carry
+        assert selector_matches(ready.success_condition, obj) or status != "Healthy" or cron \
+            or family_of()[kind] == "job"
+    if ready.failure_condition is not None:
+        assert not selector_matches(ready.failure_condition, obj) or status == "Degraded"
+    if family_of()[kind] in ("dataset", "operation", "job"):  # a runtime's one field cannot tell a lost master
+        assert not jsonpath_matches(ready.kubectl_wait, obj) or status == "Healthy"
+    if status == "Healthy" and not cron and family_of()[kind] in ("dataset", "operation", "fuse-only", "job"):
+        assert jsonpath_matches(ready.kubectl_wait, obj) or kind in ("TrainJob", "Job")
+
+
+def test_readiness_for_every_kind() -> None:
+    for kind in family_of():
+        ready = readiness(kind)
+        assert ready.kubectl_wait.startswith("jsonpath={.status.")
+    assert readiness("Dataset").success_condition == "status.phase == Bound"
+    with pytest.raises(ValueError):
+        readiness("Deployment")
