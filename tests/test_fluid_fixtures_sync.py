@@ -1,6 +1,6 @@
 """fluidgen's facts about edits of running runtimes, mount sync, Alluxio mount options and
 operation support, checked against cases mined from Fluid's own Go unit tests at the commits
-versions.py targets (tests/fluid_fixtures/{mount_delta,runtime_sync,alluxio_mount_options,
+versions.py targets (tests/fluid_fixtures/sync/{mount_delta,runtime_sync,alluxio_mount_options,
 operations}.yaml: each block names its Go test file, test and commit)."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from fluidgen.plan import classify
 
 from .fluid_src import COMMITS, missing_reason, tree
 
-HERE = Path(__file__).parent / "fluid_fixtures"
+HERE = Path(__file__).parent / "fluid_fixtures" / "sync"
 FILES = ("mount_delta.yaml", "runtime_sync.yaml", "alluxio_mount_options.yaml", "operations.yaml")
 
 
