@@ -307,7 +307,7 @@ def profiles_show(name: str) -> None:
 
 
 def _engine_names() -> list[str]:
-    from .engines import ENGINES
+    from .engine_table import ENGINES
 
     return list(ENGINES)
 

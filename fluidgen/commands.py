@@ -20,7 +20,8 @@ import click
 from . import settings
 
 if TYPE_CHECKING:
-    from .pipeline import CompileResult, Options
+    from .options import Options
+    from .pipeline import CompileResult
 
 EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 AGE_RECIPIENT = re.compile(r"^age1[02-9ac-hj-np-z]{58}$")  # bech32, as age-keygen prints it
@@ -57,7 +58,7 @@ class TargetArgs:
     environment: str | None = None
 
     def options(self, **more: Any) -> Options:
-        from .pipeline import Options
+        from .options import Options
 
         hash_names = None if self.operation_names is None else self.operation_names == "hashed"
         return Options(fluid_version=resolve(settings.fluid_version, self.fluid_version),

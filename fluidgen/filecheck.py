@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from .diagnostics import Diagnostic, FluidgenError
 from .inputs import Reader
 from .lists import open_lists
-from .pipeline import Options, compile_document
+from .options import Options
+from .pipeline import compile_document
 from .source import Document, decode, load_text
 from .spec import is_fragment, is_spec, near_miss
 from .structural.crds import CrdSet

@@ -86,7 +86,7 @@ def judged_kinds(version: str) -> list[str]:
     """The kinds fluidgen emits on `version` that have a status to judge, batch/v1 Job aside
     (kstatus judges it)."""
     from . import versions
-    from .engines import ENGINES
+    from .engine_table import ENGINES
     from .workloads import WORKLOADS
 
     runtimes = {e.kind: e.name for e in ENGINES.values()}

@@ -254,7 +254,7 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (DATASET, RUNTIME, FUSE_ONLY, 
 @cache
 def family_of() -> dict[str, str]:
     """Kind -> status family, for every kind fluidgen emits that has a status worth judging."""
-    from .engines import ENGINES
+    from .engine_table import ENGINES
     from .fluid.operations import OPERATIONS
     from .workloads import WORKLOADS
 

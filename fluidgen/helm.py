@@ -17,8 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from .diagnostics import Diagnostic
-from .engines import ENGINES
-from .lint.base import jvm_flag
+from .engine_table import ENGINES
+from .manifest import jvm_flag
 from .quantity import java_size_to_bytes, to_bytes
 from .source import Document
 

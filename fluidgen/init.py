@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 
 from . import versions
-from .engines import ENGINES, Storage
-from .lower.mounts import scheme_of
+from .contract import Storage
+from .engine_table import ENGINES
 from .profiles import bundled_names
 from .specschema import SCHEMA_FILE
+from .uri import scheme_of
 
 
 def env_name(option: str) -> str:

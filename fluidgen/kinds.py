@@ -44,7 +44,7 @@ STATIC = (
 
 @cache
 def table() -> dict[str, KindInfo]:
-    from .engines import ENGINES
+    from .engine_table import ENGINES
     from .fluid.operations import OPERATIONS
     from .workloads import WORKLOADS
 

@@ -14,7 +14,8 @@ from collections.abc import Callable, Collection, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
-from .rules import Object, kind_of, meta, spec_of
+from .manifest import kind_of, meta, spec_of
+from .rules import Object
 
 T = TypeVar("T")
 

@@ -10,37 +10,30 @@ once.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from . import kinds, versions
+from . import kinds, project, versions
 from .buildinputs import BuildInputs
 from .diagnostics import Diagnostic, FluidgenError, errors_in
+from .engine_table import ENGINES
+from .fluid.schemas import spec_validator
+from .helm import values
 from .inputs import Reader
-from .source import Document
-
-if TYPE_CHECKING:
-    from .lower.context import Context
+from .kinds import SYNC_WAVE_ANNOTATION, sync_wave
+from .lint import lint_objects
+from .lower import mounts, runtime
+from .lower.context import Context
+from .lower.dataflow import lower_dataflow
+from .lower.dataset import dataset, merge_secrets, secret
+from .lower.workloads import lower_workloads, submitter_rbac
+from .objectcheck import check_object
+from .options import Options
+from .source import Document, overlay
+from .spec import is_spec, near_miss, parse_spec
 
 SPEC_MARKER = b"fluidgen.io/"
-
-
-@dataclass(frozen=True)
-class Options:
-    """Every knob the pipeline accepts."""
-
-    fluid_version: str | None = None  # used when a spec does not pin `fluid:`
-    namespace: str | None = None  # used when a spec does not set metadata.namespace
-    env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
-    target: str = "fluid"  # or "alluxio-helm": values for the upstream Alluxio chart
-    warnings_as_errors: bool = False
-    lint: bool = True
-    ignore: frozenset[str] = frozenset()  # lint rule IDs silenced for the run
-    read_credentials: bool = True  # False for validate/lint: check a spec without its secrets
-    allow_read: tuple[str, ...] = ()  # directories specs may read files from, besides their own
-    gitops: str | None = None  # "argocd": sync waves, no TTL on data operations (a spec's gitops: wins)
-    hash_names: bool | None = None  # data operation names end in a hash of their spec (default: in GitOps mode)
 
 
 @dataclass
@@ -57,10 +50,6 @@ class CompileResult:
 
 def compile_document(doc: Document, options: Options, reader: Reader | None = None
                      ) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
-    from .engines import ENGINES
-    from .lower import mounts, runtime
-    from .lower.context import Context
-    from .spec import parse_spec
 
     spec = parse_spec(doc)
     version = spec.fluid or options.fluid_version or versions.DEFAULT
@@ -68,7 +57,7 @@ def compile_document(doc: Document, options: Options, reader: Reader | None = No
     # A values file never carries credentials, so the Helm target does not read them.
     read = options.read_credentials and options.target == "fluid"
     ctx = Context(spec, doc, version, namespace, options.env, reader or Reader(allow=options.allow_read), read,
-                  gitops=(spec.gitops or options.gitops or "none") == "argocd")
+                  gitops=(spec.gitops or options.gitops or "none") == "argocd", spec_validators=spec_validator)
     ctx.hash_names = ctx.gitops if options.hash_names is None else options.hash_names
     engine = ENGINES[spec.runtime.engine]
     runtime.check(ctx, engine)
@@ -78,8 +67,6 @@ def compile_document(doc: Document, options: Options, reader: Reader | None = No
     objects = _lower(ctx)
     ctx.diagnostics += self_check(ctx, objects)
     if options.lint:
-        from .lint import lint_objects
-
         ctx.diagnostics += lint_objects(objects, ctx.origins, doc, set(spec.lint.ignore) | options.ignore)
     if options.target == "alluxio-helm" and not errors_in(ctx.diagnostics):
         return _helm(objects, ctx, engine.name)
@@ -87,25 +74,18 @@ def compile_document(doc: Document, options: Options, reader: Reader | None = No
 
 
 def _lower(ctx: Context) -> list[dict[str, Any]]:
-    from .engines import ENGINES
-    from .kinds import SYNC_WAVE_ANNOTATION, sync_wave
-    from .lower.dataflow import lower_dataflow
-    from .lower.dataset import dataset, merge_secrets, secret
-    from .lower.mounts import lower_mounts, nfs_objects, shared_credentials
-    from .lower.runtime import runtime
-    from .lower.workloads import lower_workloads, submitter_rbac
 
     engine = ENGINES[ctx.spec.runtime.engine]
-    mounts, plans = lower_mounts(ctx)
-    shared = shared_credentials(ctx)
+    mount_list, plans = mounts.lower_mounts(ctx)
+    shared = mounts.shared_credentials(ctx)
     plans += [shared.secret] if shared is not None and shared.secret is not None else []
     operations, operation_plans = lower_dataflow(ctx, engine)
     objects = [secret(ctx, p) for p in merge_secrets(ctx, plans + operation_plans)]
-    objects += nfs_objects(ctx)
+    objects += mounts.nfs_objects(ctx)
     objects += engine.extra_objects(ctx)
     shared_options = shared.encrypt_options if shared else None
-    objects += [dataset(ctx, mounts, shared_options), runtime(ctx, engine), *submitter_rbac(ctx), *operations,
-                *lower_workloads(ctx, engine)]
+    objects += [dataset(ctx, mount_list, shared_options), runtime.runtime(ctx, engine), *submitter_rbac(ctx),
+                *operations, *lower_workloads(ctx, engine)]
     if ctx.gitops:
         for obj in objects:
             annotations = obj["metadata"].setdefault("annotations", {})
@@ -116,8 +96,6 @@ def _lower(ctx: Context) -> list[dict[str, Any]]:
 def self_check(ctx: Context, objects: list[dict[str, Any]]) -> list[Diagnostic]:
     """Every generated object must pass the target API and its naming rules. A problem in a
     name or value the spec supplied is the user's to fix, reported at that value."""
-    from .objectcheck import check_object
-
     out = []
     for obj in objects:
         for f in check_object(obj, ctx.version):
@@ -131,8 +109,6 @@ def self_check(ctx: Context, objects: list[dict[str, Any]]) -> list[Diagnostic]:
 
 
 def _helm(objects: list[dict[str, Any]], ctx: Context, engine: str) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
-    from .helm import values
-
     if engine != "alluxio":
         return [], [*ctx.diagnostics, ctx.doc.diag(("runtime", "engine"), f"--target alluxio-helm needs engine "
                                                                           f"alluxio, not {engine}", stage="helm")]
@@ -145,8 +121,6 @@ def compile_paths(paths: Iterable[str], options: Options, overlays: Iterable[str
     """Compile every spec in every file (or one spec merged from overlay files, in order);
     collect all problems, then order the output. A single directory with a project file
     (fluidgen.yaml) builds the chosen environment of it instead."""
-    from . import project
-
     reader = reader or Reader(allow=options.allow_read)
     result = CompileResult(inputs=reader.inputs)
     paths = list(paths)
@@ -185,8 +159,6 @@ def compile_paths(paths: Iterable[str], options: Options, overlays: Iterable[str
 
 def _compile_project(directory: str, environment: str | None, options: Options, reader: Reader,
                      result: CompileResult) -> CompileResult:
-    from . import project
-
     try:
         selected = project.select(directory, environment, options, reader)
     except FluidgenError as exc:
@@ -212,8 +184,6 @@ def _compile_project(directory: str, environment: str | None, options: Options, 
 
 def overlay_files(files: list[str], reader: Reader, diagnostics: list[Diagnostic]) -> Document | None:
     """One spec deep-merged from files given with -f, later files winning."""
-    from .source import overlay
-
     layers: list[Document] = []
     for path in files:
         try:
@@ -229,8 +199,6 @@ def overlay_files(files: list[str], reader: Reader, diagnostics: list[Diagnostic
 
 
 def _compile_all(docs: list[Document], options: Options, result: CompileResult, reader: Reader) -> None:
-    from .spec import is_spec, near_miss
-
     ranked: list[tuple[int, int, int, dict[str, Any]]] = []
     origin: dict[int, Document] = {}
     for doc in docs:

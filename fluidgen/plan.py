@@ -32,9 +32,9 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from . import versions
+from .contract import Engine
 from .diagnostics import PathT, format_path
-from .engines import BY_KIND
-from .engines.base import Engine
+from .engine_table import BY_KIND
 from .fluid.mounts import is_native, mount_delta, namespace_path
 from .fluid.operations import OPERATIONS
 from .fluid.sync import (
@@ -51,7 +51,8 @@ from .fluid.sync import (
 )
 
 if TYPE_CHECKING:
-    from .pipeline import CompileResult, Options
+    from .options import Options
+    from .pipeline import CompileResult
 
 RERUN = "rerun-needed"
 RUNS = "runs"  # a data operation that is new (a new name): Fluid runs it

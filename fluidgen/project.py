@@ -36,7 +36,7 @@ from .spectypes import Model, Namespace, choice
 
 if TYPE_CHECKING:
     from .inputs import Reader
-    from .pipeline import Options
+    from .options import Options
     from .source import Document
 
 FILE = "fluidgen.yaml"

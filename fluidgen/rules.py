@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from .diagnostics import PathT, Severity
 from .fluidsource import FluidSource
+from .manifest import Manifest
 
-Object = dict[str, Any]
+Object = Manifest  # what a rule reads: a manifest as parsed YAML
 
 
 @dataclass(frozen=True)
@@ -51,33 +51,3 @@ class Rule:
 
     def applies_to(self, kind: str) -> bool:
         return not self.kinds or kind in self.kinds
-
-
-def kind_of(obj: Object) -> str:
-    return str(obj.get("kind", ""))
-
-
-def meta(obj: Object) -> dict[str, Any]:
-    value = obj.get("metadata")
-    return value if isinstance(value, dict) else {}
-
-
-def spec_of(obj: Object) -> dict[str, Any]:
-    value = obj.get("spec")
-    return value if isinstance(value, dict) else {}
-
-
-def same_place(a: Object, b: Object) -> bool:
-    """Same namespace and name (how Fluid binds a runtime to its Dataset)."""
-    return (meta(a).get("name"), meta(a).get("namespace")) == (meta(b).get("name"), meta(b).get("namespace"))
-
-
-def walk_strings(value: Any, path: PathT = ()) -> Iterator[tuple[PathT, str]]:
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from walk_strings(v, (*path, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from walk_strings(v, (*path, i))
-    elif isinstance(value, str):
-        yield path, value

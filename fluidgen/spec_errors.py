@@ -10,7 +10,7 @@ from .diagnostics import Diagnostic, PathT, did_you_mean
 from .source import Document
 
 
-def kind_of(value: object) -> str:
+def describe_type(value: object) -> str:
     return {dict: "a mapping", list: "a list", str: "a string", bool: "a boolean",
             int: "an integer", float: "a number", type(None): "nothing"}.get(type(value), "a value")
 
@@ -78,7 +78,7 @@ def _message(err: Any, node: Any) -> str:
         if kind == "string_type" and isinstance(node, bool | int | float):
             text = str(node).lower() if isinstance(node, bool) else str(node)
             quote = f'; quote it: "{text}"'
-        return f"expected {wanted}, found {kind_of(node)}{quote}"
+        return f"expected {wanted}, found {describe_type(node)}{quote}"
     if kind == "greater_than_equal":
         return f"must be at least {ctx.get('ge')}, got {node!r}"
     if kind == "too_short":

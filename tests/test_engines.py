@@ -7,11 +7,14 @@ written anywhere in the package outside its engine module or the version table.
 from __future__ import annotations
 
 import re
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 
-from fluidgen import kinds, profiles, versions
-from fluidgen.engines import ENGINES, Engine
+from fluidgen import engine_table, kinds, profiles, versions
+from fluidgen.contract import Engine
+from fluidgen.engine_table import ENGINES
 from fluidgen.fluid import schemas
 from fluidgen.fluid.operations import OPERATIONS
 from fluidgen.lint import RULES
@@ -29,7 +32,11 @@ def _files_mentioning(text: str) -> list[str]:
 
 
 def _module(engine: Engine) -> str:
-    return f"fluidgen/engines/{engine.name}.py"
+    """The engine module that declares `engine` (one engine = one module)."""
+    found = [m for m in vars(engine_table).values()
+             if isinstance(m, ModuleType) and getattr(m, "ENGINE", None) is engine]
+    assert len(found) == 1
+    return str(Path(str(found[0].__file__)).relative_to(ROOT))
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from fluidgen import versions
-from fluidgen.engines import BY_KIND
+from fluidgen.engine_table import BY_KIND
 from fluidgen.fluid.mounts import mount_delta
 from fluidgen.fluid.sync import APPLIED, RECREATE
 from fluidgen.plan import classify

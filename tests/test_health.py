@@ -57,7 +57,7 @@ def test_health_check(kind: str, test: dict[str, Any], customizations: Path) -> 
 
 
 def test_every_fluid_kind_with_a_status_has_a_check() -> None:
-    from fluidgen.engines import ENGINES
+    from fluidgen.engine_table import ENGINES
     from fluidgen.fluid.operations import OPERATIONS
     from fluidgen.workloads import WORKLOADS
 

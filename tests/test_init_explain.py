@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from fluidgen.engines import ENGINES
+from fluidgen.engine_table import ENGINES
 
 from .conftest import run_cli
 

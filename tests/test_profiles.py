@@ -6,7 +6,7 @@ import pytest
 
 from fluidgen import profiles, versions
 from fluidgen.diagnostics import FluidgenError
-from fluidgen.engines import ENGINES
+from fluidgen.engine_table import ENGINES
 from fluidgen.versions import NAMES as FLUID_VERSIONS
 
 from .conftest import run_cli

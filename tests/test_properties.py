@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from fluidgen.diagnostics import FluidgenError, errors_in
 from fluidgen.emit import dump_all
-from fluidgen.pipeline import Options, compile_document
+from fluidgen.options import Options
+from fluidgen.pipeline import compile_document
 from fluidgen.source import load_text
 from fluidgen.versions import NAMES as FLUID_VERSIONS
 

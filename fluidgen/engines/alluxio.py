@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..contract import APPLIED, Engine, Storage
 from ..fluid.common import (
     IMAGE,
     IMAGE_PULL_SECRETS,
@@ -35,9 +36,10 @@ from ..fluid.common import (
     VOLUME_MOUNTS,
     VOLUMES,
 )
-from ..rules import Finding, Object, Rule, kind_of, spec_of
+from ..manifest import fluid_runtime_at, fuse_options, fuse_spec, kind_of, mapping, mounts_of, names_given, spec_of
+from ..rules import Finding, Object, Rule
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
-from .base import APPLIED, Engine, Storage
+from ..uri import is_native
 
 KIND = "AlluxioRuntime"
 
@@ -83,8 +85,6 @@ STORAGE = {
 def _kernel_cache_needs_jni(obj_: Object, _: list[Object]) -> Iterator[Finding]:
     if kind_of(obj_) != KIND:
         return
-    from ..lint.base import fuse_options, fuse_spec, mapping
-
     props = {**mapping(spec_of(obj_).get("properties")), **mapping(fuse_spec(obj_).get("properties"))}
     for i, opt in fuse_options(obj_):
         if opt == "kernel_cache" and props.get("alluxio.fuse.jnifuse.enabled") != "true":
@@ -94,9 +94,7 @@ def _kernel_cache_needs_jni(obj_: Object, _: list[Object]) -> Iterator[Finding]:
 
 def _option_given_twice(obj_: Object, objects: list[Object]) -> Iterator[Finding]:
     """genEncryptOptions fails a mount whose option is also an encryptOption."""
-    from ..lint.base import bound_runtime, mapping, mounts_of, names_given
-
-    if kind_of(obj_) != "Dataset" or kind_of(bound_runtime(obj_, objects) or {}) != KIND:
+    if kind_of(obj_) != "Dataset" or kind_of(fluid_runtime_at(obj_, objects) or {}) != KIND:
         return
     spec = spec_of(obj_)
     shared = {name for _, name in names_given(spec.get("sharedEncryptOptions"))}
@@ -112,13 +110,11 @@ def _option_given_twice(obj_: Object, objects: list[Object]) -> Iterator[Finding
 
 
 def _root_path_with_many_mounts(obj_: Object, objects: list[Object]) -> Iterator[Finding]:
-    from ..lint.base import bound_runtime, mounts_of
-
-    if kind_of(obj_) != "Dataset" or kind_of(bound_runtime(obj_, objects) or {}) != KIND:
+    if kind_of(obj_) != "Dataset" or kind_of(fluid_runtime_at(obj_, objects) or {}) != KIND:
         return
     mounts = mounts_of(obj_)
     for i, m in enumerate(mounts):
-        native = str(m.get("mountPoint", "")).startswith(("pvc://", "local://"))
+        native = is_native(m.get("mountPoint", ""))
         if isinstance(m.get("path"), str) and m["path"].strip("/") == "" and (len(mounts) > 1 or native):
             why = "a pvc:// or local:// mount" if native and len(mounts) == 1 else "one mount of several"
             yield Finding(("spec", "mounts", i, "path"), f'path "/" is honoured only for a Dataset\'s single '

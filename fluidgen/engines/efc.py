@@ -10,6 +10,7 @@ Sources in fluid-cloudnative/fluid, the same in every version versions.py lists:
 
 from __future__ import annotations
 
+from ..contract import Engine, Storage
 from ..fluid.common import (
     CLEAN_CACHE_POLICY,
     IMAGE,
@@ -21,7 +22,6 @@ from ..fluid.common import (
     TIEREDSTORE,
 )
 from ..structural.dsl import BOOL, STR, STR_MAP, int32, obj
-from .base import Engine, Storage
 
 KIND = "EFCRuntime"
 

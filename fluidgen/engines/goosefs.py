@@ -9,6 +9,7 @@ Removed from master by fluid-cloudnative/fluid#5703.
 
 from __future__ import annotations
 
+from ..contract import APPLIED, Engine
 from ..fluid.common import (
     CLEAN_CACHE_POLICY,
     IMAGE,
@@ -21,7 +22,6 @@ from ..fluid.common import (
     TIEREDSTORE,
 )
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
-from .base import APPLIED, Engine
 
 KIND = "GooseFSRuntime"
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..contract import ON_RESTART, ROLLING, SCALES, Engine, Storage
 from ..fluid.common import (
     CLEAN_CACHE_POLICY,
     IMAGE,
@@ -32,9 +33,9 @@ from ..fluid.common import (
     VOLUME_MOUNTS,
     VOLUMES,
 )
-from ..rules import Finding, Object, Rule, kind_of, same_place
+from ..manifest import fuse_spec, kind_of, mounts_of, same_place
+from ..rules import Finding, Object, Rule
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
-from .base import ON_RESTART, ROLLING, SCALES, Engine, Storage
 
 KIND = "JindoRuntime"
 
@@ -71,8 +72,6 @@ STORAGE = {
 
 
 def _args_drop_root_ns(obj_: Object, objects: list[Object]) -> Iterator[Finding]:
-    from ..lint.base import fuse_spec, mounts_of
-
     if kind_of(obj_) != KIND or not fuse_spec(obj_).get("args"):
         return
     for d in objects:

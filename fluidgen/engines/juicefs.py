@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..contract import ON_RESTART, ROLLING, SCALES, Engine, Storage
 from ..fluid.common import (
     CONTAINER_PORTS,
     ENV_VARS,
@@ -35,9 +36,10 @@ from ..fluid.common import (
     VOLUME_MOUNTS,
     VOLUMES,
 )
-from ..rules import Finding, Object, Rule, kind_of
+from ..manifest import kind_of, levels_of
+from ..quantity import to_bytes
+from ..rules import Finding, Object, Rule
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, k8s_list, obj
-from .base import ON_RESTART, ROLLING, SCALES, Engine, Storage
 
 KIND = "JuiceFSRuntime"
 
@@ -72,9 +74,6 @@ MIGRATE_STORAGE = {
 
 def _byte_quota(obj_: Object, _: list[Object]) -> Iterator[Finding]:
     """cache-size is quota >> 20 (genMountOptions): below 1 MiB it is 0, and there is no cache."""
-    from ..lint.base import levels_of
-    from ..quantity import to_bytes
-
     if kind_of(obj_) != KIND:
         return
     for i, level in enumerate(levels_of(obj_)):

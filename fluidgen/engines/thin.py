@@ -17,10 +17,11 @@ Sources in fluid-cloudnative/fluid, the same in every version versions.py lists:
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import Field, model_validator
 
+from ..contract import Context, Engine, ExtraKind, SpecSection, report_schema_problems
 from ..fluid.common import (
     CONTAINER_PORTS,
     ENV_VARS,
@@ -35,17 +36,15 @@ from ..fluid.common import (
     VOLUME_MOUNTS,
     VOLUMES,
 )
-from ..rules import Finding, Object, Rule, kind_of, meta, same_place, spec_of
+from ..manifest import fuse_spec, is_reference_dataset, kind_of, mapping, meta, same_place, spec_of
+from ..merge import deep_merge
+from ..rules import Finding, Object, Rule
 from ..spectypes import Model, Name
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, k8s, obj, string
-from .base import Engine, ExtraKind, SpecSection
-
-if TYPE_CHECKING:
-    from ..lower.context import Context
+from ..uri import REFERENCE, scheme_of
 
 KIND = "ThinRuntime"
 PROFILE_KIND = "ThinRuntimeProfile"
-REFERENCE = "dataset"  # the scheme of a reference to another Dataset
 
 FUSE = obj(
     image=STR, imageTag=STR, imagePullPolicy=STR, imagePullSecrets=IMAGE_PULL_SECRETS, env=ENV_VARS,
@@ -91,12 +90,10 @@ class ThinSettings(Model):
 
 
 
-def is_reference(ctx: Context) -> bool:
+def refers_only(ctx: Context) -> bool:
     """Only dataset:// sources: this Dataset points at another one. A dataset:// mixed with
     other mounts is a Dataset rule's finding (FG115); judging the runtime too would give
     advice that no longer holds once that is fixed."""
-    from ..lower.mounts import scheme_of
-
     source = ctx.spec.source
     return bool(source) and all(m.uri is not None and scheme_of(m.uri) == REFERENCE for m in source)
 
@@ -119,7 +116,7 @@ def profile_name(ctx: Context) -> str:
 
 def _check(ctx: Context) -> None:
     rt = ctx.spec.runtime
-    if not is_reference(ctx):
+    if not refers_only(ctx):
         if rt.section("thin") is None:
             ctx.report(("runtime",), "engine thin needs a thin: section (profileName or fileSystemType), "
                                      "unless the source is a dataset:// reference", stage="check")
@@ -135,30 +132,21 @@ def _check(ctx: Context) -> None:
 
 def _finish(ctx: Context, tree: dict[str, Any]) -> dict[str, Any]:
     thin = ctx.spec.runtime.section("thin")
-    if thin is None or is_reference(ctx):
+    if thin is None or refers_only(ctx):
         return {}  # a reference: Fluid ignores the spec (_check refuses settings)
     return {**tree, "profileName": thin.profileName or profile_name(ctx)}
 
 
 def _profile(ctx: Context) -> list[dict[str, Any]]:
-    from ..diagnostics import did_you_mean
-    from ..fluid.schemas import spec_validator
-    from ..merge import deep_merge
-
     thin = ctx.spec.runtime.section("thin")
     if thin is None or thin.fileSystemType is None:
         return []
     spec: dict[str, Any] = deep_merge({"fileSystemType": thin.fileSystemType}, thin.profile)
     _keep_read_only(ctx, spec)
     at = ("runtime", "thin", "profile")
-    for p in spec_validator(ctx.version, PROFILE_KIND).problems(spec):
-        message = p.message
-        if p.unknown_field:
-            hint = did_you_mean(str(p.path[-1]), p.choices)
-            message = f"{PROFILE_KIND} has no field {'.'.join(map(str, p.path))}{hint}"
-        # fileSystemType comes from thin.fileSystemType; everything else from thin.profile.
-        where = ("runtime", "thin", "fileSystemType") if p.path[:1] == ("fileSystemType",) else (*at, *p.path)
-        ctx.report(where, message, stage="resolve")
+    # fileSystemType comes from thin.fileSystemType; everything else from thin.profile.
+    report_schema_problems(ctx, PROFILE_KIND, spec, at, lambda path: ("runtime", "thin", "fileSystemType")
+                           if path[:1] == ("fileSystemType",) else (*at, *path))
     profile = ctx.fluid_object(PROFILE_KIND, profile_name(ctx), spec, at=at, namespaced=False)
     if thin.name:
         ctx.trace(profile, ("metadata", "name"), ("runtime", "thin", "name"))
@@ -181,19 +169,7 @@ def _keep_read_only(ctx: Context, profile_spec: dict[str, Any]) -> None:
 
 def _references(obj_: Object, objects: list[Object]) -> bool:
     """Is obj_ a runtime bound to a reference Dataset (only dataset:// mounts)?"""
-    from ..lint.base import mounts_of
-
-    return any(kind_of(d) == "Dataset" and same_place(d, obj_) and mounts_of(d)
-               and all(str(m.get("mountPoint", "")).startswith("dataset://") for m in mounts_of(d))
-               for d in objects)
-
-
-def _reference_engine(obj_: Object, objects: list[Object]) -> Iterator[Finding]:
-    from ..lint.base import is_runtime
-
-    if is_runtime(obj_) and kind_of(obj_) != KIND and _references(obj_, objects):
-        yield Finding(("kind",), "its Dataset is a dataset:// reference, which Fluid serves through a "
-                                 f"ThinRuntime; {kind_of(obj_)} cannot mount it")
+    return any(same_place(d, obj_) and is_reference_dataset(d) for d in objects)
 
 
 def _reference_spec(obj_: Object, objects: list[Object]) -> Iterator[Finding]:
@@ -204,8 +180,6 @@ def _reference_spec(obj_: Object, objects: list[Object]) -> Iterator[Finding]:
 
 
 def _profile_drops_ro(obj_: Object, objects: list[Object]) -> Iterator[Finding]:
-    from ..lint.base import fuse_spec, mapping
-
     if kind_of(obj_) != PROFILE_KIND:
         return
     options = fuse_spec(obj_).get("options")
@@ -247,8 +221,6 @@ ENGINE = Engine(
     created=(("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"), ("ConfigMap", "{full}-fuse-conf"),
              ("Secret", "{full}-fuse-conf"), ("ConfigMap", "{name}-thin-values")),
     rules=(
-        Rule("FG120", "error", "a dataset:// reference is served by a ThinRuntime, not another engine",
-             _reference_engine),
         Rule("FG121", "warning", "Fluid ignores the ThinRuntime spec of a dataset:// reference", _reference_spec),
         Rule("FG122", "warning", "ThinRuntimeProfile fuse.options replace the ro Fluid adds for read-only datasets",
              _profile_drops_ro),

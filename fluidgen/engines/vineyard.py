@@ -8,6 +8,7 @@ Sources in fluid-cloudnative/fluid, the same in every version versions.py lists:
 
 from __future__ import annotations
 
+from ..contract import Engine
 from ..fluid.common import (
     ENCRYPT_OPTIONS,
     NETWORK_MODE,
@@ -20,7 +21,6 @@ from ..fluid.common import (
     VOLUMES,
 )
 from ..structural.dsl import BOOL, STR, STR_MAP, extend, int32, obj
-from .base import Engine
 
 KIND = "VineyardRuntime"
 

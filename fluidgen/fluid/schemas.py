@@ -32,7 +32,7 @@ class FluidKind:
 
 @cache
 def _all_kinds() -> tuple[FluidKind, ...]:
-    from ..engines import ENGINES
+    from ..engine_table import ENGINES
 
     out = [FluidKind(dataset.KIND, dataset.KIND, dataset.SPEC)]
     for engine in ENGINES.values():

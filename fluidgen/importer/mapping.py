@@ -12,10 +12,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from ..engines import ENGINES, Engine
+from ..contract import Engine
+from ..engine_table import ENGINES
 from ..lower import runtimekeys
-from ..lower.mounts import REFERENCE, scheme_of
-from ..spec import DEFAULT_GPU_LABEL
+from ..specparts import DEFAULT_GPU_LABEL
+from ..uri import REFERENCE, scheme_of
 from .objects import Obj, Scenario
 
 # option names that hold a secret whatever the engine (a value must never stay in options)

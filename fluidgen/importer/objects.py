@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import Diagnostic
-from ..engines import ENGINES
+from ..engine_table import ENGINES
 from ..fluid.operations import OPERATIONS
 from ..lists import open_lists
 from ..source import Document

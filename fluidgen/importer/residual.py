@@ -14,15 +14,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import profiles
+from ..contract import Engine
 from ..diagnostics import Diagnostic, FluidgenError
-from ..engines import Engine
 from ..fluid.operations import OPERATIONS
 from ..fluid.schemas import kinds, prune_spec, validator
 from ..inputs import Reader
 from ..kinds import table
 from ..merge import deep_merge
 from ..names import metadata_problems
-from ..pipeline import Options, compile_document
+from ..options import Options
+from ..pipeline import compile_document
 from ..source import load_text
 from . import compact, roundtrip
 from .files import spec_file

@@ -18,11 +18,19 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..diagnostics import Diagnostic, PathT
-from ..engines import ENGINES
-from ..rules import Finding, Object, Rule, kind_of, meta
+from ..engine_table import ENGINES, REFERENCE_ENGINE
+from ..manifest import kind_of, meta
+from ..rules import Finding, Object, Rule
 from ..source import Document
 from .fuse_jvm import client_cache_size, fuse_direct_io, fuse_metadata_timeouts, jvm_memory_budget, processor_count
-from .references import collides_with_fluid, credential_facts, operation_references, operation_ttl, runtime_binding
+from .references import (
+    collides_with_fluid,
+    credential_facts,
+    operation_references,
+    operation_ttl,
+    reference_engine,
+    runtime_binding,
+)
 from .storage import (
     distinct_media,
     dns_names,
@@ -58,6 +66,8 @@ GENERIC: tuple[Rule, ...] = (
     Rule("FG113", "error", "Jindo, JuiceFS and EFC use only the first cache tier", single_tier),
     Rule("FG114", "error", "mount names and paths must be unique within a Dataset", mount_uniqueness),
     Rule("FG115", "error", "a dataset:// reference must be the Dataset's only mount", reference_dataset_alone),
+    Rule("FG120", "error", f"a dataset:// reference is served by a {REFERENCE_ENGINE.kind}, not another engine",
+         reference_engine),
     Rule("FG116", "warning", "kernel_cache wants long attr/entry timeouts (AlluxioFuse tuning guide)",
          fuse_metadata_timeouts),
     Rule("FG118", "error", "each runtime reads fixed credential names per storage, and needs complete sets",

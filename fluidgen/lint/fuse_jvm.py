@@ -5,9 +5,11 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
+from ..manifest import components_of, fuse_options, fuse_spec, jvm_flag, levels_of, spec_of
 from ..quantity import cpu_to_millis, java_size_to_bytes, to_bytes
-from ..rules import Finding, Object, spec_of
-from .base import MEMORY_CLIENT_CACHE_LIMIT, components_of, fuse_options, fuse_spec, jvm_flag
+from ..rules import Finding, Object
+
+MEMORY_CLIENT_CACHE_LIMIT = 1800 * 2**20
 
 
 def fuse_direct_io(obj: Object, _: list[Object]) -> Iterator[Finding]:
@@ -46,8 +48,6 @@ def processor_count(obj: Object, _: list[Object]) -> Iterator[Finding]:
 
 
 def jvm_memory_budget(obj: Object, _: list[Object]) -> Iterator[Finding]:
-    from .base import levels_of
-
     for name, comp in components_of(obj):
         resources = comp.get("resources")
         limits = resources.get("limits") if isinstance(resources, dict) else None

@@ -7,17 +7,19 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..engines import Storage
+from ..contract import Storage
+from ..engine_table import REFERENCE_ENGINE
 from ..fluid.dataset import created_volume_names
 from ..fluid.operations import OPERATIONS
-from ..rules import Finding, Object, kind_of, meta, spec_of
+from ..manifest import is_reference_dataset, kind_of, meta, mounts_of, names_given, same_place, spec_of
+from ..rules import Finding, Object
 from ..structural.validate import PathT
-from .base import bound_dataset, bound_runtime, engine_of, find, is_runtime, mounts_of, names_given
+from ..uri import scheme_of
+from .binding import bound_dataset, bound_runtime, engine_of, find, is_runtime
 
 
 def _scheme(uri: object) -> str:
-    head, sep, _ = str(uri).partition("://")
-    return head.lower() if sep else ""
+    return scheme_of(str(uri))
 
 
 def runtime_binding(obj: Object, objects: list[Object]) -> Iterator[Finding]:
@@ -214,3 +216,17 @@ def collides_with_fluid(obj: Object, objects: list[Object]) -> Iterator[Finding]
     if maker is not None:
         yield Finding(("metadata", "name"), f"{kind_of(obj)} {name} is the name Fluid gives an object it creates for "
                                             f"{maker}; rename this one")
+
+
+def _serves_reference(runtime: Object, objects: list[Object]) -> bool:
+    """Is `runtime` bound to a reference Dataset (only dataset:// mounts)?"""
+    return any(same_place(d, runtime) and is_reference_dataset(d) for d in objects)
+
+
+def reference_engine(obj: Object, objects: list[Object]) -> Iterator[Finding]:
+    """Fluid serves a reference Dataset through the engine marked `references` (thin:
+    pkg/ddc/thin/referencedataset); a runtime of another engine cannot mount it."""
+    serving = REFERENCE_ENGINE.kind
+    if is_runtime(obj) and kind_of(obj) != serving and _serves_reference(obj, objects):
+        yield Finding(("kind",), "its Dataset is a dataset:// reference, which Fluid serves through a "
+                                 f"{serving}; {kind_of(obj)} cannot mount it")

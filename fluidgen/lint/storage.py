@@ -3,13 +3,20 @@ silently mis-handle, for any engine (engine-specific rules live in the engine mo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from ..diagnostics import PathT
-from ..engines import ENGINES
+from ..engine_table import ENGINES
+from ..manifest import kind_of, levels_of, meta, mounts_of, spec_of, walk_strings
 from ..quantity import QUANTITY_RE, quantity_hint, to_bytes
-from ..rules import Finding, Object, kind_of, meta, spec_of, walk_strings
-from .base import PLACEHOLDER, SECRET_OPTION, engine_of, levels_of, mounts_of
+from ..rules import Finding, Object
+from ..uri import is_reference
+from .binding import engine_of
+
+SECRET_OPTION = re.compile(r"(accesskeysecret|secretkey|secret-key|secret_key|password|token|metaurl)$",
+                           re.IGNORECASE)
+PLACEHOLDER = re.compile(r"<[A-Za-z_][A-Za-z0-9_ -]*>")
 
 SINGLE_TIER = frozenset(e.kind for e in ENGINES.values() if e.single_tier)
 
@@ -175,6 +182,6 @@ def _resource_quantities(value: object, path: PathT) -> Iterator[tuple[PathT, st
 def reference_dataset_alone(obj: Object, _: list[Object]) -> Iterator[Finding]:
     mounts = mounts_of(obj)
     for i, m in enumerate(mounts):
-        if str(m.get("mountPoint", "")).startswith("dataset://") and len(mounts) > 1:
+        if is_reference(m.get("mountPoint", "")) and len(mounts) > 1:
             yield Finding(("spec", "mounts", i, "mountPoint"), "a dataset:// mount must be the only mount of its "
                                                                "Dataset")

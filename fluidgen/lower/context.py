@@ -4,7 +4,7 @@ found in the output is reported where the user can fix it."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -12,9 +12,11 @@ from ..diagnostics import Diagnostic, PathT, Severity
 from ..fluid.common import GROUP_VERSION
 from ..inputs import Reader
 from ..source import Document
+from ..structural.validate import Validator
 
 if TYPE_CHECKING:
-    from ..spec import ObjectMeta, Spec
+    from ..spec import Spec
+    from ..specparts import ObjectMeta
 
 Where = tuple[str, int, int, PathT]  # file, line, column, and the spec key path (empty in profile files)
 
@@ -56,12 +58,20 @@ class Context:
     read_credentials: bool = True
     gitops: bool = False  # Argo CD: sync waves; data operations are never deleted by Fluid
     hash_names: bool = False  # data operation names end in a hash of their spec: an edit runs it again
+    # (version, kind) -> the validator of that kind's spec: the Fluid API model, handed in from
+    # above the engine table (fluid/schemas.py spec_validator) so engine hooks can check objects.
+    spec_validators: Callable[[str, str], Validator] | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     origins: Origins = field(default_factory=Origins)
 
     @property
     def name(self) -> str:
         return self.spec.metadata.name
+
+    def spec_validator(self, version: str, kind: str) -> Validator:
+        if self.spec_validators is None:
+            raise RuntimeError("this Context was made without the Fluid API model (spec_validators)")
+        return self.spec_validators(version, kind)
 
     def report(self, at: PathT, message: str, severity: Severity = "error", stage: str = "lower",
                code: str = "") -> None:

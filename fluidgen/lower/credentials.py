@@ -14,7 +14,7 @@ from ..buildinputs import Recipe
 from ..diagnostics import FluidgenError, PathT
 from ..names import secret_key
 from ..secretsource import parse_env_file
-from ..spec import Credentials, ExternalSecretRef
+from ..specparts import Credentials, ExternalSecretRef
 from .context import Context
 
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..contract import Engine
 from ..diagnostics import FluidgenError, PathT
-from ..engines import Engine
 from ..fluid.operations import BY_STEP
-from ..spec import Backup, Load, Migrate, Process, Step
+from ..specparts import Backup, Load, Migrate, Process, Step
+from ..uri import scheme_of
 from . import overrides
 from .context import Context
 from .credentials import SecretPlan, deliver
-from .mounts import scheme_of
 
 
 def step_name(ctx: Context, index: int, step: Step) -> str:

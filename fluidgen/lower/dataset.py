@@ -6,7 +6,7 @@ import base64
 from typing import Any
 
 from ..diagnostics import PathT
-from ..spec import ExternalSecretRef
+from ..specparts import ExternalSecretRef
 from . import overrides
 from .context import Context
 from .credentials import SecretPlan

@@ -7,17 +7,11 @@ import re
 from typing import Any
 
 from .. import names
-from ..engines import Engine
-from ..spec import Mount
+from ..contract import Engine
+from ..specparts import Mount
+from ..uri import PVC, REFERENCE, scheme_of
 from .context import Context
 from .credentials import Delivered, SecretPlan, deliver
-
-REFERENCE = "dataset"  # dataset://<namespace>/<name>: a reference to another Dataset
-
-
-def scheme_of(uri: str) -> str:
-    head, sep, _ = uri.partition("://")
-    return head.lower() if sep else ""
 
 
 def mount_name(ctx: Context, index: int, mount: Mount) -> str:
@@ -63,7 +57,7 @@ def check(ctx: Context, engine: Engine) -> None:
     for i, m in enumerate(source):
         if m.name is not None and (problem := names.mount_name(m.name)) is not None:
             ctx.report(("source", i, "name"), problem, stage="check")
-        scheme = "pvc" if m.nfs is not None else scheme_of(m.uri or "")
+        scheme = PVC if m.nfs is not None else scheme_of(m.uri or "")
         at = ("source", i, "nfs" if m.nfs is not None else "uri")
         if scheme == REFERENCE:
             continue  # the rules FG115 (its only mount) and FG120 (the engine that serves it) judge it

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import profiles, versions
-from ..engines import Engine
+from ..contract import Engine
 from ..merge import deep_merge
 from . import overrides, runtimekeys
 from .context import Context
@@ -49,12 +49,6 @@ def _profile_layer(ctx: Context, engine: Engine, base: dict[str, Any]) -> tuple[
     tree, diags = profiles.apply(chain, ctx.version, engine.kind, base)
     ctx.diagnostics.extend(diags)
     return tree, chain
-
-
-def replicas(ctx: Context, engine: Engine) -> int | None:
-    """Cache workers: the spec's, else the engine's default; `replicas: null` leaves it to Fluid."""
-    r = ctx.spec.runtime
-    return r.replicas if "replicas" in r.model_fields_set else engine.default_replicas
 
 
 def runtime(ctx: Context, engine: Engine) -> dict[str, Any]:

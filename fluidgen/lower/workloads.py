@@ -11,9 +11,9 @@ from __future__ import annotations
 import posixpath
 from typing import Any
 
+from ..contract import Engine
 from ..diagnostics import PathT
-from ..engines import Engine
-from ..spec import Process, Workload
+from ..specparts import Process, Workload
 from ..workloads import GPU, WORKLOADS, Pod, submit_reasons, submit_rules
 from .context import Context
 from .dataset import node_affinity
@@ -83,8 +83,8 @@ def _checked(ctx: Context, w: Workload, at: PathT) -> bool:
     if w.cleanPodPolicy is not None and w.kind not in ("MPIJob", "PyTorchJob"):
         ctx.report((*at, "cleanPodPolicy"), "cleanPodPolicy applies to MPIJob and PyTorchJob only")
         ok = False
-    from ..engines import ENGINES
-    from .runtime import replicas as cache_workers
+    from ..contract import replicas as cache_workers
+    from ..engine_table import ENGINES
 
     replicas = cache_workers(ctx, ENGINES[ctx.spec.runtime.engine])
     if kind.multi_node and replicas is not None and w.workers > replicas:

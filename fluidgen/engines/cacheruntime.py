@@ -27,10 +27,11 @@ Sources in fluid-cloudnative/fluid (versions.py says which versions have it):
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import Field
 
+from ..contract import APPLIED, ROLLING, Context, Engine, ExtraKind, SpecSection, replicas, report_schema_problems
 from ..fluid.common import (
     ENV_VARS,
     IMAGE,
@@ -41,13 +42,10 @@ from ..fluid.common import (
     VOLUME_MOUNTS,
     VOLUMES,
 )
-from ..rules import Finding, Object, Rule, kind_of, meta, spec_of
+from ..manifest import kind_of, meta, spec_of
+from ..rules import Finding, Object, Rule
 from ..spectypes import Model, Name
 from ..structural.dsl import BOOL, QUANTITY, STR, STR_LIST, STR_MAP, array, fields, int32, k8s, obj, string
-from .base import APPLIED, ROLLING, Engine, ExtraKind, SpecSection
-
-if TYPE_CHECKING:
-    from ..lower.context import Context
 
 KIND = "CacheRuntime"
 CLASS_KIND = "CacheRuntimeClass"
@@ -134,8 +132,6 @@ def _level(ctx: Context, i: int) -> dict[str, Any]:
 
 def _generate(ctx: Context, engine: Engine) -> dict[str, Any]:
     settings = _settings(ctx)
-    from ..lower.runtime import replicas
-
     count = replicas(ctx, engine)
     worker: dict[str, Any] = {} if count is None else {"replicas": count}
     if ctx.spec.runtime.cache:
@@ -144,19 +140,11 @@ def _generate(ctx: Context, engine: Engine) -> dict[str, Any]:
 
 
 def _class(ctx: Context) -> list[dict[str, Any]]:
-    from ..diagnostics import did_you_mean
-    from ..fluid.schemas import spec_validator
-
     settings = _settings(ctx)
     if settings is None or settings.define is None:
         return []
     at = ("runtime", "cacheClass", "define")
-    for p in spec_validator(ctx.version, CLASS_KIND).problems(settings.define):
-        message = p.message
-        if p.unknown_field:
-            hint = did_you_mean(str(p.path[-1]), p.choices)
-            message = f"{CLASS_KIND} has no field {'.'.join(map(str, p.path))}{hint}"
-        ctx.report((*at, *p.path), message, stage="resolve")
+    report_schema_problems(ctx, CLASS_KIND, settings.define, at)
     made = ctx.fluid_object(CLASS_KIND, settings.name, dict(settings.define), at=at, namespaced=False,
                             top_level=True)
     for key, value in settings.define.items():

@@ -1,10 +1,12 @@
-"""What an engine module declares: every fact fluidgen knows about one Fluid runtime.
+"""The engine contract: what an engine module declares (every fact fluidgen knows about one
+Fluid runtime) and the helpers its hooks share. Engine modules import this and the toolkit
+only; what they need from above (the schema of each kind) comes in through the Context.
 
 An engine module holds its runtime kind, the schemes it mounts and what each needs
 (secret option names, key pairs, endpoints), the data operations it runs, its schema, what
 Fluid's controllers create for it, its lint rules and its lowering hooks. Everything else
 (output order, lint kind sets, `init --engine` choices, validate dispatch) is derived from
-the ENGINES table in engines/__init__.py. The facts cite the file in
+the ENGINES table in engine_table.py. The facts cite the file in
 fluid-cloudnative/fluid they come from; every version in versions.py agrees unless a note
 says so.
 """
@@ -15,14 +17,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..rules import Rule
-from ..structural.dsl import Schema
+from .diagnostics import PathT, did_you_mean
+from .lower.context import Context
+from .rules import Rule
+from .structural.dsl import Schema
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from ..lower.context import Context
-    from ..spec import CacheTier
+    from .specparts import CacheTier
+
+__all__ = ["Context", "Engine", "ExtraKind", "SpecSection", "Storage"]
 
 
 @dataclass(frozen=True)
@@ -92,16 +97,33 @@ def classic_level(separator: str, t: CacheTier, mem_path: str | None = MEM_DEFAU
     return level
 
 
+def replicas(ctx: Context, engine: Engine) -> int | None:
+    """Cache workers: the spec's, else the engine's default; `replicas: null` leaves it to Fluid."""
+    r = ctx.spec.runtime
+    return r.replicas if "replicas" in r.model_fields_set else engine.default_replicas
+
+
 def classic_generate(ctx: Context, engine: Engine) -> dict[str, Any]:
     """What the spec itself sets on a classic runtime: workers and cache tiers."""
-    from ..lower.runtime import replicas
-
     count = replicas(ctx, engine)
     out: dict[str, Any] = {} if count is None else {"replicas": count}
     if ctx.spec.runtime.cache:
         out["tieredstore"] = {"levels": [classic_level(engine.path_separator, t, engine.mem_default_path)
                                          for t in ctx.spec.runtime.cache]}
     return out
+
+
+def report_schema_problems(ctx: Context, kind: str, value: dict[str, Any], at: PathT,
+                           where: Callable[[PathT], PathT] | None = None) -> None:
+    """Report where `value`, the spec of an object an engine brings besides its runtime (thin's
+    profile, the cache engine's class), breaks `kind`'s schema in the target version; `where`
+    maps a path in the object to the spec key the user wrote (default: below `at`)."""
+    for p in ctx.spec_validator(ctx.version, kind).problems(value):
+        message = p.message
+        if p.unknown_field:
+            hint = did_you_mean(str(p.path[-1]), p.choices)
+            message = f"{kind} has no field {'.'.join(map(str, p.path))}{hint}"
+        ctx.report(where(p.path) if where else (*at, *p.path), message, stage="resolve")
 
 
 def _no_check(ctx: Context) -> None:
