@@ -1,13 +1,22 @@
 """`fluidgen diff`: what the specs compile to versus a committed file or `-o` directory.
 
 Credentials are not read, and every Secret value is shown as <redacted> on both sides, so
-a diff never carries a secret: it reports Secrets whose keys differ, not whose values do.
+a diff never carries a secret: it reports Secrets whose keys differ, not whose values do
+(kubectl's last-applied-configuration annotation of a Secret, a copy of its values, too).
 A committed file that does not read as YAML is never shown, only named.
+
+RENDERED comes from the repository (the fluidgen-rendered hook runs on pull requests), so
+nothing in it is trusted to be what fluidgen wrote: a symbolic link or a FIFO in it is never
+followed or read (RENDERED itself may not be a link), a file fluidgen would not write is
+named without its content, and of a file it would write only documents of the kinds it
+would write there are shown; anything else is a one-line placeholder.
 """
 
 from __future__ import annotations
 
 import difflib
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +26,7 @@ from .inputs import Reader
 from .output import GITIGNORE, SECRETS, SOPS_FILE, has_values, plan
 
 REDACTED = "<redacted>"
+LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 
 
 def redact(obj: Any) -> Any:
@@ -27,6 +37,9 @@ def redact(obj: Any) -> Any:
     if obj.get("kind") != "Secret":
         return obj
     out = dict(obj)
+    meta = obj.get("metadata")
+    if isinstance(meta, dict) and isinstance(meta.get("annotations"), dict) and LAST_APPLIED in meta["annotations"]:
+        out["metadata"] = {**meta, "annotations": {**meta["annotations"], LAST_APPLIED: REDACTED}}
     for key in ("data", "stringData"):
         if isinstance(obj.get(key), dict):
             out[key] = dict.fromkeys(obj[key], REDACTED)
@@ -55,20 +68,43 @@ def expected_files(objects: list[dict[str, Any]], rendered: Path) -> dict[str, s
     return {rendered.name: emit.dump_all(objects)}
 
 
-def _normalised(reader: Reader, path: Path) -> str:
-    """Re-emit a committed YAML file through the one writer, with Secret values redacted."""
+def _normalised(reader: Reader, path: Path, kinds: set[tuple[str, str]]) -> str:
+    """Re-emit a committed YAML file through the one writer, with Secret values redacted and
+    every document that is not an object of `kinds` replaced by a placeholder."""
+    problem = _not_plain_file(path)
+    if problem is not None:
+        return f"# {path} {problem}; it is not read\n"
     try:
         docs = [d.data for d in reader.load(str(path))]
     except FluidgenError as exc:
         reason = exc.diagnostics[0].message if exc.diagnostics else "unreadable"
         return f"# {path} does not read as YAML ({reason}); its content is not shown\n"
-    return emit.dump_all([redact(d) if isinstance(d, dict) else {"value": "<not a mapping>"} for d in _flatten(docs)])
+    return emit.dump_all([redact(d) if _kind_of(d) in kinds else {"value": "<not an object fluidgen writes; not shown>"}
+                          for d in _flatten(docs)])
 
 
-def _committed(reader: Reader, rendered: Path) -> dict[str, Path]:
+def _kind_of(doc: Any) -> tuple[str, str] | None:
+    if isinstance(doc, dict) and isinstance(doc.get("apiVersion"), str) and isinstance(doc.get("kind"), str):
+        return doc["apiVersion"], doc["kind"]
+    return None
+
+
+def _not_plain_file(path: Path) -> str | None:
+    """Why a path in RENDERED is not read (None for a regular file): never through a link."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror})"
+    if stat.S_ISLNK(mode):
+        return "is a symbolic link (fluidgen never writes one)"
+    if not stat.S_ISREG(mode):
+        return "is not a regular file"
+    return None
+
+
+def _committed(rendered: Path) -> dict[str, Path]:
     if rendered.is_dir():
-        return {p.name: p for p in sorted(rendered.glob("*.y*ml")) if p.is_file() and p.name not in (SECRETS,
-                                                                                                       SOPS_FILE)}
+        return {p.name: p for p in sorted(rendered.glob("*.y*ml")) if p.name not in (SECRETS, SOPS_FILE)}
     return {rendered.name: rendered} if rendered.exists() else {}
 
 
@@ -85,8 +121,10 @@ def _secret_keys(objects: list[Any]) -> list[str]:
 
 def _sealed_drift(reader: Reader, objects: list[dict[str, Any]], target: Path) -> list[str]:
     sealed = target / SOPS_FILE
-    if not target.is_dir() or not sealed.is_file():
+    if not target.is_dir() or not os.path.lexists(sealed):
         return []
+    if (problem := _not_plain_file(sealed)) is not None:
+        return [f"--- {sealed} (committed)\n", f"+++ {sealed} (from specs)\n", f"-# {sealed} {problem}\n"]
     try:
         committed = _flatten([d.data for d in reader.load(str(sealed))])
     except FluidgenError:
@@ -100,14 +138,27 @@ def _sealed_drift(reader: Reader, objects: list[dict[str, Any]], target: Path) -
 
 def diff(objects: list[dict[str, Any]], rendered: str) -> str:
     """A unified diff from the committed files to the expected ones ('' when they match)."""
+    from .output import KUSTOMIZATION, KUSTOMIZE_CONFIG
+
     reader = Reader()
     target = Path(rendered)
     want = expected_files([redact(o) for o in objects], target)
-    have = _committed(reader, target)
+    have = _committed(target)
+    kinds = {k for k in map(_kind_of, objects) if k is not None}
+    kustomize = {("kustomize.config.k8s.io/v1beta1", "Kustomization")}
     chunks: list[str] = []
     for name in sorted(set(want) | set(have)):
         path = target / name if target.is_dir() else target
-        old = _normalised(reader, have[name]) if name in have else ""
+        if name not in have:
+            old = ""
+        elif name not in want:
+            problem = _not_plain_file(path)
+            old = f"# {path} {problem or 'is a file fluidgen would not write here'}; its content is not shown\n"
+        elif name == KUSTOMIZE_CONFIG:  # not a Kubernetes object: compared as text, when it is one
+            problem = _not_plain_file(path)
+            old = f"# {path} {problem}; it is not read\n" if problem else _plain_text(reader, path, want[name])
+        else:
+            old = _normalised(reader, path, kustomize if name == KUSTOMIZATION else kinds)
         new = want.get(name, "")
         if old != new:
             label = str(path)
@@ -115,6 +166,15 @@ def diff(objects: list[dict[str, Any]], rendered: str) -> str:
                                            f"{label} (committed)", f"{label} (from specs)")
     chunks += _sealed_drift(reader, objects, target)
     return "".join(chunks)
+
+
+def _plain_text(reader: Reader, path: Path, expected: str) -> str:
+    """A file fluidgen writes that is not a Kubernetes object: shown only as fluidgen wrote it."""
+    try:
+        text = reader.text(str(path))
+    except FluidgenError:
+        text = ""
+    return text if text == expected else f"# {path} differs from what fluidgen writes; its content is not shown\n"
 
 
 def secret_values(reader: Reader, paths: list[str]) -> list[Diagnostic]:
@@ -163,14 +223,25 @@ def rendered_objects(reader: Reader, rendered: str) -> list[dict[str, Any]]:
 
 
 def rendered_files(rendered: str) -> list[str]:
+    """The regular files of RENDERED (links and FIFOs in it are never read; missing() names them)."""
     target = Path(rendered)
     if target.is_dir():  # secrets.yaml is git-ignored by the .gitignore fluidgen writes beside it
-        return [str(p) for p in sorted(target.glob("*.y*ml")) if p.is_file() and p.name != SECRETS]
-    return [rendered] if target.exists() else []
+        return [str(p) for p in sorted(target.glob("*.y*ml")) if _not_plain_file(p) is None and p.name != SECRETS]
+    return [rendered] if target.exists() and not target.is_symlink() else []
 
 
 def missing(rendered: str) -> list[Diagnostic]:
-    if Path(rendered).exists():
-        return []
-    return [Diagnostic(rendered, 0, 0, "error", "rendered file or directory does not exist; create it with "
-                                                "fluidgen build SPEC > FILE (or -o DIR)")]
+    """Errors about RENDERED itself, and a warning for each entry in it that is never read."""
+    target = Path(rendered)
+    if target.is_symlink():
+        return [Diagnostic(rendered, 0, 0, "error", "is a symbolic link; fluidgen never follows one in RENDERED "
+                                                    "(give the real file or directory)")]
+    if not target.exists():
+        return [Diagnostic(rendered, 0, 0, "error", "rendered file or directory does not exist; create it with "
+                                                    "fluidgen build SPEC > FILE (or -o DIR)")]
+    if not target.is_dir():
+        problem = _not_plain_file(target)
+        return [] if problem is None else [Diagnostic(rendered, 0, 0, "error", f"{problem}; give a file or an -o "
+                                                                                "directory")]
+    return [Diagnostic(str(p), 0, 0, "warning", f"{problem}; not read")
+            for p in sorted(target.glob("*.y*ml")) if (problem := _not_plain_file(p)) is not None]
