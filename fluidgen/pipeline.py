@@ -65,9 +65,10 @@ def compile_document(doc: Document, options: Options, reader: Reader | None = No
     if not versions.has(version, engine.name):
         return [], ctx.diagnostics  # there is no schema to lower into
     objects = _lower(ctx)
-    ctx.diagnostics += self_check(ctx, objects)
+    ctx.diagnostics += without_consequences(self_check(ctx, objects), ctx.diagnostics)
     if options.lint:
-        ctx.diagnostics += lint_objects(objects, ctx.origins, doc, set(spec.lint.ignore) | options.ignore)
+        ctx.diagnostics += without_consequences(
+            lint_objects(objects, ctx.origins, doc, set(spec.lint.ignore) | options.ignore), ctx.diagnostics)
     if options.target == "alluxio-helm" and not errors_in(ctx.diagnostics):
         return _helm(objects, ctx, engine.name)
     return objects, ctx.diagnostics
@@ -106,6 +107,15 @@ def self_check(ctx: Context, objects: list[dict[str, Any]]) -> list[Diagnostic]:
             out.append(Diagnostic(file, line, col, f.severity, f"generated {where} {'.'.join(map(str, f.path))}: "
                                                                f"{f.message}", at, stage="self-check"))
     return out
+
+
+def without_consequences(found: list[Diagnostic], causes: list[Diagnostic]) -> list[Diagnostic]:
+    """Drop what an earlier error already explains: an envFile that could not be read leaves its
+    mount without the options it holds (their names are in the file), and the checks of the
+    generated objects would report them missing although the spec declares them."""
+    unread = [d.path for d in causes if d.severity == "error" and d.stage == "credentials" and d.path[-1:] == (
+        "envFile",)]
+    return [f for f in found if not any(f.path == cause[:len(f.path)] for cause in unread)]
 
 
 def _helm(objects: list[dict[str, Any]], ctx: Context, engine: str) -> tuple[list[dict[str, Any]], list[Diagnostic]]:

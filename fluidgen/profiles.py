@@ -172,6 +172,17 @@ def _entries(model: ProfileFile, doc: Document) -> list[Entry]:
     return out
 
 
+def _other_engine(profile: Profile, engine: str, doc: Document | None) -> Diagnostic:
+    """A profile for another engine, reported at the spec's runtime.profile (where the user chose
+    it) when the spec chose it, with the bundled profiles that are for the spec's engine."""
+    own = [n for n in bundled_names() if load_profile(n).engine == engine]
+    hint = f"; profiles for {engine}: {', '.join(own)}" if own else f"; no bundled profile is for {engine}"
+    message = f'profile "{profile.name}" is for engine {profile.engine}, not {engine}{hint}'
+    if doc is not None:
+        return doc.diag(("runtime", "profile"), message, stage="spec")
+    return Diagnostic(profile.file, 1, 1, "error", message)
+
+
 def chain(ref: str, engine: str, doc: Document | None = None, reader: Reader | None = None) -> list[Profile]:
     """The profile and its ancestors, base first. Detects cycles and engine mismatches.
 
@@ -188,8 +199,7 @@ def chain(ref: str, engine: str, doc: Document | None = None, reader: Reader | N
             loop = " -> ".join([*seen, profile.name])
             raise FluidgenError([Diagnostic(profile.file, 1, 1, "error", f"profiles extend in a cycle: {loop}")])
         if profile.engine != engine:
-            raise FluidgenError([Diagnostic(
-                profile.file, 1, 1, "error", f'profile "{profile.name}" is for engine {profile.engine}, not {engine}')])
+            raise FluidgenError([_other_engine(profile, engine, doc if not seen else None)])
         seen.append(profile.name)
         profiles.append(profile)
         current = profile.extends

@@ -512,3 +512,47 @@ def test_a_required_field_given_null_is_missing(tmp_path: Path) -> None:
         """)
     result = run_cli("validate", bad)
     assert result.code == 1 and 'missing required field "mountPoint"' in result.err, result.err
+
+
+# --- the first error is the real cause -----------------------------------------------------
+
+def test_unset_credential_variables_are_the_error_not_a_missing_option(tmp_path: Path) -> None:
+    spec = write(tmp_path, "oss.yaml", OSS_SPEC.replace("QUOTA", "2Gi").replace(
+        "credentials: {envFile: oss.env}", "credentials: {fromEnv: {fs.oss.accessKeyId: OSS_AK, "
+                                           "fs.oss.accessKeySecret: OSS_SK}}"))
+    result = run_cli("build", spec, env={})
+    assert result.code == 1
+    assert "OSS_AK is not set" in result.err and "OSS_SK is not set" in result.err
+    assert "FG118" not in result.err  # the spec declares both names
+
+
+def test_a_missing_env_file_is_the_only_error(tmp_path: Path) -> None:
+    result = run_cli("build", write(tmp_path, "oss.yaml", OSS_SPEC.replace("QUOTA", "2Gi")), env={})
+    assert result.code == 1
+    assert "oss.env: cannot read" in result.err and "FG118" not in result.err
+    assert result.err.count("error") == 2  # the one error and the summary line
+
+
+def test_an_undeclared_name_is_still_missing_when_another_is_unset(tmp_path: Path) -> None:
+    spec = write(tmp_path, "oss.yaml", OSS_SPEC.replace("QUOTA", "2Gi").replace(
+        "credentials: {envFile: oss.env}", "credentials: {fromEnv: {fs.oss.accessKeyId: OSS_AK}}"))
+    result = run_cli("build", spec, env={})
+    assert "OSS_AK is not set" in result.err and "missing fs.oss.accessKeySecret" in result.err
+
+
+def test_a_wrong_credential_name_suggests_the_one_not_given_yet(tmp_path: Path) -> None:
+    spec = write(tmp_path, "oss.yaml", OSS_SPEC.replace("QUOTA", "2Gi").replace(
+        "credentials: {envFile: oss.env}", "credentials: {fromEnv: {fs.oss.accessKeyId: AK, fs.oss.secretKey: SK}}"))
+    result = run_cli("build", spec, env={"AK": "a", "SK": "b"})
+    assert 'did you mean "fs.oss.accessKeySecret"?' in result.err, result.err
+    assert 'did you mean "fs.oss.accessKeyId"?' not in result.err
+
+
+def test_a_profile_for_another_engine_is_reported_at_the_specs_line(tmp_path: Path) -> None:
+    (tmp_path / "oss.env").write_text("fs.oss.accessKeyId=a\nfs.oss.accessKeySecret=b\n")
+    spec = write(tmp_path, "oss.yaml", OSS_SPEC.replace("QUOTA", "2Gi") + "  profile: jindo-default\n")
+    result = run_cli("build", spec)
+    assert result.code == 1
+    assert f"{spec}:12:3: error: runtime.profile: " in result.err, result.err
+    assert "profiles for alluxio: alluxio-default, alluxio-imagenet" in result.err
+    assert "<bundled>" not in result.err

@@ -42,7 +42,7 @@ def _storage_findings(kind: str, scheme: str, facts: Storage, uri: object, secre
             from ..diagnostics import did_you_mean
 
             yield Finding(path, f"{kind} does not read {name} for {scheme}:// (it reads {reads})"
-                                f"{did_you_mean(name, facts.secret_options)}")
+                                f"{did_you_mean(name, facts.secret_options - given)}")  # not one already given
     missing = sorted(facts.required - given)
     if missing:
         yield Finding(at, f"{kind} needs {' and '.join(sorted(facts.required))} for {scheme}:// "

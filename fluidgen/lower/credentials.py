@@ -91,7 +91,10 @@ def deliver(ctx: Context, creds: Credentials, default_name: str, at: PathT) -> D
     for opt in sorted(values):
         if values[opt] == "":
             ctx.report(at, f"credential {opt} is empty", stage="credentials")
-    return Delivered([option(opt, name, opt) for opt in sorted(values)], SecretPlan(name, values, recipes, at))
+    # A declared option whose value could not be read keeps its encryptOption: the build fails on
+    # the read error above, and the checks of the Dataset judge what the spec declares.
+    declared = {*values, *creds.fromEnv, *creds.fromFile}
+    return Delivered([option(opt, name, opt) for opt in sorted(declared)], SecretPlan(name, values, recipes, at))
 
 
 def _read(ctx: Context, target: str, at: PathT, missing_ok: bool = False) -> str | None:
