@@ -23,7 +23,7 @@ from typing import Any
 from . import emit
 from .diagnostics import Diagnostic, FluidgenError
 from .inputs import Reader
-from .output import GITIGNORE, SECRETS, SOPS_FILE, has_values, plan
+from .output import GITIGNORE, KUSTOMIZATION, KUSTOMIZE_CONFIG, SECRETS, SOPS_FILE, has_values, plan
 
 REDACTED = "<redacted>"
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
@@ -211,8 +211,6 @@ def _sealed(secret: dict[str, Any]) -> bool:
 def rendered_objects(reader: Reader, rendered: str) -> list[dict[str, Any]]:
     """The Kubernetes objects of a committed file, an -o directory or a `kubectl get -o yaml`
     dump (Lists are opened; kustomize's own files are not objects)."""
-    from .output import KUSTOMIZATION, KUSTOMIZE_CONFIG
-
     out: list[dict[str, Any]] = []
     for path in rendered_files(rendered):
         if Path(path).name in (KUSTOMIZATION, KUSTOMIZE_CONFIG, SOPS_FILE):

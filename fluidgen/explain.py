@@ -7,11 +7,10 @@ import re
 from typing import Any
 
 from .diagnostics import did_you_mean
+from .specschema import spec_schema_text
 
 
 def _schema() -> dict[str, Any]:
-    from .specschema import spec_schema_text
-
     schema: dict[str, Any] = json.loads(spec_schema_text())
     return schema
 

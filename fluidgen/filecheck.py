@@ -12,8 +12,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .diagnostics import Diagnostic, FluidgenError
+from .drift import secret_values
 from .inputs import Reader
+from .kinds import table
+from .lint import directive_problems, file_ignores, lint_manifests
 from .lists import open_lists
+from .objectcheck import check_object
 from .options import Options
 from .pipeline import compile_document
 from .source import Document, decode, load_text
@@ -43,8 +47,6 @@ class Checks:
 
 def external_objects(refs: Iterable[str]) -> tuple[list[dict[str, object]], list[Diagnostic]]:
     """`--external Dataset/default/imagenet`: stand-ins for objects outside the files given."""
-    from .kinds import table
-
     objects: list[dict[str, object]] = []
     problems = []
     for ref in refs:
@@ -64,16 +66,12 @@ def external_objects(refs: Iterable[str]) -> tuple[list[dict[str, object]], list
 def check_paths(paths: Iterable[str], checks: Checks, reader: Reader | None = None) -> list[Diagnostic]:
     """Check every file; lint rules then see the objects of all files together (a DataLoad in
     one file may name the Dataset of another), plus the objects declared --external."""
-    from .lint import lint_manifests
-
     reader = reader or Reader(allow=checks.allow_read)
     files, diags = reader.expand(paths)
     context, problems = external_objects(checks.external)
     diags += problems
     manifests: list[tuple[Document, set[str]]] = []
     if checks.forbid_secret_values:
-        from .drift import secret_values
-
         diags += secret_values(reader, files)
     for path in files:
         try:
@@ -95,8 +93,6 @@ def _check_file(path: str, text: str, docs: list[Document], checks: Checks, read
                 manifests_seen: list[tuple[Document, set[str]]], context: list[dict[str, object]]) -> list[Diagnostic]:
     """Problems of one file; its hand-written manifests join `manifests_seen` (with the rule IDs
     the file silences) and the objects its specs compile to join `context`."""
-    from .lint import directive_problems, file_ignores
-
     diags: list[Diagnostic] = []
     options = Options(fluid_version=checks.fluid_version, namespace=checks.namespace, lint=checks.lint,
                       gitops=checks.gitops,
@@ -128,7 +124,5 @@ def _check_file(path: str, text: str, docs: list[Document], checks: Checks, read
 
 
 def _validate(doc: Document, checks: Checks) -> list[Diagnostic]:
-    from .objectcheck import check_object
-
     return [doc.diag(f.path, f.message, f.severity, stage="validate")
             for f in check_object(doc.data, checks.fluid_version, checks.crds)]

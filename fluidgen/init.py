@@ -10,6 +10,7 @@ import re
 
 from . import versions
 from .contract import Storage
+from .emit import scalar
 from .engine_table import ENGINES
 from .profiles import bundled_names
 from .specschema import SCHEMA_FILE
@@ -21,8 +22,6 @@ def env_name(option: str) -> str:
 
 
 def _quote(value: str) -> str:
-    from .emit import scalar
-
     return scalar(value)
 
 

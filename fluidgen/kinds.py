@@ -9,7 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from .engine_table import ENGINES
 from .fluid.common import GROUP_VERSION
+from .fluid.operations import OPERATIONS
+from .workloads import WORKLOADS
 
 # Apply order. DO NOT CHANGE without a reason: Secrets and volumes must exist before the
 # Dataset that mounts them, the Dataset before its runtime, the runtime before data
@@ -44,10 +47,6 @@ STATIC = (
 
 @cache
 def table() -> dict[str, KindInfo]:
-    from .engine_table import ENGINES
-    from .fluid.operations import OPERATIONS
-    from .workloads import WORKLOADS
-
     rows = list(STATIC)
     for engine in ENGINES.values():
         rows.append(KindInfo(engine.kind, GROUP_VERSION, RANK_RUNTIME, name_rule="dns1035"))

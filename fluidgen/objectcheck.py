@@ -18,6 +18,7 @@ from . import kinds, names, versions
 from .diagnostics import PathT, Severity, did_you_mean
 from .fluid import schemas
 from .fluid.common import GROUP_VERSION
+from .kinds import table
 from .structural import kube
 from .structural.crds import CrdSet
 from .structural.validate import Problem, describe
@@ -85,7 +86,6 @@ def _schema(obj: dict[str, Any], api_version: str, kind: str, version: str, crds
     group = api_version.split("/")[0]
     if "." not in group or group.endswith(".k8s.io"):
         return [Finding(("kind",), f"Kubernetes {kube.latest()} has no kind {kind} in {api_version}")]
-    from .kinds import table
 
     if kind in table():  # emitted by fluidgen, defined by another project (External Secrets, ...)
         return [Finding(("kind",), f"{kind} ({api_version}) not checked: its project's CRD is not built in; "

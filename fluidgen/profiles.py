@@ -18,9 +18,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 from pydantic import BeforeValidator, Field, ValidationError
 
 from .diagnostics import Diagnostic, FluidgenError, did_you_mean
+from .fluid.schemas import describe_problem, prune_spec, spec_validator
+from .inputs import Reader
+from .lint import RULE_IDS
 from .merge import deep_merge, set_path
 from .source import Document, load_text
 from .spec import EngineName
+from .spec_errors import translate
 from .spectypes import Model
 
 if TYPE_CHECKING:
@@ -31,8 +35,6 @@ WHEEL_FOLDER = "bundled_profiles"
 
 
 def _waivers(value: object) -> object:
-    from .lint import RULE_IDS
-
     if isinstance(value, dict):
         for key, reason in value.items():
             if isinstance(key, str) and key not in RULE_IDS:
@@ -124,8 +126,6 @@ def _locate(ref: str, doc: Document | None, reader: Reader | None,
             relative_to: str | None = None) -> tuple[str, str, bool]:
     """(display name, text, bundled) of a profile reference: a bundled name or a path."""
     if is_path(ref):
-        from .inputs import Reader
-
         reader = reader or Reader()
         if doc is not None:
             path = str(reader.referenced(doc, ("runtime", "profile"), ref, relative_to))
@@ -153,8 +153,6 @@ def _parse_profile(name: str, text: str, bundled: bool) -> Profile:
     try:
         model = ProfileFile.model_validate(doc.data)
     except ValidationError as exc:
-        from .spec_errors import translate
-
         raise FluidgenError(translate(exc, doc, ProfileFile)) from None
     entries = tuple(_entries(model, doc))
     return Profile(model.name, model.engine, model.description, name, model.extends, entries,
@@ -243,8 +241,6 @@ def _applied(fold: _Fold) -> tuple[dict[str, Any], tuple[Diagnostic, ...]]:
 
 def _fold(profiles: tuple[Profile, ...], version: str, kind: str,
           base: dict[str, Any]) -> tuple[dict[str, Any], tuple[Diagnostic, ...]]:
-    from .fluid.schemas import describe_problem, prune_spec, spec_validator
-
     tree = base
     found: list[Diagnostic] = []
     validator = spec_validator(version, kind)

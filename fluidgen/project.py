@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from pydantic import BeforeValidator, Field, ValidationError
 
 from . import versions
-from .diagnostics import Diagnostic, FluidgenError
+from .diagnostics import Diagnostic, FluidgenError, did_you_mean
+from .spec_errors import translate
 from .spectypes import Model, Namespace, choice
 
 if TYPE_CHECKING:
@@ -79,8 +80,6 @@ class Selected:
 
 
 def load(path: str, reader: Reader) -> tuple[Project, Document]:
-    from .spec_errors import translate
-
     docs = reader.load(path)
     if len(docs) != 1 or not isinstance(docs[0].data, dict):
         raise FluidgenError([Diagnostic(path, 1, 1, "error", f"{FILE} holds one {KIND} mapping")])
@@ -101,8 +100,6 @@ def select(directory: str, wanted: str | None, options: Options, reader: Reader)
         raise FluidgenError([Diagnostic(path, 1, 1, "error", f"{FILE} defines the environments {', '.join(names)}; "
                                                              "choose one with --env or FLUIDGEN_ENV")])
     if wanted not in project.environments:
-        from .diagnostics import did_you_mean
-
         raise FluidgenError([Diagnostic(path, 1, 1, "error", f'no environment "{wanted}" in {FILE} (it has '
                                                              f"{', '.join(names)}){did_you_mean(wanted, names)}")])
     env = project.environments[wanted]

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic, FluidgenError
+from .source import load_text
 
 CONFIG = ".sops.yaml"
 FILE = "secrets.sops.yaml"
@@ -138,8 +139,6 @@ def encrypt(plain: str, target: Path, recipients: tuple[str, ...], config: Path 
 def _check(sealed: str, expected: list[tuple[str, str]], source: str) -> list[dict[str, Any]]:
     """sops's output, refused unless it holds exactly the expected Secrets, each readable by
     kind and name with every value encrypted."""
-    from .source import load_text
-
     def refuse(why: str) -> FluidgenError:
         return _error(f"sops's output with {source} is not safe to write ({why}); nothing was written. Check "
                       "the creation rule for this path, or use --sops-age RECIPIENT")

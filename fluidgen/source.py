@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .diagnostics import Diagnostic, FluidgenError, PathT, Severity
+from .merge import deep_merge
 
 MAX_BYTES = 4 * 1024 * 1024  # a file larger than this is refused
 MAX_NODES = 200_000  # scalars + collections per document, alias expansions included
@@ -331,8 +332,6 @@ def _resolve_plain(text: str) -> Any:
 def overlay(docs: list[Document]) -> Document:
     """Deep-merge documents in order (maps merge, lists replace, null deletes), keeping for
     every key the file and position of the layer that set it last."""
-    from .merge import deep_merge
-
     data: Any = {}
     positions: dict[PathT, tuple[int, int]] = {}
     origins: dict[PathT, str] = {}

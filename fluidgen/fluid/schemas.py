@@ -14,9 +14,10 @@ from typing import Any
 
 from .. import versions
 from ..diagnostics import Severity, did_you_mean
+from ..engine_table import ENGINES
 from ..structural import kube
 from ..structural.dsl import OPEN, STR, Schema, fields
-from ..structural.validate import Problem, Validator
+from ..structural.validate import Problem, Validator, prune
 from . import dataset, operations
 from .common import GROUP_VERSION
 
@@ -32,8 +33,6 @@ class FluidKind:
 
 @cache
 def _all_kinds() -> tuple[FluidKind, ...]:
-    from ..engine_table import ENGINES
-
     out = [FluidKind(dataset.KIND, dataset.KIND, dataset.SPEC)]
     for engine in ENGINES.values():
         out.append(FluidKind(engine.kind, engine.name, engine.spec))
@@ -84,8 +83,6 @@ def validator(version: str, kind: str) -> Validator:
 
 def prune_spec(version: str, kind: str, value: Any) -> Any:
     """`value` (a spec) without the fields `version` does not have."""
-    from ..structural.validate import prune
-
     v = spec_validator(version, kind)
     return prune(v, v.schema, value)
 

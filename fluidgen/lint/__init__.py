@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ..diagnostics import Diagnostic, PathT
+from ..diagnostics import Diagnostic, PathT, did_you_mean
 from ..engine_table import ENGINES, REFERENCE_ENGINE
 from ..manifest import kind_of, meta
 from ..rules import Finding, Object, Rule
@@ -100,8 +100,6 @@ def unknown_ids(ids: Iterable[str]) -> list[str]:
 
 def directive_problems(path: str, text: str) -> list[Diagnostic]:
     """Unknown rule IDs in `# fluidgen-lint: ignore=...` lines: a typo would silence nothing."""
-    from ..diagnostics import did_you_mean
-
     out = []
     for m in FILE_DIRECTIVE.finditer(text):
         line = text.count("\n", 0, m.start()) + 1
@@ -129,8 +127,6 @@ def lint_manifests(docs: list[tuple[Document, set[str]]], context: Iterable[Obje
     """Rules over hand-written manifests (each with the rule IDs its file silences), located in
     their files. `context` holds objects that are not linted but may be referred to: what specs
     among the files compile to, and objects declared to exist elsewhere."""
-    from ..diagnostics import did_you_mean
-
     objects = [d.data for d, _ in docs if isinstance(d.data, dict)] + list(context)
     out = []
     for doc, ignore in docs:

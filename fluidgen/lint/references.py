@@ -8,6 +8,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..contract import Storage
+from ..diagnostics import did_you_mean
 from ..engine_table import REFERENCE_ENGINE
 from ..fluid.dataset import created_volume_names
 from ..fluid.operations import OPERATIONS
@@ -39,7 +40,6 @@ def _storage_findings(kind: str, scheme: str, facts: Storage, uri: object, secre
     for path, name in secret:
         if name not in facts.secret_options and not facts.other_names_read:
             reads = ", ".join(sorted(facts.secret_options)) or "no credentials at all"
-            from ..diagnostics import did_you_mean
 
             yield Finding(path, f"{kind} does not read {name} for {scheme}:// (it reads {reads})"
                                 f"{did_you_mean(name, facts.secret_options - given)}")  # not one already given

@@ -8,7 +8,9 @@ from collections.abc import Iterator
 
 from ..diagnostics import PathT
 from ..engine_table import ENGINES
+from ..kinds import table
 from ..manifest import kind_of, levels_of, meta, mounts_of, spec_of, walk_strings
+from ..names import dns1035_label, dns1123_subdomain
 from ..quantity import QUANTITY_RE, quantity_hint, to_bytes
 from ..rules import Finding, Object
 from ..uri import is_reference
@@ -64,9 +66,6 @@ def nfs_version_conflict(obj: Object, _: list[Object]) -> Iterator[Finding]:
 def dns_names(obj: Object, _: list[Object]) -> Iterator[Finding]:
     """The name rule of the kind table: DNS-1035 labels for Datasets and runtimes (Fluid), a
     DNS-1123 subdomain for everything else (the API server)."""
-    from ..kinds import table
-    from ..names import dns1035_label, dns1123_subdomain
-
     name = meta(obj).get("name")
     if not isinstance(name, str):
         return

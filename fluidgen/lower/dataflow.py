@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import versions
 from ..contract import Engine
 from ..diagnostics import FluidgenError, PathT
 from ..fluid.operations import BY_STEP
+from ..fluid.schemas import has_field
 from ..specparts import Backup, Load, Migrate, Process, Step
 from ..uri import scheme_of
 from . import overrides
@@ -93,8 +95,6 @@ def _after(ctx: Context, step: Step, index: int, previous: dict[str, Any] | None
 
 def _placement(ctx: Context, step: Step, kind: str, at: PathT, spec: dict[str, Any]) -> None:
     """Where the operation's pods run: nodeSelector, affinity, tolerations, schedulerName."""
-    from ..fluid.schemas import has_field
-
     for key in _PLACEMENT:
         value = getattr(step, key)
         if not value:
@@ -163,8 +163,6 @@ def _migrate(ctx: Context, m: Migrate, at: PathT, name: str, secrets: list[Secre
 
 
 def _process(ctx: Context, p: Process, at: PathT) -> dict[str, Any]:
-    from .. import versions
-
     dataset: dict[str, Any] = {"name": ctx.name, "namespace": ctx.namespace, "mountPath": p.mountPath}
     if p.subPath is not None:
         dataset["subPath"] = p.subPath

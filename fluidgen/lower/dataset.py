@@ -6,6 +6,7 @@ import base64
 from typing import Any
 
 from ..diagnostics import PathT
+from ..kinds import table
 from ..specparts import ExternalSecretRef
 from . import overrides
 from .context import Context
@@ -46,8 +47,6 @@ def secret(ctx: Context, plan: SecretPlan) -> dict[str, Any]:
 def external_secret(ctx: Context, name: str, ref: ExternalSecretRef, at: PathT) -> dict[str, Any]:
     """An External Secrets Operator ExternalSecret whose target is the Secret `name`; each key
     is one property of the remote secret (ESO api/v1 ExternalSecretData.remoteRef)."""
-    from ..kinds import table
-
     data = [{"secretKey": option, "remoteRef": {"key": ref.remoteKey, "property": prop}}
             for option, prop in sorted(ref.properties.items())]
     obj = {"apiVersion": table()["ExternalSecret"].api_version, "kind": "ExternalSecret",

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..fluid.schemas import has_field
 from ..merge import set_path
 from .context import Context
 
@@ -48,8 +49,6 @@ def value_of(settings: Any, key: tuple[str, ...]) -> Any:
 
 
 def present(version: str, kind: str, key: RuntimeKey) -> list[tuple[str, ...]]:
-    from ..fluid.schemas import has_field
-
     return [p for p in key.paths if has_field(version, kind, p)]
 
 

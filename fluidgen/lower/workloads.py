@@ -12,10 +12,13 @@ import posixpath
 from typing import Any
 
 from ..contract import Engine
+from ..contract import replicas as cache_workers
 from ..diagnostics import PathT
+from ..engine_table import ENGINES
 from ..specparts import Process, Workload
 from ..workloads import GPU, WORKLOADS, Pod, submit_reasons, submit_rules
 from .context import Context
+from .dataflow import step_name
 from .dataset import node_affinity
 from .mounts import mount_name
 
@@ -83,9 +86,6 @@ def _checked(ctx: Context, w: Workload, at: PathT) -> bool:
     if w.cleanPodPolicy is not None and w.kind not in ("MPIJob", "PyTorchJob"):
         ctx.report((*at, "cleanPodPolicy"), "cleanPodPolicy applies to MPIJob and PyTorchJob only")
         ok = False
-    from ..contract import replicas as cache_workers
-    from ..engine_table import ENGINES
-
     replicas = cache_workers(ctx, ENGINES[ctx.spec.runtime.engine])
     if kind.multi_node and replicas is not None and w.workers > replicas:
         # Only more training nodes than cache workers leaves some without a local cache worker;
@@ -148,8 +148,6 @@ def _object(ctx: Context, engine: Engine, w: Workload, at: PathT) -> dict[str, A
 def submitter_rbac(ctx: Context) -> list[dict[str, Any]]:
     """ServiceAccount, Role and RoleBinding per service account of the steps whose scripts
     submit jobs (the kinds of all its steps together)."""
-    from .dataflow import step_name
-
     by_account: dict[str, list[tuple[int, Process, str]]] = {}
     for i, step in enumerate(ctx.spec.dataflow):
         p = step.process

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Diagnostic, FluidgenError
+from ..inputs import Reader, inside
+from ..source import decode, load_text
 from .validate import Problem, Validator
 
 MAX_CRD_BYTES = 64 * 1024 * 1024
@@ -47,9 +49,6 @@ class CrdSet:
 
     @classmethod
     def load(cls, location: str | Path) -> CrdSet:
-        from ..inputs import Reader
-        from ..source import decode, load_text
-
         root = Path(location)
         files = sorted(p for p in root.iterdir() if p.suffix in (".yaml", ".yml", ".json")) \
             if root.is_dir() else [root]
@@ -134,7 +133,6 @@ def _only_regular_inside(root: Path, files: list[Path]) -> None:
     import os
     import stat
 
-    from ..inputs import inside
 
     real_root = os.path.realpath(root)
     problems = []
