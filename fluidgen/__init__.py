@@ -1,4 +1,22 @@
-"""fluidgen: compile short specs into validated, tuned Fluid manifests."""
+"""fluidgen: compile short specs into validated, tuned Fluid manifests.
+
+The modules stand on floors; each imports only from its own floor and those below, and no
+import (module-level or inside a function) closes a circle (tests/test_architecture.py holds
+the floors as data and checks them):
+
+1. toolkit: diagnostics, merge, quantity, names, versions, emit, manifest (safe reads of
+   parsed objects), uri (schemes, Fluid's dataset:// references), options, rules (the rule
+   shape), spectypes, fluidsource/fluidbase, the schema vocabulary (structural.dsl, kube,
+   validate; fluid/common.py);
+2. machinery: the YAML reader (source.py), inputs, settings, the build cache, sops, user
+   CRDs, Fluid's Dataset, operation, mount and sync facts, job kinds;
+3. models: the spec parts that know no engine (specparts.py), the lowering context;
+4. the engine contract (contract.py); 5. the engine modules (engines/*.py: the contract and
+   the toolkit only); 6. the engine table (engine_table.py);
+7. readers of the table: kinds, the Fluid API model (fluid/schemas.py), lint, the whole spec
+   (spec.py: engine names and sections), profiles, health;
+8. lowering (lower/*.py); 9. the pipeline and the commands.
+"""
 
 from __future__ import annotations
 

@@ -1,0 +1,237 @@
+"""The house without a circle: fluidgen's import graph, read from the source with `ast`.
+
+Every import counts, at module level or inside a function, except those under
+`if TYPE_CHECKING:` (they never run). A relative import is resolved; `from pkg import name`
+is an edge to the submodule when `name` is one; importing a module also runs each package
+above it, so those edges count too (why the engine table is not engines/__init__.py).
+
+Fails on any import cycle, on a module importing one of a higher floor, on an engine module
+importing anything but the engine contract and the toolkit, and on a module no floor lists.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT
+
+PACKAGE = ROOT / "fluidgen"
+
+# The floors, lowest first: a module imports only from its own floor and those below.
+# fnmatch-style patterns over dotted module names ("fluidgen." left out; "" is the package).
+FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # Engine-neutral helpers that import nothing above: errors and their positions, merging,
+    # quantities, names, versions, YAML writing, safe manifest reads, URI and Fluid's
+    # reference facts, pipeline options, the rule shape, spec value types, Fluid sources, and
+    # the vocabulary schemas are written in (structural dsl/kube/validate, fluid/common.py).
+    ("toolkit", ("", "diagnostics", "merge", "quantity", "names", "versions", "emit", "manifest", "uri",
+                 "options", "rules", "spectypes", "fluidsource", "fluidbase", "structural",
+                 "structural.dsl", "structural.kube", "structural.validate", "fluid", "fluid.common",
+                 "engines", "lower", "importer")),
+    # Reading and remembering input: the YAML reader, inputs, settings, the build cache, sops,
+    # user CRDs, Fluid's Dataset/operation/mount/sync facts, job kinds, Lists, git trees.
+    ("machinery", ("source", "inputs", "buildinputs", "secretsource", "settings", "cache", "sops", "report",
+                   "structural.crds", "fluid.dataset", "fluid.operations", "fluid.mounts", "fluid.sync",
+                   "workloads", "lists", "gittree", "spec_errors", "importer.compact", "importer.files")),
+    # The spec models that know no engine, and the lowering context.
+    ("models", ("specparts", "lower.context")),
+    ("contract", ("contract",)),
+    ("engines", ("engines.*",)),
+    ("table", ("engine_table",)),
+    # Readers of the table: kinds, the Fluid API model, lint, the whole spec, profiles, health.
+    ("readers", ("kinds", "fluid.schemas", "lint", "lint.*", "spec", "specschema", "profiles", "objectcheck",
+                 "manifest_index", "healthcheck")),
+    ("lowering", ("lower.*",)),
+    ("commands", ("pipeline", "project", "filecheck", "drift", "output", "plan", "init", "argocd", "flux", "helm",
+                  "explain", "commands", "cli", "__main__", "importer.*")),
+)
+ENGINE_MAY_IMPORT = frozenset({"toolkit", "contract"})
+ENGINE_MODULES = "engines.*"
+
+
+@dataclass(frozen=True)
+class Edge:
+    source: str
+    target: str
+    line: int
+    implicit: bool = False  # a package run because a module below it is imported
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _imports(name: str, path: Path) -> Iterator[tuple[str, int]]:
+    is_package = path.name == "__init__.py"
+
+    def visit(node: ast.AST) -> Iterator[tuple[str, int]]:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                yield from (pair for stmt in child.orelse for pair in visit_one(stmt))
+                continue
+            yield from visit_one(child)
+
+    def visit_one(child: ast.AST) -> Iterator[tuple[str, int]]:
+        if isinstance(child, ast.Import):
+            yield from ((a.name, child.lineno) for a in child.names)
+        elif isinstance(child, ast.ImportFrom):
+            base = child.module or ""
+            if child.level:
+                anchor = name.split(".") if is_package else name.split(".")[:-1]
+                anchor = anchor[:len(anchor) - (child.level - 1)]
+                base = ".".join(anchor + ([child.module] if child.module else []))
+            for alias in child.names:
+                sub = f"{base}.{alias.name}"
+                yield (sub if sub in MODULES else base), child.lineno
+        yield from visit(child)
+
+    yield from visit(ast.parse(path.read_text(), str(path)))
+
+
+def _edges() -> list[Edge]:
+    out = []
+    for name, path in MODULES.items():
+        for target, line in _imports(name, path):
+            if target not in MODULES or target == name:
+                continue
+            out.append(Edge(name, target, line))
+            parts = target.split(".")
+            for end in range(1, len(parts)):
+                parent = ".".join(parts[:end])
+                if parent in MODULES and parent != name and not name.startswith(parent + "."):
+                    out.append(Edge(name, parent, line, implicit=True))
+    return out
+
+
+EDGES = _edges()
+
+
+def _short(module: str) -> str:
+    return module.removeprefix("fluidgen").removeprefix(".")
+
+
+def floor_of(module: str) -> str | None:
+    short = _short(module)
+    for floor, patterns in FLOORS:
+        if any(short == p or (p.endswith(".*") and short.startswith(p[:-1])) for p in patterns):
+            return floor
+    return None
+
+
+RANK = {floor: i for i, (floor, _) in enumerate(FLOORS)}
+
+
+def _cycles(edges: list[Edge]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    graph: dict[str, list[str]] = {m: [] for m in MODULES}
+    for e in edges:
+        graph[e.source].append(e.target)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def connect(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            connect(v)
+    return found
+
+
+def test_no_import_cycles() -> None:
+    cycles = _cycles(EDGES)
+    described = []
+    for component in cycles:
+        inside = set(component)
+        links = sorted({f"{_short(e.source)}:{e.line} -> {_short(e.target)}" for e in EDGES
+                        if e.source in inside and e.target in inside})
+        described.append(f"{len(component)} modules: " + "; ".join(links))
+    assert not cycles, "import cycles:\n" + "\n".join(described)
+
+
+def test_every_module_has_a_floor() -> None:
+    assert [m for m in MODULES if floor_of(m) is None] == [], "add each new module to a floor in FLOORS"
+
+
+def test_no_module_imports_from_a_higher_floor() -> None:
+    upward = []
+    for e in EDGES:
+        source, target = floor_of(e.source), floor_of(e.target)
+        if source is None or target is None:
+            continue  # test_every_module_has_a_floor names them
+        if RANK[target] > RANK[source]:
+            how = " (its package runs first)" if e.implicit else ""
+            upward.append(f"{_short(e.source)}:{e.line} ({source}) imports {_short(e.target)} ({target}){how}")
+    assert upward == []
+
+
+def test_engine_modules_import_only_the_contract_and_the_toolkit() -> None:
+    wrong = [f"{_short(e.source)}:{e.line} imports {_short(e.target)} ({floor_of(e.target)})" for e in EDGES
+             if floor_of(e.source) == "engines" and e.source != "fluidgen.engines"
+             and floor_of(e.target) not in ENGINE_MAY_IMPORT]
+    assert wrong == []
+
+
+def test_the_engine_package_runs_nothing() -> None:
+    """Importing one engine module must not import the others (or the table) first."""
+    assert [e.target for e in EDGES if e.source == "fluidgen.engines"] == []
+
+
+# -- the test can fail: it sees what it is meant to see ----------------------------------
+
+def test_cycles_are_found_through_function_level_imports(tmp_path: Path) -> None:
+    edges = [Edge("fluidgen.kinds", "fluidgen.engine_table", 1), Edge("fluidgen.engine_table", "fluidgen.kinds", 2)]
+    assert _cycles(edges) == [["fluidgen.engine_table", "fluidgen.kinds"]]
+
+
+@pytest.mark.parametrize(("module", "floor"), [
+    ("fluidgen.manifest", "toolkit"), ("fluidgen.engines.thin", "engines"), ("fluidgen.engines", "toolkit"),
+    ("fluidgen.lower.context", "models"), ("fluidgen.lower.mounts", "lowering"), ("fluidgen.lint.storage", "readers"),
+    ("fluidgen.importer.run", "commands"), ("fluidgen", "toolkit")])
+def test_floors_are_looked_up_by_pattern(module: str, floor: str) -> None:
+    assert floor_of(module) == floor
+
+
+def test_function_level_and_relative_imports_are_read() -> None:
+    """engine_table imports each engine module with `from .engines import thin`: an edge to the
+    submodule, plus the implicit one to the package that runs first."""
+    table = {(e.target, e.implicit) for e in EDGES if e.source == "fluidgen.engine_table"}
+    assert ("fluidgen.engines.thin", False) in table and ("fluidgen.engines", True) in table
+    assert not any(re.search(r"TYPE_CHECKING", MODULES[e.source].read_text().splitlines()[e.line - 1])
+                   for e in EDGES)

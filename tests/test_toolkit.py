@@ -1,0 +1,78 @@
+"""The toolkit modules the layering made: URI and reference facts (uri.py) and the safe reads
+of manifests of any shape (manifest.py) that rules, engines and lowering share."""
+
+from __future__ import annotations
+
+import pytest
+
+from fluidgen import manifest, uri
+
+
+@pytest.mark.parametrize(("given", "scheme"), [
+    ("oss://bucket/dir/", "oss"), ("S3://b/", "s3"), ("juicefs:///", "juicefs"), ("server:/export", ""),
+    ("", ""), ("dataset://ns/name", "dataset")])
+def test_scheme_of(given: str, scheme: str) -> None:
+    assert uri.scheme_of(given) == scheme
+
+
+@pytest.mark.parametrize(("point", "reference", "native"), [
+    ("dataset://team/imagenet", True, False), ("DATASET://team/imagenet", False, False),
+    ("pvc://claim/sub", False, True), ("local:///mnt/data", False, True), ("oss://b/", False, False),
+    (None, False, False), (42, False, False)])
+def test_fluid_scheme_prefixes(point: object, reference: bool, native: bool) -> None:
+    """Fluid tests prefixes as written (IsFluidRefSchema, IsFluidNativeScheme): case counts."""
+    assert uri.is_reference(point) is reference
+    assert uri.is_native(point) is native
+
+
+def _dataset(mounts: object, name: str = "d", namespace: str | None = "ns") -> manifest.Manifest:
+    return {"kind": "Dataset", "metadata": {"name": name, "namespace": namespace}, "spec": {"mounts": mounts}}
+
+
+def test_reads_survive_any_shape() -> None:
+    broken: manifest.Manifest = {"kind": 3, "metadata": [], "spec": "x"}
+    assert manifest.kind_of(broken) == "3" and manifest.meta(broken) == {} and manifest.spec_of(broken) == {}
+    assert manifest.fuse_spec(broken) == {} and manifest.levels_of(broken) == [] and manifest.mounts_of(broken) == []
+    assert list(manifest.components_of(broken)) == [] and manifest.mapping([1]) == {} and manifest.items({}) == []
+
+
+def test_fuse_options_split_both_forms() -> None:
+    obj = {"spec": {"fuse": {"args": ["fuse", "-oro,kernel_cache", "--fuse-opts=attr_timeout=7200, max_read=131072",
+                                      7]}}}
+    assert manifest.fuse_options(obj) == [(0, "fuse"), (1, "ro"), (1, "kernel_cache"), (2, "attr_timeout=7200"),
+                                          (2, "max_read=131072")]
+
+
+def test_jvm_flag_takes_the_last_and_names_given_skips_malformed() -> None:
+    assert manifest.jvm_flag(["-Xmx4G", 5, "-Xmx8G"], "-Xmx") == (2, "8G")
+    assert manifest.jvm_flag("-Xmx4G", "-Xmx") is None
+    assert manifest.names_given([{"name": "a"}, {"name": 1}, "b", {"name": "c"}]) == [(0, "a"), (3, "c")]
+
+
+def test_levels_and_mounts_of() -> None:
+    runtime = {"kind": "AlluxioRuntime", "spec": {"tieredstore": {"levels": [{"mediumtype": "MEM"}, "odd"]}}}
+    assert manifest.levels_of(runtime) == [{"mediumtype": "MEM"}, "odd"]
+    assert manifest.mounts_of(runtime) == []  # only a Dataset has mounts
+    assert manifest.mounts_of(_dataset([{"mountPoint": "oss://b/"}, "x"])) == [{"mountPoint": "oss://b/"}]
+
+
+def test_walk_strings_paths() -> None:
+    assert list(manifest.walk_strings({"a": ["x", {"b": "y"}], "c": 1})) == [(("a", 0), "x"), (("a", 1, "b"), "y")]
+
+
+@pytest.mark.parametrize(("mounts", "reference"), [
+    ([{"mountPoint": "dataset://ns/other"}], True),
+    ([{"mountPoint": "dataset://ns/a"}, {"mountPoint": "oss://b/"}], False),
+    ([], False), ("dataset://ns/other", False)])
+def test_is_reference_dataset(mounts: object, reference: bool) -> None:
+    assert manifest.is_reference_dataset(_dataset(mounts)) is reference
+
+
+def test_fluid_runtime_at_binds_by_name_and_namespace() -> None:
+    dataset = _dataset([])
+    objects = [{"kind": "ThinRuntimeProfile", "metadata": {"name": "d", "namespace": "ns"}},
+               {"kind": "JindoRuntime", "metadata": {"name": "d", "namespace": "other"}},
+               {"kind": "JindoRuntime", "metadata": {"name": "d", "namespace": "ns"}}]
+    assert manifest.fluid_runtime_at(dataset, objects) is objects[2]
+    assert manifest.fluid_runtime_at(dataset, objects[:2]) is None
+    assert manifest.same_place(dataset, objects[2]) and not manifest.same_place(dataset, objects[1])
