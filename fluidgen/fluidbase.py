@@ -7,7 +7,8 @@ runs them against the functions here.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 
 from .fluidsource import decided_by, source
@@ -110,3 +111,37 @@ def host_network(mode: str | None) -> bool:
     """Fluid runs a component in the host network unless its networkMode is ContainerNetwork."""
     return mode != "ContainerNetwork"
 
+
+
+@decided_by(source("pkg/common/fluid_ufs_scheme.go", "IsFluidNativeScheme"))
+def is_native(mount_point: object) -> bool:
+    """Fluid mounts local:// and pvc:// itself, as volumes of the runtime's pods."""
+    return isinstance(mount_point, str) and mount_point.startswith(NATIVE_SCHEMES)
+
+
+@dataclass(frozen=True)
+class MountDelta:
+    """The namespace paths a remounting runtime mounts (add) and unmounts (remove)."""
+
+    add: tuple[str, ...]
+    remove: tuple[str, ...]
+
+    @property
+    def update(self) -> bool:
+        return bool(self.add or self.remove)
+
+
+def _remounted_paths(mounts: Iterable[object]) -> list[str]:
+    return [mount_path(m.get("name"), m.get("path")) for m in mounts
+            if isinstance(m, Mapping) and not is_native(m.get("mountPoint"))]
+
+
+@decided_by(source("pkg/utils/dataset.go", "AnalyzePathsDelta"), source("pkg/utils/slice.go", "SubtractString"))
+def mount_delta(spec_mounts: Iterable[object], status_mounts: Iterable[object]) -> MountDelta:
+    """What a remounting runtime (Alluxio, GooseFS, the generic cache runtime) does when a
+    Dataset's spec.mounts differ from status.mounts (what it mounted last): it mounts the
+    namespace paths only spec has and unmounts those only status has, in list order. A mount
+    at an unchanged path is never remounted, whatever else changed; local:// and pvc:// mounts
+    take no part."""
+    spec, status = _remounted_paths(spec_mounts), _remounted_paths(status_mounts)
+    return MountDelta(tuple(p for p in spec if p not in set(status)), tuple(p for p in status if p not in set(spec)))

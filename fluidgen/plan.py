@@ -4,7 +4,7 @@ Fluid's controllers propagate few edits to a running runtime: most engines' Sync
 empty, so changed properties, JVM options, tiers or FUSE arguments never reach the pods and
 Argo CD reports the edit synced and healthy. Each engine module states what its sync carries
 out, per Fluid version and with the Fluid source (Engine.edits: EditFacts; Engine.mount_sync:
-how Dataset mount edits reach it; fluid/sync.py); this module compares the objects before and
+how Dataset mount edits reach it; fluid/sync.py; fluidbase.mount_delta); this module compares the objects before and
 after and classifies every changed field:
 
 - applied: carried out in place (workers scale, the cache mounts or unmounts a mount);
@@ -35,7 +35,6 @@ from . import versions
 from .contract import Engine
 from .diagnostics import PathT, format_path
 from .engine_table import BY_KIND
-from .fluid.mounts import is_native, mount_delta, namespace_path
 from .fluid.operations import OPERATIONS
 from .fluid.sync import (
     APPLIED,
@@ -49,6 +48,7 @@ from .fluid.sync import (
     EditFact,
     MountSync,
 )
+from .fluidbase import is_native, mount_delta, mount_path
 
 if TYPE_CHECKING:
     from .options import Options
@@ -280,7 +280,7 @@ def _mounts(spec: Mapping[str, Any]) -> list[dict[str, Any]]:
 def _by_path(mounts: list[dict[str, Any]]) -> dict[str, tuple[int, dict[str, Any]]]:
     out: dict[str, tuple[int, dict[str, Any]]] = {}
     for i, m in enumerate(mounts):
-        out.setdefault(namespace_path(m), (i, m))
+        out.setdefault(mount_path(m.get("name"), m.get("path")), (i, m))
     return out
 
 
@@ -300,7 +300,7 @@ def _class_mounts(engine: Engine, runtime: dict[str, Any], objects: list[dict[st
 def _path_mode(engine: Engine, sync: MountSync, old: Mapping[str, Any], new: Mapping[str, Any],
                runtime: dict[str, Any], objects: list[dict[str, Any]]) -> list[Classified]:
     """A remounting runtime: mounts whose namespace path appears or disappears are mounted or
-    unmounted; every other mount edit waits (fluid/mounts.py)."""
+    unmounted; every other mount edit waits (fluidbase.mount_delta)."""
     old_mounts, new_mounts = _mounts(old), _mounts(new)
     delta = mount_delta(new_mounts, old_mounts)
     mounts_ok = _class_mounts(engine, runtime, objects) if sync.needs_class_mount else True

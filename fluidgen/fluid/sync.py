@@ -55,7 +55,7 @@ class MountSync:
     """How a running runtime takes up edits of its Dataset's spec.mounts (and sharedOptions,
     sharedEncryptOptions).
 
-    paths: remounts the mounts whose namespace path appears or disappears (fluid/mounts.py);
+    paths: remounts the mounts whose namespace path appears or disappears (fluidbase.mount_delta);
       other edits of a mount at the same path, and pvc:// or local:// mounts, wait for a
       re-created runtime.
     command: re-renders the FUSE mount command from the first mount: `fields` says what each
