@@ -556,3 +556,37 @@ def test_a_profile_for_another_engine_is_reported_at_the_specs_line(tmp_path: Pa
     assert f"{spec}:12:3: error: runtime.profile: " in result.err, result.err
     assert "profiles for alluxio: alluxio-default, alluxio-imagenet" in result.err
     assert "<bundled>" not in result.err
+
+
+# --- nothing accepted silently -------------------------------------------------------------
+
+def test_an_engine_credential_name_in_plain_options_is_refused(tmp_path: Path) -> None:
+    """fs.oss.accessKeyId is a credential AlluxioRuntime reads (import moves it to a Secret too);
+    beside a secret in credentials it would sit in plain text in the Dataset."""
+    spec = write(tmp_path, "oss.yaml", OSS_SPEC.replace("QUOTA", "2Gi").replace(
+        "options: {fs.oss.endpoint: oss-cn-beijing.aliyuncs.com}",
+        "options: {fs.oss.endpoint: oss-cn-beijing.aliyuncs.com, fs.oss.accessKeyId: LTAIexample}").replace(
+        "credentials: {envFile: oss.env}", "credentials: {fromEnv: {fs.oss.accessKeySecret: SK}}"))
+    result = run_cli("build", spec, env={"SK": "s"})
+    assert result.code == 1 and result.out == ""
+    assert 'error [FG101]: source[0].options["fs.oss.accessKeyId"]' in result.err
+    assert "LTAIexample" not in result.err
+
+
+@pytest.mark.parametrize(("kind", "spec", "message"), [
+    ("DataLoad", "{target: [{path: /}]}", "names no Dataset (spec.dataset.name)"),
+    ("DataProcess", "{processor: {script: {image: bash, source: ls}}}", "names no Dataset (spec.dataset.name)"),
+    ("DataBackup", '{backupPath: "pvc://x/y/"}', "names no Dataset (spec.dataset)"),
+    ("DataMigrate", '{from: {externalStorage: {uri: "s3://a/b"}}, to: {externalStorage: {uri: "s3://c/d"}}}',
+     "neither spec.from.dataset nor spec.to.dataset"),
+])
+def test_a_data_operation_that_names_no_dataset_is_an_error(kind: str, spec: str, message: str,
+                                                            tmp_path: Path) -> None:
+    manifests = write(tmp_path, "op.yaml", f"""\
+        apiVersion: data.fluid.io/v1alpha1
+        kind: {kind}
+        metadata: {{name: op, namespace: default}}
+        spec: {spec}
+        """)
+    result = run_cli("lint", manifests)
+    assert result.code == 1 and "error [FG125]" in result.err and message in result.err, result.err

@@ -143,12 +143,26 @@ def _dataset_ref(obj: Object) -> tuple[PathT, Any, Any] | None:
     return None
 
 
+# What Fluid's controllers do with an operation that names no Dataset: they look it up by that
+# empty name and fail (pkg/controllers/v1alpha1/{dataload,dataprocess,databackup}/implement.go
+# GetTargetDataset; DataMigrate: pkg/utils/datamigrate.go GetTargetDatasetNamespacedNameOfMigrate,
+# "either spec.to.dataset or spec.from.dataset must be set"), in every version versions.py lists.
+_NO_DATASET = {
+    "DataMigrate": "neither spec.from.dataset nor spec.to.dataset names a Dataset; Fluid refuses the DataMigrate "
+                   "(one side must be a Dataset)",
+    "DataBackup": "the DataBackup names no Dataset (spec.dataset); Fluid's controller cannot find what to back up",
+    "": "the operation names no Dataset (spec.dataset.name); Fluid's controller cannot find what to work on",
+}
+
+
 def operation_references(obj: Object, objects: list[Object]) -> Iterator[Finding]:
     if kind_of(obj) not in OPERATIONS:
         return
     ns = meta(obj).get("namespace")
     found = _dataset_ref(obj)
-    if found is not None:
+    if found is None or not found[1]:
+        yield Finding(found[0] if found else ("spec",), _NO_DATASET.get(kind_of(obj), _NO_DATASET[""]))
+    else:
         path, name, namespace = found
         if namespace is None and kind_of(obj) == "DataLoad":
             yield Finding(path, "set dataset.namespace: Fluid fails a DataLoad whose dataset namespace is empty or "

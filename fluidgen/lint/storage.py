@@ -13,8 +13,8 @@ from ..manifest import kind_of, levels_of, meta, mounts_of, spec_of, walk_string
 from ..names import dns1035_label, dns1123_subdomain
 from ..quantity import QUANTITY_RE, quantity_hint, to_bytes
 from ..rules import Finding, Object
-from ..uri import is_reference
-from .binding import engine_of
+from ..uri import is_reference, scheme_of
+from .binding import bound_runtime, engine_of
 
 SECRET_OPTION = re.compile(r"(accesskeysecret|secretkey|secret-key|secret_key|password|token|metaurl)$",
                            re.IGNORECASE)
@@ -23,14 +23,20 @@ PLACEHOLDER = re.compile(r"<[A-Za-z_][A-Za-z0-9_ -]*>")
 SINGLE_TIER = frozenset(e.kind for e in ENGINES.values() if e.single_tier)
 
 
-def plain_credentials(obj: Object, _: list[Object]) -> Iterator[Finding]:
+def plain_credentials(obj: Object, objects: list[Object]) -> Iterator[Finding]:
     if kind_of(obj) != "Dataset":
         return
     spec = spec_of(obj)
+    runtime = bound_runtime(obj, objects)
+    engine = engine_of(runtime) if runtime is not None else None
     for i, mount in enumerate(mounts_of(obj)):
         options = mount.get("options")
+        # The engine's own credential names for this storage (fs.oss.accessKeyId beside the secret),
+        # as well as every name that looks like a secret.
+        facts = engine.storage.get(scheme_of(str(mount.get("mountPoint", "")))) if engine is not None else None
+        read_as_secret = facts.secret_options if facts is not None else frozenset()
         for key in options if isinstance(options, dict) else {}:
-            if SECRET_OPTION.search(str(key)):
+            if SECRET_OPTION.search(str(key)) or key in read_as_secret:
                 yield Finding(("spec", "mounts", i, "options", key),
                               f"credential {key} is in plain options; move it to encryptOptions backed "
                               "by a Secret (fluidgen: credentials.fromEnv/fromFile)")
