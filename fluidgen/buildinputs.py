@@ -3,12 +3,14 @@ generated Secret value came from. The build cache (cache.py) re-checks all of it
 reusing an output. It travels through a compile as an explicit object.
 
 Only digests of non-secret inputs are kept. Credential sources are recorded by recipe
-(which variable, which file, which key), never by value.
+(which variable, which file, which key) and env files by their key set, never by value or
+by a digest of their content (a short password would fall to a dictionary).
 """
 
 from __future__ import annotations
 
 import os
+import stat
 
 TYPE_CHECKING = False  # typing costs milliseconds at start-up; mypy reads this name as True
 if TYPE_CHECKING:
@@ -73,6 +75,34 @@ def listing_digest(names: list[str]) -> str:
 
 
 YAML_SUFFIXES = (".yaml", ".yml")
+MAX_INPUT_BYTES = 4 * 1024 * 1024  # no input file larger than this is ever read (source.MAX_BYTES)
+
+
+def read_regular(path: str, limit: int = MAX_INPUT_BYTES) -> bytes | None:
+    """A regular file's bytes; None when it is not one (FIFO, device, directory) or is over
+    `limit`. Never blocks on a FIFO, never reads more than `limit` + 1 bytes; raises
+    FileNotFoundError for a missing file and OSError when it cannot be read."""
+    st = os.lstat(path)
+    if stat.S_ISLNK(st.st_mode):
+        st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
+        return None
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+                 | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped since the lstat
+            return None
+        chunks = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, limit + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    return None if size > limit else b"".join(chunks)
 
 
 def folder_listing(path: str) -> list[str]:

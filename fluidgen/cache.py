@@ -14,8 +14,14 @@ second build of the same inputs can be read back instead of recompiled.
   cut points are found with a random marker when the entry is written.
 - Private: the directory must belong to the user and be writable by nobody else, and so
   must each entry; otherwise the cache is bypassed. Entries are written with `marshal`
-  (built into the interpreter: reading one imports nothing) and checked for shape before
-  use; a damaged entry is a miss. They are written atomically (temp file + rename).
+  (built into the interpreter: reading one imports nothing) behind a header with the
+  payload's digest, so a damaged entry is never unmarshalled (a list header claiming 2**31
+  items would allocate for seconds); the entry is checked for shape before use, and any
+  exception while serving is a miss.
+- Inputs are checked without trusting them: each recorded file is lstat'ed first, read only
+  when it is a regular file, at most the input limit (buildinputs.read_regular): an input
+  now replaced by a FIFO, a link to /dev/zero or a huge file is a miss, never a hang.
+- Entries are written atomically (temp file + rename).
 - Start-up: this module and what it imports stay off `typing`, `json`, `hashlib` and
   `contextlib`, which would cost more than the rest of a hit together.
 - Only plain `build` runs that write YAML to stdout from regular files and directories
@@ -42,7 +48,7 @@ SETTINGS_PREFIXES = ("FLUIDGEN_", "ARGOCD_ENV_FLUIDGEN_")
 NOT_SETTINGS = {"FLUIDGEN_NO_CACHE", "FLUIDGEN_CACHE_DIR", "FLUIDGEN_TRACEBACK"}
 MAX_ENTRIES = 2000
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
-FORMAT = 3  # bump when the entry layout changes
+FORMAT = 4  # bump when the entry layout changes
 _FLAGS = {"-q", "--quiet", "--strict"}
 _VALUED = {"-n", "--namespace", "--fluid-version", "--format", "--target", "-f", "--file", "--ignore",
            "--allow-read"}
@@ -132,42 +138,62 @@ def _key(argv: list[str]) -> str:
 
 
 def serve(argv: list[str], write: Callable[[str], Any], write_err: Callable[[str], Any]) -> bool:
-    """Write a cached build's output if every recorded input is unchanged; False on a miss."""
+    """Write a cached build's output if every recorded input is unchanged; False on a miss.
+    Anything unexpected while serving (a damaged entry, an input that is now a FIFO, a
+    device or too large, an error of any kind) is a miss: the build then runs and reports."""
     if not enabled() or not cacheable_argv(argv):
         return False
-    folder = directory()
     try:
-        if not _private(folder, directory=True):
-            return False
-        path = os.path.join(folder, f"{_key(argv)}.entry")
-        if not _private(path, directory=False):
-            return False
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_ENTRY_BYTES + 1)
-        entry: Any = marshal.loads(raw) if len(raw) <= MAX_ENTRY_BYTES else None
-        if not _well_formed(entry):
-            return False
-        text = _fresh_output(entry)
-    except (OSError, ValueError, EOFError, TypeError, UnicodeError):  # a damaged entry is a miss
+        entry = _load_entry(argv)
+        text = _fresh_output(entry) if entry is not None else None
+    except Exception:  # the hit path never fails a build; the compile that follows reports
         return False
-    if text is None:
+    if text is None or entry is None:
         return False
     write_err(entry["stderr"])
     write(text)
     return True
 
 
+def _load_entry(argv: list[str]) -> Any:
+    """The entry for this command line when it is private, intact (its digest matches, so a
+    damaged file is never unmarshalled) and well formed; else None."""
+    folder = directory()
+    if not _private(folder, directory=True):
+        return None
+    path = os.path.join(folder, f"{_key(argv)}.entry")
+    if not _private(path, directory=False):
+        return None
+    raw = buildinputs.read_regular(path, MAX_ENTRY_BYTES)
+    if raw is None or not raw.startswith(_MAGIC):
+        return None
+    want, _, payload = raw[len(_MAGIC):].partition(b"\n")
+    if want.decode("ascii", "replace") != buildinputs.digest(payload):
+        return None
+    entry: Any = marshal.loads(payload)
+    return entry if _well_formed(entry) else None
+
+
+_MAGIC = f"fluidgen-cache {FORMAT}\n".encode()
+_RECIPE_LENGTHS = {"env": 2, "file": 2, "envfile": 3}
+
+
 def _well_formed(entry: Any) -> bool:
     if not isinstance(entry, dict) or entry.get("format") != FORMAT:
         return False
     maps = ("files", "dirs", "envfiles")
-    if not all(isinstance(entry.get(k), dict) and all(isinstance(v, str) for v in entry[k].values()) for k in maps):
+    if not all(isinstance(entry.get(k), dict) and all(isinstance(p, str) and isinstance(v, str)
+                                                      for p, v in entry[k].items()) for k in maps):
         return False
     parts, slots = entry.get("parts"), entry.get("slots")
     return (isinstance(parts, list) and all(isinstance(p, str) for p in parts) and isinstance(slots, list)
             and len(parts) == len(slots) + 1 and isinstance(entry.get("stderr"), str)
-            and all(isinstance(s, list) and s and all(isinstance(r, list) and all(isinstance(x, str) for x in r)
-                                                      for r in s) for s in slots))
+            and all(isinstance(s, list) and s and all(_recipe(r) for r in s) for s in slots))
+
+
+def _recipe(recipe: Any) -> bool:
+    return (isinstance(recipe, list) and bool(recipe) and all(isinstance(x, str) for x in recipe)
+            and _RECIPE_LENGTHS.get(recipe[0]) == len(recipe))
 
 
 def _fresh_output(entry: dict[str, Any]) -> str | None:
@@ -187,11 +213,13 @@ def _fresh_output(entry: dict[str, Any]) -> str | None:
 
 
 def _file_digest(path: str) -> str:
+    """The digest of a recorded input now: "" when it is missing, "!" (never a digest) when
+    it is no longer a regular file within the input limit (a FIFO, /dev/zero, a huge file)."""
     try:
-        with open(path, "rb") as fh:
-            return buildinputs.digest(fh.read())
+        data = buildinputs.read_regular(path)
     except FileNotFoundError:
         return ""
+    return "!" if data is None else buildinputs.digest(data)
 
 
 def _fill(parts: list[str], slots: list[list[list[str]]]) -> str | None:
@@ -242,7 +270,8 @@ def store(argv: list[str], objects: list[dict[str, Any]], stderr: str, inputs: b
     entry = {"format": FORMAT, "files": inputs.files, "dirs": inputs.dirs, "envfiles": inputs.envfiles,
              "parts": parts, "slots": slots, "stderr": stderr}
     try:
-        _write(directory(), f"{_key(argv)}.entry", marshal.dumps(entry))
+        payload = marshal.dumps(entry)
+        _write(directory(), f"{_key(argv)}.entry", _MAGIC + buildinputs.digest(payload).encode() + b"\n" + payload)
     except OSError:  # a cache that cannot be written is no cache (contextlib costs start-up time)
         return
 

@@ -45,8 +45,10 @@ class Reader:
 
     # -- plain reads --------------------------------------------------------------------
 
-    def read(self, path: str, limit: int = MAX_BYTES) -> bytes:
-        """A file's bytes (or stdin's for '-'), refusing anything over `limit`."""
+    def read(self, path: str, limit: int = MAX_BYTES, record: bool = True) -> bytes:
+        """A file's bytes (or stdin's for '-'), refusing anything over `limit`. With
+        `record=False` (credential files) the content is not recorded for the cache, which
+        re-reads such files through their recipes instead."""
         if path in self._once:
             return self._once[path]
         if path == "-":
@@ -68,7 +70,7 @@ class Reader:
         if not stat.S_ISREG(mode):  # a FIFO or device: it cannot be read again, nor re-checked
             self._once[path] = raw
             self.inputs.uncacheable()
-        else:
+        elif record:
             self.inputs.file(path, raw)
         return raw
 

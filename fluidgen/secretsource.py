@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from .buildinputs import Recipe
+from .buildinputs import Recipe, read_regular
 
 TYPE_CHECKING = False  # collections.abc is not loaded at start-up; mypy reads this name as True
 if TYPE_CHECKING:
@@ -12,9 +12,13 @@ if TYPE_CHECKING:
 
 
 def read_value_file(path: str) -> str:
-    """A credential file's content (UTF-8, trailing newline removed). Raises OSError/UnicodeDecodeError."""
-    with open(path, "rb") as fh:
-        return fh.read().decode("utf-8").rstrip("\r\n")
+    """A credential file's content (UTF-8, trailing newline removed). Raises OSError (also
+    for a FIFO, a device or a file over the input limit: never blocks, never reads it whole)
+    or UnicodeDecodeError."""
+    raw = read_regular(path)
+    if raw is None:
+        raise OSError(f"{path}: not a regular file within the size limit")
+    return raw.decode("utf-8").rstrip("\r\n")
 
 
 def parse_env_file(text: str) -> tuple[dict[str, str], list[int]]:

@@ -21,10 +21,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .buildinputs import MAX_INPUT_BYTES
 from .diagnostics import Diagnostic, FluidgenError, PathT, Severity
 from .merge import deep_merge
 
-MAX_BYTES = 4 * 1024 * 1024  # a file larger than this is refused
+MAX_BYTES = MAX_INPUT_BYTES  # a file larger than this is refused (buildinputs: the cache checks it too)
 MAX_NODES = 200_000  # scalars + collections per document, alias expansions included
 MAX_DEPTH = 100  # nesting levels; real manifests stay well under 30
 MAX_INT_DIGITS = 40  # int64 needs 19; longer integers are a mistake (and slow to convert)

@@ -85,3 +85,97 @@ def test_pipes_are_never_cached(tmp_path: Path, kind: str) -> None:
         os.mkfifo(fifo)
         assert not cacheable_argv(["build", str(fifo)])
         assert not cacheable_argv(["build", "-f", str(fifo)])
+
+
+# --- the hit path trusts no input and no entry (issue 24) ---------------------------------------
+
+def _cached_app(tmp_path: Path) -> tuple[Path, Path]:
+    app = tmp_path / "app"
+    app.mkdir()
+    shutil.copytree(EXAMPLES / "credentials", app / "credentials")
+    shutil.copy(EXAMPLES / "jindo-imagenet-oss.yaml", app / "dataset.yaml")
+    cache = tmp_path / "cache"
+    assert run_process("build", ".", cwd=app, cache=cache).code == 0
+    assert run_process("build", ".", cwd=app, cache=cache).how == "CACHED"
+    return app, cache
+
+
+def test_an_input_replaced_by_a_fifo_is_a_miss_not_a_hang(tmp_path: Path) -> None:
+    app, cache = _cached_app(tmp_path)
+    (app / "dataset.yaml").unlink()
+    os.mkfifo(app / "dataset.yaml")
+    again = run_process("build", ".", cwd=app, cache=cache, timeout=60)
+    assert again.how != "CACHED" and again.code == 1
+    assert "dataset.yaml: warning: skipped: not a regular file" in again.err and "Traceback" not in again.err
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "/dev/urandom"])
+def test_an_input_replaced_by_a_link_to_a_device_is_a_miss_without_reading_it(tmp_path: Path, target: str) -> None:
+    app, cache = _cached_app(tmp_path)
+    (app / "dataset.yaml").unlink()
+    (app / "dataset.yaml").symlink_to(target)
+    again = run_process("build", ".", cwd=app, cache=cache, timeout=60)
+    assert again.how != "CACHED" and again.code == 1 and "Traceback" not in again.err
+    assert again.peak_kib == 0 or again.peak_kib < 300 * 1024
+
+
+def test_an_input_grown_past_the_limit_is_a_miss(tmp_path: Path) -> None:
+    from fluidgen import buildinputs, cache
+
+    app, _ = _cached_app(tmp_path)
+    big = app / "dataset.yaml"
+    with open(big, "ab") as fh:
+        fh.truncate(buildinputs.MAX_INPUT_BYTES + 10)
+    assert cache._file_digest(str(big)) == "!"
+    assert buildinputs.read_regular(str(big)) is None
+
+
+def _rewrite(cache_dir: Path, payload: bytes, digest: bool = True) -> None:
+    import hashlib
+
+    from fluidgen.cache import _MAGIC
+
+    [entry] = list(cache_dir.glob("*.entry"))
+    head = hashlib.sha256(payload).hexdigest().encode() if digest else b"0" * 64
+    entry.write_bytes(_MAGIC + head + b"\n" + payload)
+
+
+@pytest.mark.parametrize("recipe", [["env"], [], ["file"], ["envfile", "x"], ["nonsense", "a"], [1, 2]])
+def test_an_entry_with_a_short_or_strange_recipe_is_a_miss_without_traceback(tmp_path: Path,
+                                                                             recipe: list[object]) -> None:
+    import marshal
+
+    app, cache = _cached_app(tmp_path)
+    [entry] = list(cache.glob("*.entry"))
+    data = marshal.loads(entry.read_bytes().split(b"\n", 2)[2])
+    data["slots"][0] = [recipe]
+    _rewrite(cache, marshal.dumps(data))
+    again = run_process("build", ".", cwd=app, cache=cache)
+    assert again.code == 0 and again.how == "COMPILED" and "Traceback" not in again.err
+
+
+@pytest.mark.parametrize("digest", [True, False])
+def test_a_marshal_bomb_entry_is_a_quick_miss(tmp_path: Path, digest: bool) -> None:
+    import time
+
+    app, cache = _cached_app(tmp_path)
+    bomb = b"[" + (2**31 - 1).to_bytes(4, "little")  # a list header claiming 2**31 items
+    _rewrite(cache, bomb, digest)
+    start = time.monotonic()
+    again = run_process("build", ".", cwd=app, cache=cache)
+    assert again.code == 0 and again.how == "COMPILED" and "Traceback" not in again.err
+    if not digest:  # a damaged entry is never unmarshalled
+        assert time.monotonic() - start < 5
+
+
+def test_credential_files_are_not_recorded_by_a_digest_of_their_content(tmp_path: Path) -> None:
+    import hashlib
+
+    app, cache = _cached_app(tmp_path)
+    blob = b"".join(p.read_bytes() for p in cache.iterdir())
+    secret = (app / "credentials" / "imagenet-oss.env").read_bytes()
+    assert hashlib.sha256(secret).hexdigest().encode() not in blob
+    assert str(app / "credentials" / "imagenet-oss.env").encode() in blob  # recorded by key set and recipe
+    (app / "credentials" / "imagenet-oss.env").write_bytes(secret.replace(b"=", b"=x", 1))
+    again = run_process("build", ".", cwd=app, cache=cache)
+    assert again.how == "CACHED" and again.code == 0  # the same keys: the value is read again on the hit

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import hashlib
 import marshal
 import os
 import shutil
@@ -106,10 +107,12 @@ def test_an_injected_entry_is_not_served(app: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     assert run_process("build", "spec.yaml", cwd=app, cache=cache).code == 0
     entry = next(cache.glob("*.entry"))
-    data = marshal.loads(entry.read_bytes())
+    magic, _old, payload = entry.read_bytes().split(b"\n", 2)
+    data = marshal.loads(payload)
     data["parts"] = ["apiVersion: v1\nkind: ConfigMap\nmetadata: {name: injected}\n"]
     data["slots"] = []
-    entry.write_bytes(marshal.dumps(data))
+    payload = marshal.dumps(data)  # with a matching digest: only the entry's mode keeps it out
+    entry.write_bytes(b"\n".join([magic, hashlib.sha256(payload).hexdigest().encode(), payload]))
     os.chmod(entry, 0o666)  # a planted entry others can write
     served = run_process("build", "spec.yaml", cwd=app, cache=cache)
     assert served.how == "COMPILED" and "injected" not in served.out

@@ -105,9 +105,10 @@ def _read(ctx: Context, target: str, at: PathT, missing_ok: bool = False) -> str
         ctx.diagnostics += exc.diagnostics
         return None
     if missing_ok and not path.exists():
+        ctx.reader.inputs.file(str(path), None)  # recorded as missing: a hit checks it still is
         return None
     try:
-        raw = ctx.reader.read(str(path))
+        raw = ctx.reader.read(str(path), record=False)  # never by content: see buildinputs.py
     except FluidgenError as exc:
         reason = exc.diagnostics[0].message if exc.diagnostics else "cannot read"
         ctx.report(at, f"credential file {path}: {reason}", stage="credentials")
