@@ -15,9 +15,26 @@ the floors as data and checks them):
    the toolkit only); 6. the engine table (engine_table.py);
 7. readers of the table: kinds, the Fluid API model (fluid/schemas.py), lint, the whole spec
    (spec.py: engine names and sections), profiles, health;
-8. lowering (lower/*.py); 9. the pipeline and the commands.
+8. lowering (lower/*.py); 9. the pipeline, the commands and the Python API.
+
+The Python API (fluidgen/api.py): `build`, `validate`, `Build`, `Diagnostic`,
+`FluidgenError`. `import fluidgen` imports none of it; each name loads on first use.
 """
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # typing costs milliseconds at start-up; mypy reads this name as True
+if TYPE_CHECKING:
+    from .api import Build, Diagnostic, FluidgenError, build, validate
+
 __version__ = "0.1.0"
+__all__ = ["Build", "Diagnostic", "FluidgenError", "__version__", "build", "validate"]
+_API = frozenset({"Build", "Diagnostic", "FluidgenError", "build", "validate"})
+
+
+def __getattr__(name: str) -> object:
+    if name in _API:
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'fluidgen' has no attribute {name!r}")

@@ -89,6 +89,21 @@ def check_paths(paths: Iterable[str], checks: Checks, reader: Reader | None = No
     return diags
 
 
+def check_documents(docs: Iterable[Document], checks: Checks, reader: Reader | None = None) -> list[Diagnostic]:
+    """The checks of check_paths on documents already in memory (the Python API's validate)."""
+    from .lint import lint_manifests
+
+    reader = reader or Reader(allow=checks.allow_read)
+    diags: list[Diagnostic] = []
+    manifests: list[tuple[Document, set[str]]] = []
+    context: list[dict[str, object]] = []
+    for doc in docs:
+        diags += _check_file(doc.file, "", [doc], checks, reader, manifests, context)
+    if checks.lint and manifests:
+        diags += lint_manifests(manifests, context)
+    return diags
+
+
 def _check_file(path: str, text: str, docs: list[Document], checks: Checks, reader: Reader,
                 manifests_seen: list[tuple[Document, set[str]]], context: list[dict[str, object]]) -> list[Diagnostic]:
     """Problems of one file; its hand-written manifests join `manifests_seen` (with the rule IDs

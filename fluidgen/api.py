@@ -1,0 +1,157 @@
+"""The Python API: `fluidgen.build` and `fluidgen.validate` for pipeline code.
+
+The same compile as `fluidgen build` (same objects, same order, same bytes), called in
+process: no subprocess, nothing written to stdout or stderr, no `sys.exit`, and nothing of
+the command line's start-up (no click, no build cache). Problems come back as `Diagnostic`
+values; `Build.raise_for_errors()` turns errors into a `FluidgenError`.
+
+Settings come only from the arguments: FLUIDGEN_* variables are the command line's and are
+not read here. `env` replaces `os.environ` for the credential variables a spec names
+(`fromEnv`), so a pipeline can hand over values it holds without exporting them.
+
+The heavy parts (pydantic, the spec models, the API schemas) are imported on the first call,
+so `import fluidgen` stays cheap.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from . import diagnostics
+
+SpecInput = str | os.PathLike[str] | Mapping[str, Any]
+MAPPING_FILE = "<mapping>"  # the name a spec given as a mapping has inside the compile
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem: how bad, what, and where (file, line and column are None for a spec given
+    as a mapping; path is the key path, such as runtime.cache.quota; rule the FG ID)."""
+
+    severity: Literal["error", "warning", "info"]
+    message: str
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+    path: str | None = None
+    rule: str | None = None
+
+    def __str__(self) -> str:
+        where = self.file or "<spec>"
+        if self.line:
+            where += f":{self.line}:{self.column or 1}"
+        rule = f" [{self.rule}]" if self.rule else ""
+        subject = f"{self.path}: " if self.path else ""
+        return f"{where}: {self.severity}{rule}: {subject}{self.message}"
+
+
+class FluidgenError(Exception):
+    """Raised by `Build.raise_for_errors`: carries the build's diagnostics; its message lists
+    the errors, one per line."""
+
+    def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:
+        self.diagnostics = list(diagnostics)
+        errors = [d for d in self.diagnostics if d.severity == "error"]
+        super().__init__("\n".join(str(d) for d in errors or self.diagnostics))
+
+
+@dataclass(frozen=True)
+class Build:
+    """The result of `fluidgen.build`: the objects (empty when there are errors, as the
+    command line prints nothing) and every diagnostic."""
+
+    objects: list[dict[str, Any]] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.severity == "error" for d in self.diagnostics)
+
+    def yaml(self) -> str:
+        """The objects as `fluidgen build` writes them to stdout (the same bytes)."""
+        from .emit import dump_all
+
+        return dump_all(self.objects)
+
+    def raise_for_errors(self) -> None:
+        if not self.ok:
+            raise FluidgenError(self.diagnostics)
+
+
+def build(spec: SpecInput, *, overlays: Iterable[str | os.PathLike[str]] = (), fluid_version: str | None = None,
+          namespace: str | None = None, gitops: str | None = None, env: Mapping[str, str] | None = None,
+          allow_read: Iterable[str | os.PathLike[str]] = ()) -> Build:
+    """Compile a spec (a file or directory path, or a parsed spec as a mapping) into Fluid
+    manifests, as `fluidgen build SPEC` does; with overlays, as `fluidgen build -f SPEC -f
+    OVERLAY...` (merged in order onto the spec). Files a mapping spec names (envFile,
+    scriptFile, profiles) are relative to the current directory. Arguments with values no
+    build accepts raise ValueError."""
+    from .inputs import Reader
+    from .options import Options
+    from .pipeline import compile_paths
+
+    options = Options(fluid_version=_checked("fluid_version", fluid_version),
+                      namespace=_checked("namespace", namespace), gitops=_checked("gitops", gitops),
+                      env=dict(os.environ if env is None else env),
+                      allow_read=tuple(os.fspath(p) for p in allow_read))
+    reader = Reader(allow=options.allow_read)
+    first = _provide(reader, spec) if isinstance(spec, Mapping) else os.fspath(spec)
+    layers = [os.fspath(p) for p in overlays]
+    # With overlays, the spec is the first layer and they merge onto it in order (build -f).
+    result = compile_paths([], options, [first, *layers], reader=reader) if layers else \
+        compile_paths([first], options, reader=reader)
+    found = [_public(d) for d in result.diagnostics]
+    if result.ok and not result.objects:
+        found.append(Diagnostic("error", "nothing to build", None if isinstance(spec, Mapping) else first))
+    return Build(result.objects if result.ok and result.objects else [], found)
+
+
+def validate(objects: Iterable[Mapping[str, Any]], *, fluid_version: str | None = None,
+             crds: Iterable[str | os.PathLike[str]] = (), lint: bool = False) -> list[Diagnostic]:
+    """The checks of `fluidgen validate` (and with lint=True of `--lint`) on objects in memory:
+    each against the Kubernetes or Fluid API of the target version, unknown fields as errors.
+    A diagnostic's file names the object's place in the list, as objects[3]."""
+    from . import versions
+    from .filecheck import Checks, check_documents
+    from .source import Document
+    from .structural.crds import CrdSet
+
+    version = _checked("fluid_version", fluid_version) or versions.DEFAULT
+    paths = tuple(os.fspath(c) for c in crds)
+    checks = Checks(version, crds=CrdSet.load_all(paths) if paths else None, lint=lint)
+    docs = [Document(f"objects[{i}]", 0, dict(obj)) for i, obj in enumerate(objects)]
+    return [_public(d) for d in check_documents(docs, checks)]
+
+
+def _checked(name: str, value: str | None) -> str | None:
+    from . import settings
+
+    check = {"fluid_version": settings.fluid_version, "namespace": settings.namespace, "gitops": settings.gitops}
+    try:
+        return check[name](value, {})
+    except settings.SettingError as exc:
+        raise ValueError(str(exc).replace("--fluid-version", name).replace("--namespace", name)
+                         .replace("--gitops", name)) from None
+
+
+def _provide(reader: Any, spec: Mapping[str, Any]) -> str:
+    """A mapping spec as a file only this compile sees, so it takes the path a file takes."""
+    from .emit import dump
+
+    path = os.path.join(os.getcwd(), MAPPING_FILE)
+    reader.provide(path, dump(dict(spec)).encode("utf-8"))
+    return path
+
+
+def _public(d: diagnostics.Diagnostic) -> Diagnostic:
+    from .diagnostics import format_path
+
+    mapping = os.path.basename(d.file) == MAPPING_FILE
+    in_memory = mapping or d.file.startswith("objects[")
+    return Diagnostic(d.severity, d.message, None if mapping else d.file or None,
+                      None if in_memory or not d.line else d.line, None if in_memory or not d.line else d.col,
+                      format_path(d.path) if d.path else None, d.code or None)

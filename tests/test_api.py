@@ -1,0 +1,173 @@
+"""The Python API (issue 28): fluidgen.build and fluidgen.validate give what the command line
+gives, in process, with located diagnostics; the public names and signatures are stable."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+import fluidgen
+
+from .conftest import EXAMPLES, ROOT, run_cli
+from .golden import GOLDEN, args, params
+
+# Changing a line here changes the public API: do it deliberately (README "Python API").
+SIGNATURES = {
+    "build": "(spec: 'SpecInput', *, overlays: 'Iterable[str | os.PathLike[str]]' = (), "
+             "fluid_version: 'str | None' = None, namespace: 'str | None' = None, gitops: 'str | None' = None, "
+             "env: 'Mapping[str, str] | None' = None, allow_read: 'Iterable[str | os.PathLike[str]]' = ()) "
+             "-> 'Build'",
+    "validate": "(objects: 'Iterable[Mapping[str, Any]]', *, fluid_version: 'str | None' = None, "
+                "crds: 'Iterable[str | os.PathLike[str]]' = (), lint: 'bool' = False) -> 'list[Diagnostic]'",
+    "Diagnostic": "(severity: \"Literal['error', 'warning', 'info']\", message: 'str', file: 'str | None' = None, "
+                  "line: 'int | None' = None, column: 'int | None' = None, path: 'str | None' = None, "
+                  "rule: 'str | None' = None) -> None",
+    "Build": "(objects: 'list[dict[str, Any]]' = <factory>, diagnostics: 'list[Diagnostic]' = <factory>) -> None",
+    "FluidgenError": "(diagnostics: 'Sequence[Diagnostic]') -> 'None'",
+}
+
+
+def test_public_names_and_signatures() -> None:
+    assert fluidgen.__all__ == ["Build", "Diagnostic", "FluidgenError", "__version__", "build", "validate"]
+    for name, signature in SIGNATURES.items():
+        assert str(inspect.signature(getattr(fluidgen, name))) == signature, name
+    members = {*dir(fluidgen.Build), *(f.name for f in dataclasses.fields(fluidgen.Build))}
+    assert sorted(m for m in members if not m.startswith("_")) == [
+        "diagnostics", "objects", "ok", "raise_for_errors", "yaml"]
+
+
+def _api_call(cli_args: list[str]) -> tuple[Any, dict[str, Any]]:
+    """The API call that matches a `fluidgen build` command line of the golden cases."""
+    rest = cli_args[1:]
+    kwargs: dict[str, Any] = {}
+    layers: list[str] = []
+    specs: list[str] = []
+    names = {"--fluid-version": "fluid_version", "--gitops": "gitops", "-n": "namespace"}
+    while rest:
+        arg = rest.pop(0)
+        if arg in names:
+            kwargs[names[arg]] = rest.pop(0)
+        elif arg == "-f":
+            layers.append(rest.pop(0))
+        else:
+            specs.append(arg)
+    if layers:
+        return layers[0], {**kwargs, "overlays": layers[1:]}
+    [spec] = specs
+    return spec, kwargs
+
+
+BUILD_CASES = [(n, v) for n, v in params("ok") if "--target" not in args(GOLDEN / "ok" / n, v)]
+
+
+@pytest.mark.parametrize(("name", "version"), BUILD_CASES)
+def test_build_equals_the_command_line_for_every_golden_case(name: str, version: str,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    case = GOLDEN / "ok" / name
+    cli_args = args(case, version)
+    cli = run_cli(*cli_args, env={}, cwd=case)
+    assert cli.code == 0, cli.err
+    monkeypatch.chdir(case)
+    spec, kwargs = _api_call(cli_args)
+    result = fluidgen.build(spec, env={}, **kwargs)
+    assert result.ok and result.yaml() == cli.out
+    assert result.objects == list(yaml.safe_load_all(cli.out))
+
+
+@pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.yaml")))
+def test_build_of_a_path_and_of_its_mapping_agree_with_the_command_line(example: str,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    cli = run_cli("build", str(EXAMPLES / example), env={})
+    by_path = fluidgen.build(EXAMPLES / example, env={})
+    assert by_path.ok and by_path.yaml() == cli.out
+    monkeypatch.chdir(EXAMPLES)  # files a mapping spec names are relative to the current directory
+    by_mapping = fluidgen.build(yaml.safe_load((EXAMPLES / example).read_text()), env={})
+    assert by_mapping.objects == by_path.objects
+    # the same problems; only a file spec has a file and lines to point at
+    assert [(d.severity, d.message, d.path, d.rule) for d in by_mapping.diagnostics] == [
+        (d.severity, d.message, d.path, d.rule) for d in by_path.diagnostics]
+
+
+def test_a_typo_in_a_mapping_is_located_by_its_key_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(EXAMPLES)
+    spec = yaml.safe_load((EXAMPLES / "jindo-imagenet-oss.yaml").read_text())
+    spec["runtime"]["replicaz"] = spec["runtime"].pop("replicas", 2)
+    result = fluidgen.build(spec, env={})
+    assert not result.ok and result.objects == []
+    [error] = [d for d in result.diagnostics if d.severity == "error"]
+    assert error.path == "runtime.replicaz" and "replicas" in error.message
+    assert (error.file, error.line, error.column) == (None, None, None)
+
+
+def test_errors_of_a_file_spec_carry_file_and_line(tmp_path: Path) -> None:
+    text = (EXAMPLES / "jindo-imagenet-oss.yaml").read_text().replace("runtime:\n", "runtime:\n  replicaz: 3\n", 1)
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(text)
+    result = fluidgen.build(spec, env={})
+    error = next(d for d in result.diagnostics if d.path == "runtime.replicaz")
+    line = text.splitlines().index("  replicaz: 3") + 1
+    assert (error.file, error.line, error.column, error.severity) == (str(spec), line, 3, "error")
+    with pytest.raises(fluidgen.FluidgenError) as caught:
+        result.raise_for_errors()
+    assert caught.value.diagnostics == result.diagnostics
+    assert f"{spec}:{line}:3: error: runtime.replicaz: " in str(caught.value)
+
+
+def test_env_replaces_the_process_environment_for_credentials(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text((EXAMPLES / "jindo-imagenet-oss.yaml").read_text().replace(
+        "      envFile: credentials/imagenet-oss.env",
+        "      fromEnv: {fs.oss.accessKeyId: PIPE_ID, fs.oss.accessKeySecret: PIPE_KEY}"))
+    missing = fluidgen.build(spec, env={})
+    assert not missing.ok and any("PIPE_KEY" in d.message for d in missing.diagnostics)
+    given = fluidgen.build(spec, env={"PIPE_ID": "the-id", "PIPE_KEY": "the-key"})
+    given.raise_for_errors()
+    [secret] = [o for o in given.objects if o["kind"] == "Secret"]
+    assert sorted(secret["data"]) == ["fs.oss.accessKeyId", "fs.oss.accessKeySecret"]
+
+
+def test_bad_arguments_raise_value_error() -> None:
+    with pytest.raises(ValueError, match="fluid_version"):
+        fluidgen.build(EXAMPLES / "jindo-imagenet-oss.yaml", fluid_version="v9")
+    with pytest.raises(ValueError, match="namespace"):
+        fluidgen.build(EXAMPLES / "jindo-imagenet-oss.yaml", namespace="Not_A_Label")
+
+
+def test_validate_passes_a_build_and_finds_an_unknown_field() -> None:
+    built = fluidgen.build(EXAMPLES / "alluxio-imagenet-oss.yaml", env={})
+    assert [d for d in fluidgen.validate(built.objects, lint=True) if d.severity == "error"] == []
+    broken = [dict(o) for o in built.objects]
+    runtime = next(i for i, o in enumerate(broken) if o["kind"] == "AlluxioRuntime")
+    broken[runtime] = {**broken[runtime], "spec": {**broken[runtime]["spec"], "replicaz": 2}}
+    found = [d for d in fluidgen.validate(broken) if d.severity == "error"]
+    assert [(d.file, d.path) for d in found] == [(f"objects[{runtime}]", "spec.replicaz")]
+
+
+def test_no_subprocess_no_output_no_exit(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the API started a process")
+
+    monkeypatch.setattr(subprocess, "Popen", refuse)
+    good = fluidgen.build(EXAMPLES / "juicefs-mnist-pipeline.yaml", env={})
+    bad = fluidgen.build(ROOT / "no-such-spec.yaml")
+    fluidgen.validate(good.objects, lint=True)
+    assert good.ok and not bad.ok and bad.diagnostics[0].file == str(ROOT / "no-such-spec.yaml")
+    assert capsys.readouterr() == ("", "")
+
+
+def test_the_api_path_loads_nothing_of_the_command_line() -> None:
+    code = ("import sys, fluidgen; assert 'fluidgen.api' not in sys.modules; "
+            "b = fluidgen.build(sys.argv[1], env={}); assert b.ok; "
+            "print(sorted(m for m in sys.modules if m in ('click', 'fluidgen.cache', 'fluidgen.cli', "
+            "'fluidgen.commands')))")
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", code, str(EXAMPLES / "jindo-imagenet-oss.yaml")],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0 and proc.stdout == "[]\n", proc.stderr
