@@ -49,9 +49,13 @@ FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
                  "manifest_index", "healthcheck")),
     ("lowering", ("lower.*",)),
     ("commands", ("pipeline", "project", "filecheck", "drift", "output", "plan", "init", "argocd", "flux", "helm",
-                  "explain", "commands", "cli", "__main__", "importer.*")),
+                  "explain", "commands", "cli", "__main__", "importer.*", "api")),
 )
 ENGINE_MAY_IMPORT = frozenset({"toolkit", "contract"})
+# The one edge up: the package's PEP 562 __getattr__ is the facade of the Python API
+# (`fluidgen.build` loads fluidgen.api on first use, so `import fluidgen` stays small,
+# issue 28). It runs on attribute access, never while a module is being imported.
+FACADE = ("fluidgen", "fluidgen.api")
 ENGINE_MODULES = "engines.*"
 
 
@@ -193,7 +197,7 @@ def test_no_module_imports_from_a_higher_floor() -> None:
     upward = []
     for e in EDGES:
         source, target = floor_of(e.source), floor_of(e.target)
-        if source is None or target is None:
+        if source is None or target is None or (e.source, e.target) == FACADE:
             continue  # test_every_module_has_a_floor names them
         if RANK[target] > RANK[source]:
             how = " (its package runs first)" if e.implicit else ""
