@@ -32,7 +32,9 @@ class Startup:
 def target_options(command: F) -> F:
     """--fluid-version, --namespace, --allow-read and --gitops, shared by every command that compiles."""
     command = click.option("--gitops", default=None, type=click.Choice(settings.GITOPS_MODES),
-                           help="argocd: Argo CD sync waves on every object, data operations without a TTL "
+                           help="argocd: Argo CD sync waves on every object, data operations without a TTL; "
+                                "flux: the same operations, no Argo CD annotations, ${ shielded from Flux's "
+                                "substitution "
                                 "[env FLUIDGEN_GITOPS; a spec's gitops: wins].")(command)
     command = click.option("--allow-read", "allow_read", multiple=True, type=click.Path(file_okay=False),
                            help="Also let specs read files below DIR (credentials, scripts, profiles) "
@@ -390,6 +392,79 @@ def schema(output: str | None) -> None:
         click.echo(f"fluidgen: error: {problem}", err=True)
         sys.exit(1)
     click.echo(f"fluidgen: wrote {output}", err=True)
+
+
+@main.group()
+def flux() -> None:
+    """Flux: health expressions for Fluid's kinds and Kustomizations that order data before training."""
+
+
+@flux.command("health")
+@click.option("--fluid-version", default=None, help="Target Fluid version [env FLUIDGEN_FLUID_VERSION].")
+def flux_health(fluid_version: str | None) -> None:
+    """Print healthCheckExprs entries (one per kind fluidgen emits) for a Kustomization."""
+    from . import emit, versions
+    from .commands import resolve
+    from .flux import health_exprs
+
+    version = resolve(settings.fluid_version, fluid_version) or versions.DEFAULT
+    sys.stdout.write(emit.dump({"healthCheckExprs": health_exprs(version)}))
+
+
+@flux.command("kustomization")
+@click.argument("specs", nargs=-1, type=click.Path(allow_dash=True))
+@click.option("-f", "--file", "overlays", multiple=True, type=click.Path(allow_dash=True),
+              help="Overlay files merged into one spec, as build -f.")
+@click.option("--env", "environment", default=None, metavar="NAME",
+              help="With a directory holding fluidgen.yaml: the environment [env FLUIDGEN_ENV].")
+@click.option("--path", "path", required=True, help="Where `build --gitops flux -o DIR` wrote DIR in the source.")
+@click.option("--source", default="GitRepository/flux-system", show_default=True, metavar="KIND/NAME",
+              help="The Flux source holding PATH (GitRepository, OCIRepository, Bucket, ExternalArtifact).")
+@click.option("--name", "name", default=None, help="Kustomization name prefix (default: the last part of PATH).")
+@click.option("--interval", default="10m", show_default=True, help="How often Flux reconciles.")
+@click.option("--timeout", default=None, help="Apply and health-check timeout (default: 2h with data operations, "
+                                              "else 30m).")
+@click.option("--decryption-secret", default="sops-age", show_default=True,
+              help="The Secret with the age key, when the build has SOPS-encrypted Secrets.")
+@click.option("--fluid-version", default=None, help="Target Fluid version [env FLUIDGEN_FLUID_VERSION].")
+@click.option("-n", "--namespace", default=None, help="Namespace for specs without one [env FLUIDGEN_NAMESPACE].")
+@click.option("--allow-read", "allow_read", multiple=True, type=click.Path(file_okay=False),
+              help="Also let specs read files below DIR [env FLUIDGEN_ALLOW_READ].")
+def flux_kustomization(specs: tuple[str, ...], overlays: tuple[str, ...], environment: str | None, path: str,
+                       source: str, name: str | None, interval: str, timeout: str | None, decryption_secret: str,
+                       fluid_version: str | None, namespace: str | None, allow_read: tuple[str, ...]) -> int:
+    """Print the Flux Kustomizations (kustomize.toolkit.fluxcd.io/v1) for the build of SPECS."""
+    import re
+
+    from . import emit, names, report
+    from .commands import TargetArgs
+    from .flux import DURATION, SOURCE_KINDS, kustomizations
+    from .pipeline import compile_paths
+
+    kind, _, source_name = source.partition("/")
+    if kind not in SOURCE_KINDS or names.dns1123_subdomain(source_name) is not None:
+        raise click.UsageError(f"--source {source!r}: give KIND/NAME with KIND one of {', '.join(SOURCE_KINDS)}")
+    for flag, value in (("--interval", interval), ("--timeout", timeout)):
+        if value is not None and not re.match(DURATION, value):
+            raise click.UsageError(f"{flag} {value!r}: give a duration such as 90s, 10m or 1h30m")
+    if names.dns1123_subdomain(decryption_secret) is not None:
+        raise click.UsageError(f"--decryption-secret {decryption_secret!r}: not a Secret name")
+    if not specs and not overlays:
+        raise click.UsageError("give at least one spec file or directory (or -f overlays)")
+    base = name or re.sub(r"[^a-z0-9-]+", "-", path.rstrip("/").rpartition("/")[2].lower()).strip("-") or "fluidgen"
+    if (problem := names.dns1123_label(base + "-workloads")) is not None:
+        raise click.UsageError(f"--name {base!r}: {problem}")
+    target = TargetArgs(fluid_version, namespace, allow_read, "flux", None, environment)
+    result = compile_paths(specs, target.options(read_credentials=False), overlays,
+                           environment=target.environment_name())
+    report.text(result.diagnostics, sys.stderr)
+    if not result.ok:
+        click.echo(report.failure(result.diagnostics), err=True)
+        return 1
+    sys.stdout.write(emit.dump_all(kustomizations(
+        result.objects, sorted(result.fluid_versions), name=base, path=path, source=(kind, source_name),
+        interval=interval, timeout=timeout, decryption_secret=decryption_secret)))
+    return 0
 
 
 def run(argv: list[str], cache_argv: list[str] | None = None) -> int:

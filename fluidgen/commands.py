@@ -141,7 +141,7 @@ def deliver(args: BuildArgs, result: CompileResult, stderr_text: str) -> int:
         if secrets and not args.write_secrets and sealed is None:
             click.echo(report.secrets_refused(args.output_dir, result.objects), err=True)
             return EXIT_USER
-        write_dir(args.output_dir, result.objects, sealed)
+        write_dir(args.output_dir, result.objects, sealed, flux=result.flux)
         return EXIT_OK
     sys.stdout.write(emit.dump_json(result.objects) if args.fmt == "json" else emit.dump_all(result.objects))
     if args.cache_argv is not None and result.inputs.cacheable:

@@ -29,7 +29,6 @@ API_VERSION = "kustomize.toolkit.fluxcd.io/v1"
 VERDICTS: dict[Status, str] = {"Healthy": "current", "Degraded": "failed", "Progressing": "inProgress",
                                "Suspended": "inProgress"}
 WORKLOADS_DIR = "workloads"  # where build -o puts the workloads in Flux mode (fluidgen/output.py)
-SUBSTITUTE_ANNOTATION = "kustomize.toolkit.fluxcd.io/substitute"
 
 
 def _cel_string(s: str) -> str:
@@ -64,7 +63,7 @@ def _cel_pred(pred: Pred) -> str:
 def cel(family: Family, verdict: str) -> str:
     """The CEL expression that is true where the family's rules give `verdict` (Flux's
     current, failed or inProgress)."""
-    out: list[str] = []
+    out: list[tuple[str, str]] = []
     tail = "false"
     for rule in family.rules:
         answer = "true" if VERDICTS[rule.status] == verdict else "false"
@@ -73,8 +72,10 @@ def cel(family: Family, verdict: str) -> str:
             break
         if isinstance(rule.when[0], NoStatus) and len(rule.when) == 1:
             continue  # never holds where an expression can be evaluated
-        out.append(f"({' && '.join(_cel_pred(p) for p in rule.when)}) ? {answer} : ")
-    return "".join(out) + tail
+        out.append((" && ".join(_cel_pred(p) for p in rule.when), answer))
+    while out and out[-1][1] == tail:  # `C ? x : x` is x
+        out.pop()
+    return "".join(f"({test}) ? {answer} : " for test, answer in out) + tail
 
 
 def health_entry(api_version: str, kind: str, family: Family) -> dict[str, Any]:
@@ -109,11 +110,48 @@ def health_exprs(version: str) -> list[dict[str, Any]]:
             for kind in judged_kinds(version)]
 
 
-def shield_substitution(objects: Iterable[dict[str, Any]]) -> None:
-    """Flux's postBuild substitution replaces ${VAR} in every built object (a DataProcess
-    script included); an object whose text holds `${` opts out."""
-    import json
+# Kustomizations ---------------------------------------------------------------------------
 
-    for obj in objects:
-        if "${" in json.dumps(obj, ensure_ascii=False):
-            obj["metadata"].setdefault("annotations", {})[SUBSTITUTE_ANNOTATION] = "disabled"
+SOURCE_KINDS = ("GitRepository", "OCIRepository", "Bucket", "ExternalArtifact")  # sourceRef.kind in the CRD
+DURATION = r"^([0-9]+(\.[0-9]+)?(ms|s|m|h))+$"  # the CRD's pattern for interval and timeout
+DEFAULT_INTERVAL = "10m"
+# Health checks and apply share `timeout` (default: the interval). A DataLoad copies the data
+# set into the cache before the data Kustomization is Ready: ImageNet's ~144 GiB at ~100 MB/s
+# is ~25 minutes, so two hours leave room for slower stores; --timeout sets another.
+TIMEOUT_WITH_OPERATIONS = "2h"
+TIMEOUT = "30m"  # the runtime's pods pull images and start
+DECRYPTION_SECRET = "sops-age"  # flux's documented name for the age key Secret
+
+
+def kustomizations(objects: list[dict[str, Any]], fluid_versions: Iterable[str], *, name: str, path: str,
+                   source: tuple[str, str], namespace: str = "flux-system", interval: str = DEFAULT_INTERVAL,
+                   timeout: str | None = None, decryption_secret: str = DECRYPTION_SECRET) -> list[dict[str, Any]]:
+    """The Flux Kustomizations that apply a build written by `build --gitops flux -o DIR`, with
+    DIR at `path` in the source: the data first, the workloads (DIR/workloads) after it."""
+    from .fluid.operations import OPERATIONS
+    from .kinds import RANK_WORKLOAD, rank, table
+    from .workloads import WORKLOADS
+
+    kinds = {str(o["kind"]) for o in objects}
+    jobs = any(rank(k) >= RANK_WORKLOAD for k in kinds)
+    judged = sorted({k for v in fluid_versions for k in judged_kinds(v) if k not in WORKLOADS})
+    exprs = [health_entry(table()[k].api_version, k, FAMILIES[family_of()[k]]) for k in judged]
+    if timeout is None:
+        timeout = TIMEOUT_WITH_OPERATIONS if kinds & set(OPERATIONS) else TIMEOUT
+    source_ref = {"kind": source[0], "name": source[1]}
+    data: dict[str, Any] = {
+        "interval": interval, "path": path.rstrip("/") or ".", "prune": True, "sourceRef": source_ref,
+        "wait": True, "timeout": timeout, "healthCheckExprs": exprs,
+    }
+    if "Secret" in kinds:
+        data["decryption"] = {"provider": "sops", "secretRef": {"name": decryption_secret}}
+    out = [{"apiVersion": API_VERSION, "kind": "Kustomization",
+            "metadata": {"name": f"{name}-data", "namespace": namespace}, "spec": data}]
+    if jobs:
+        out.append({"apiVersion": API_VERSION, "kind": "Kustomization",
+                    "metadata": {"name": f"{name}-workloads", "namespace": namespace},
+                    "spec": {"interval": interval, "path": f"{data['path'].rstrip('/')}/{WORKLOADS_DIR}",
+                             "prune": True, "sourceRef": source_ref, "dependsOn": [{"name": f"{name}-data"}],
+                             # a training job's completion is not a deployment's health: apply, never wait
+                             "wait": False, "timeout": TIMEOUT}})
+    return out

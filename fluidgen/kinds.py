@@ -64,6 +64,11 @@ _WAVES = {RANK_SECRET: 0, RANK_PV: 0, RANK_PVC: 0, RANK_RBAC: 0, RANK_RUNTIME_SU
           RANK_RUNTIME: 1, RANK_OPERATION: 2, RANK_WORKLOAD: 3}
 
 
+# Flux's postBuild substitution replaces ${VAR} in every built object; this annotation with the
+# value "disabled" exempts one (kustomize-controller docs, "Post build variable substitution").
+FLUX_SUBSTITUTE_ANNOTATION = "kustomize.toolkit.fluxcd.io/substitute"
+
+
 def sync_wave(kind: str) -> int:
     return _WAVES.get(rank(kind), _WAVES[RANK_WORKLOAD])
 

@@ -21,5 +21,5 @@ class Options:
     ignore: frozenset[str] = frozenset()  # lint rule IDs silenced for the run
     read_credentials: bool = True  # False for validate/lint: check a spec without its secrets
     allow_read: tuple[str, ...] = ()  # directories specs may read files from, besides their own
-    gitops: str | None = None  # "argocd": sync waves, no TTL on data operations (a spec's gitops: wins)
+    gitops: str | None = None  # "argocd" or "flux": no TTL on data operations (a spec's gitops: wins)
     hash_names: bool | None = None  # data operation names end in a hash of their spec (default: in GitOps mode)

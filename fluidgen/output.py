@@ -14,7 +14,12 @@ user's is ever lost.
   with SOPS into secrets.sops.yaml (--sops-age or a .sops.yaml; safe to commit), or in plain
   text (--write-secrets) into secrets.yaml, mode 0600, with a .gitignore beside it. Neither
   file is listed in kustomization.yaml: kustomize cannot decrypt, and a plain one must not
-  travel with the base. kustomizeconfig.yaml teaches kustomize's namespace transformer the
+  travel with the base. For Flux (`flux=True`), which decrypts SOPS files itself during its
+  build, secrets.sops.yaml is listed in the base.
+- For Flux, training jobs go to DIR/workloads/ with a kustomization of their own, so a second
+  Flux Kustomization can apply them once the data is ready (fluidgen/flux.py). That one
+  sub-directory is fluidgen's like the files: never a link, never a directory it did not make.
+- kustomizeconfig.yaml teaches kustomize's namespace transformer the
   namespace fields inside Fluid objects, so a `namespace:` overlay moves every reference.
 """
 
@@ -39,6 +44,7 @@ MARKER = ".fluidgen-output"
 KUSTOMIZATION = "kustomization.yaml"
 KUSTOMIZE_CONFIG = "kustomizeconfig.yaml"
 SECRETS = "secrets.yaml"
+WORKLOADS = "workloads"  # the sub-directory of the training jobs in Flux's layout
 SOPS_FILE = "secrets.sops.yaml"
 GITIGNORE = ".gitignore"
 PRIVATE, PUBLIC = 0o600, 0o644
@@ -95,14 +101,24 @@ class Planned:
     mode: int
 
 
-def plan(objects: list[dict[str, Any]], sealed: str | None = None) -> dict[str, Planned]:
+def plan(objects: list[dict[str, Any]], sealed: str | None = None, flux: bool = False) -> dict[str, Planned]:
     """Every file a directory build holds, by name; `sealed` is the Secrets encrypted by sops."""
+    from .kinds import RANK_WORKLOAD, rank
+
     kept = [o for o in objects if not has_values(o)]
     secrets = [o for o in objects if has_values(o)]
     names = file_names(kept)
-    files = {name: Planned(emit.dump(o), PUBLIC) for name, o in zip(names, kept, strict=True)}
+    jobs = [n for n, o in zip(names, kept, strict=True) if flux and rank(str(o["kind"])) >= RANK_WORKLOAD]
+    files = {f"{WORKLOADS}/{name}" if name in jobs else name: Planned(emit.dump(o), PUBLIC)
+             for name, o in zip(names, kept, strict=True)}
     files[KUSTOMIZE_CONFIG] = Planned(emit.dump({"namespace": namespace_field_specs()}), PUBLIC)
-    files[KUSTOMIZATION] = Planned(emit.dump(kustomization(names)), PUBLIC)
+    base = [n for n in names if n not in jobs]
+    if flux and secrets and sealed is not None:
+        base.append(SOPS_FILE)
+    files[KUSTOMIZATION] = Planned(emit.dump(kustomization(base)), PUBLIC)
+    if jobs:
+        files[f"{WORKLOADS}/{KUSTOMIZATION}"] = Planned(emit.dump(
+            {"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization", "resources": jobs}), PUBLIC)
     if secrets and sealed is not None:
         files[SOPS_FILE] = Planned(sealed, PUBLIC)
     elif secrets:
@@ -134,26 +150,44 @@ def _owned(target: Path) -> set[str]:
         listed = json.loads((target / MARKER).read_text("utf-8"))["files"]
     except (OSError, ValueError, KeyError, TypeError):
         raise _refuse(target / MARKER, "is damaged; remove the directory and build again") from None
-    if not isinstance(listed, list) or not all(isinstance(n, str) and "/" not in n for n in listed):
+    if not isinstance(listed, list) or not all(isinstance(n, str) and _own_name(n) for n in listed):
         raise _refuse(target / MARKER, "is damaged; remove the directory and build again")
     return set(listed)
 
 
-def write_dir(directory: str, objects: list[dict[str, Any]], sealed: str | None = None) -> list[str]:
+def _own_name(name: str) -> bool:
+    """A name fluidgen writes: a file in DIR, or one in DIR/workloads."""
+    head, _, tail = name.partition("/")
+    return bool(head) and head not in (".", "..") and (not tail or (head == WORKLOADS and "/" not in tail
+                                                                     and tail not in (".", "..")))
+
+
+def write_dir(directory: str, objects: list[dict[str, Any]], sealed: str | None = None,
+              flux: bool = False) -> list[str]:
     """Write the build into `directory` (see the module docstring); returns the file names."""
     target = Path(directory)
     previous = _owned(target)
-    files = plan(objects, sealed)
+    files = plan(objects, sealed, flux)
+    sub = target / WORKLOADS
+    if any("/" in n for n in files) or sub.is_symlink():
+        made_before = any("/" in n for n in previous)
+        if sub.is_symlink() or (sub.exists() and (not sub.is_dir() or not made_before)):
+            raise _refuse(sub, "exists and was not written by fluidgen; fluidgen does not write into it")
     for name in files:
         path = target / name
         if (path.is_symlink() or path.exists()) and name not in previous:
             raise _refuse(path, "exists and was not written by fluidgen; fluidgen does not overwrite it")
     target.mkdir(parents=True, exist_ok=True)
+    if any("/" in n for n in files):
+        sub.mkdir(exist_ok=True)
     order = [*sorted(n for n in files if n != KUSTOMIZATION), KUSTOMIZATION]
     for name in order:
         _atomic(target / name, files[name].text, files[name].mode)
     _atomic(target / MARKER, json.dumps({"files": sorted(files)}, indent=2) + "\n", PUBLIC)
     _remove(target, previous - set(files))
+    if not any("/" in n for n in files) and any("/" in n for n in previous) and not sub.is_symlink():
+        with contextlib.suppress(OSError):
+            sub.rmdir()  # only when empty: a file the user put there stays
     return sorted(files)
 
 

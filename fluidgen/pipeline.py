@@ -9,6 +9,7 @@ once.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -21,7 +22,7 @@ from .engine_table import ENGINES
 from .fluid.schemas import spec_validator
 from .helm import values
 from .inputs import Reader
-from .kinds import SYNC_WAVE_ANNOTATION, sync_wave
+from .kinds import FLUX_SUBSTITUTE_ANNOTATION, SYNC_WAVE_ANNOTATION, sync_wave
 from .lint import lint_objects
 from .lower import mounts, runtime
 from .lower.context import Context
@@ -42,10 +43,22 @@ class CompileResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     specs: int = 0
     inputs: BuildInputs = field(default_factory=BuildInputs)
+    gitops: set[str] = field(default_factory=set)  # the GitOps modes the specs were built in
+    fluid_versions: set[str] = field(default_factory=set)  # the Fluid versions they target
 
     @property
     def ok(self) -> bool:
         return not errors_in(self.diagnostics)
+
+    @property
+    def flux(self) -> bool:
+        return "flux" in self.gitops
+
+
+def gitops_mode(spec: Any, options: Options) -> str:
+    """A spec's own gitops: wins over the setting (flag, environment, project environment)."""
+    own = spec.get("gitops") if isinstance(spec, dict) else None
+    return own if isinstance(own, str) and own else options.gitops or "none"
 
 
 def compile_document(doc: Document, options: Options, reader: Reader | None = None
@@ -56,8 +69,9 @@ def compile_document(doc: Document, options: Options, reader: Reader | None = No
     namespace = spec.metadata.namespace or options.namespace or "default"
     # A values file never carries credentials, so the Helm target does not read them.
     read = options.read_credentials and options.target == "fluid"
+    mode = gitops_mode(doc.data, options)
     ctx = Context(spec, doc, version, namespace, options.env, reader or Reader(allow=options.allow_read), read,
-                  gitops=(spec.gitops or options.gitops or "none") == "argocd", spec_validators=spec_validator)
+                  gitops=mode != "none", spec_validators=spec_validator)
     ctx.hash_names = ctx.gitops if options.hash_names is None else options.hash_names
     engine = ENGINES[spec.runtime.engine]
     runtime.check(ctx, engine)
@@ -65,6 +79,7 @@ def compile_document(doc: Document, options: Options, reader: Reader | None = No
     if not versions.has(version, engine.name):
         return [], ctx.diagnostics  # there is no schema to lower into
     objects = _lower(ctx)
+    _for_gitops(mode, objects)
     ctx.diagnostics += without_consequences(self_check(ctx, objects), ctx.diagnostics)
     if options.lint:
         ctx.diagnostics += without_consequences(
@@ -87,11 +102,17 @@ def _lower(ctx: Context) -> list[dict[str, Any]]:
     shared_options = shared.encrypt_options if shared else None
     objects += [dataset(ctx, mount_list, shared_options), runtime.runtime(ctx, engine), *submitter_rbac(ctx),
                 *operations, *lower_workloads(ctx, engine)]
-    if ctx.gitops:
-        for obj in objects:
-            annotations = obj["metadata"].setdefault("annotations", {})
-            annotations[SYNC_WAVE_ANNOTATION] = str(sync_wave(obj["kind"]))
     return objects
+
+
+def _for_gitops(mode: str, objects: list[dict[str, Any]]) -> None:
+    """argocd: a sync wave on every object; flux: Flux's ${VAR} substitution turned off where
+    an object's text holds `${` (a DataProcess script, a job's command)."""
+    for obj in objects:
+        if mode == "argocd":
+            obj["metadata"].setdefault("annotations", {})[SYNC_WAVE_ANNOTATION] = str(sync_wave(obj["kind"]))
+        elif mode == "flux" and "${" in json.dumps(obj, ensure_ascii=False):
+            obj["metadata"].setdefault("annotations", {})[FLUX_SUBSTITUTE_ANNOTATION] = "disabled"
 
 
 def self_check(ctx: Context, objects: list[dict[str, Any]]) -> list[Diagnostic]:
@@ -224,6 +245,10 @@ def _compile_all(docs: list[Document], options: Options, result: CompileResult, 
             continue
         result.diagnostics += diags
         result.specs += 1
+        result.gitops.add(gitops_mode(doc.data, options))
+        pinned = doc.data.get("fluid")
+        result.fluid_versions.add(pinned if isinstance(pinned, str) and pinned else
+                                  options.fluid_version or versions.DEFAULT)
         origin.update({id(o): doc for o in objects})
         ranked += [(kinds.rank(str(o.get("kind", ""))), result.specs, i, o) for i, o in enumerate(objects)]
     ranked.sort(key=lambda r: r[:3])

@@ -61,7 +61,7 @@ class Environment(Model):
                                                          "order into one spec (build -f).")
     namespace: Namespace | None = Field(None, description="Namespace for specs without metadata.namespace.")
     fluidVersion: FluidVersion | None = Field(None, description="Target Fluid version for specs without `fluid:`.")
-    gitops: Literal["argocd", "none"] | None = Field(None, description="GitOps mode (see build --gitops).")
+    gitops: Literal["argocd", "flux", "none"] | None = Field(None, description="GitOps mode (see build --gitops).")
 
 
 class Project(Model):

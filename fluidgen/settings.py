@@ -50,7 +50,7 @@ def namespace(flag: str | None, env: Mapping[str, str] | None = None) -> str | N
     return value
 
 
-GITOPS_MODES = ("argocd", "none")
+GITOPS_MODES = ("argocd", "flux", "none")
 
 
 def gitops(flag: str | None, env: Mapping[str, str] | None = None) -> str | None:

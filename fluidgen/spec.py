@@ -106,8 +106,10 @@ class Spec(Model):
     kind: Literal["CachedDataset"] = Field(description="Always CachedDataset.")
     metadata: Metadata = Field(description="Name (shared by the Dataset and its runtime) and namespace.")
     fluid: FluidVersion | None = Field(None, description="Target Fluid version.")
-    gitops: Literal["argocd", "none"] | None = Field(None, description="argocd: Argo CD sync waves on every "
-        "object, and data operations that Fluid never deletes (no ttlSecondsAfterFinished). Default: --gitops, "
+    gitops: Literal["argocd", "flux", "none"] | None = Field(None, description="argocd: Argo CD sync waves on every "
+        "object, and data operations that Fluid never deletes (no ttlSecondsAfterFinished), named by a hash of "
+        "their spec; flux: the same operations, no Argo CD annotations, Flux's ${VAR} substitution disabled on "
+        "objects that hold ${. Default: --gitops, "
         "FLUIDGEN_GITOPS, else none.")
     source: list[Mount] = Field(default_factory=list, description="One entry per mount.")
     sharedOptions: StrMap = Field(default_factory=dict, description="Non-secret options every mount gets.")

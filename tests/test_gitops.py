@@ -216,7 +216,7 @@ def test_gitops_mode_from_the_environment_and_the_spec(tmp_path: Path) -> None:
     assert pinned.code == 0, pinned.err
     assert "sync-wave" not in pinned.out
     bad = run_cli("build", str(EXAMPLES / "juicefs-mnist-pipeline.yaml"), env={**os.environ,
-                                                                               "FLUIDGEN_GITOPS": "flux"})
+                                                                               "FLUIDGEN_GITOPS": "fluxcd"})
     assert bad.code == 2 and "FLUIDGEN_GITOPS" in bad.err
 
 

@@ -56,7 +56,7 @@ class Context:
     env: Mapping[str, str]
     reader: Reader
     read_credentials: bool = True
-    gitops: bool = False  # Argo CD: sync waves; data operations are never deleted by Fluid
+    gitops: bool = False  # Argo CD or Flux: data operations are never deleted by Fluid
     hash_names: bool = False  # data operation names end in a hash of their spec: an edit runs it again
     # (version, kind) -> the validator of that kind's spec: the Fluid API model, handed in from
     # above the engine table (fluid/schemas.py spec_validator) so engine hooks can check objects.

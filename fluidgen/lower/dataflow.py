@@ -54,9 +54,9 @@ def lower_dataflow(ctx: Context, engine: Engine) -> tuple[list[dict[str, Any]], 
                                                             "runs after, and this step runs after none")
         if step.ttlSecondsAfterFinished is not None and ctx.gitops:
             ctx.report(("dataflow", i, "ttlSecondsAfterFinished"),
-                       f"Fluid deletes a finished {kind} after ttlSecondsAfterFinished; Argo CD then finds it "
-                       "missing, creates it again, and it runs again, forever. In GitOps mode operations are kept: "
-                       "remove ttlSecondsAfterFinished (to run it again, give the step a new name)")
+                       f"Fluid deletes a finished {kind} after ttlSecondsAfterFinished; Argo CD or Flux then "
+                       "finds it missing, creates it again, and it runs again, forever. In GitOps mode operations are "
+                       "kept: remove ttlSecondsAfterFinished (to run it again, give the step a new name)")
         elif step.ttlSecondsAfterFinished is not None:
             spec["ttlSecondsAfterFinished"] = step.ttlSecondsAfterFinished
         spec = overrides.apply(ctx, kind, spec, step.overrides, ("dataflow", i, "overrides"), _COMPUTED)
