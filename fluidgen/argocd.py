@@ -155,7 +155,8 @@ def _lua_message(parts: tuple[Part, ...]) -> str:
 
 def render_lua(family: Family) -> str:
     lines = [f"-- {family.summary}."]
-    lines += [f"-- Fluid: {s.file} {s.symbol} ({s.repository}, {', '.join(s.versions)})." for s in family.sources]
+    lines += [f"-- Fluid: {s.cite()}." for s in family.sources]
+    lines += [f"-- {other}." for other in family.elsewhere]
     for rule in family.rules:
         result = f"  return {{status = {_lua_string(rule.status)}, message = {_lua_message(rule.message)}}}"
         if not rule.when:

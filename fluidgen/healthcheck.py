@@ -21,22 +21,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
 
+from .fluidsource import FluidSource, source
 from .versions import NAMES
 
 Status = Literal["Healthy", "Progressing", "Degraded", "Suspended"]
 STATUSES: tuple[Status, ...] = ("Healthy", "Progressing", "Degraded", "Suspended")
-BOTH = NAMES  # every Fluid version fluidgen targets (versions.py)
 MASTER = NAMES[-1:]  # Fluid's master
-
-
-@dataclass(frozen=True)
-class FluidSource:
-    """Where a fact was read: a file and the function or type in it, and the versions it holds for."""
-
-    file: str
-    symbol: str
-    versions: tuple[str, ...] = BOTH
-    repository: str = "fluid-cloudnative/fluid"
 
 
 # Predicates ------------------------------------------------------------------------------
@@ -128,6 +118,7 @@ class Family:
     summary: str
     rules: tuple[Rule, ...]
     sources: tuple[FluidSource, ...]
+    elsewhere: tuple[str, ...] = ()  # sources outside Fluid (Kubeflow's operators)
 
 
 # The rules -------------------------------------------------------------------------------
@@ -142,8 +133,8 @@ DATASET = Family("dataset", "Dataset: status.phase and the newest condition's me
     Rule((is_("status.phase", "NotBound", "Pending", ""),), "Progressing",
          (CondMessage(None, "Waiting for its runtime (same name and namespace) to be ready"),)),
     Rule((), "Progressing", ("Unknown Dataset phase ", Field("status.phase"))),
-), (FluidSource("api/v1alpha1/dataset_types.go", "DatasetPhase (Pending, Bound, Failed, NotBound, Updating, "
-                                                 "DataMigrating, \"\"); DatasetStatus.Phase, Conditions"),))
+), (source("api/v1alpha1/dataset_types.go", "DatasetPhase", note="Pending, Bound, Failed, NotBound, Updating, "
+                                                                  "DataMigrating or \"\"; DatasetStatus conditions"),))
 
 
 def _runtime_rules(master: str, worker: str, workers: tuple[Part, ...], master_said: Part,
@@ -170,10 +161,10 @@ _RUNTIME_RULES = _runtime_rules("status.masterPhase", "status.workerPhase", _WOR
                                 CondMessage("MasterReady", "The master is not ready"),
                                 CondMessage("WorkersReady", "The workers are not ready"))
 _RUNTIME_SOURCES = (
-    FluidSource("api/v1alpha1/status.go", "RuntimePhase; RuntimeStatus masterPhase/workerPhase/fusePhase, "
-                                          "setupDuration, conditions MasterReady/WorkersReady"),
-    FluidSource("pkg/ddc/base/setup.go", "TemplateEngine.Setup: master, then workers, then "
-                                         "CheckAndUpdateRuntimeStatus (sets setupDuration once ready)"),
+    source("api/v1alpha1/status.go", "RuntimePhase", note="RuntimeStatus masterPhase/workerPhase/fusePhase, "
+                                                            "setupDuration, conditions MasterReady/WorkersReady"),
+    source("pkg/ddc/base/setup.go", "Setup", note="master, then workers, then CheckAndUpdateRuntimeStatus, which "
+                                                  "sets setupDuration once the runtime is ready"),
 )
 
 RUNTIME = Family("runtime", "Runtime: masterPhase/workerPhase (FUSE starts only where pods use the data, so its "
@@ -192,9 +183,9 @@ FUSE_ONLY = Family("fuse-only", "Thin engine: fuse-only (Fluid's default) judged
          ("Waiting for Fluid to initialise the FUSE",)),
     *_RUNTIME_RULES[1:],
 ), (*_RUNTIME_SOURCES,
-    FluidSource("pkg/ddc/thin/status.go", "ThinEngine.CheckAndUpdateRuntimeStatus: without worker.enabled sets "
-                                          "fusePhase Ready, setupDuration and FusesInitialized only"),
-    FluidSource("pkg/ddc/thin/worker.go", "ShouldSetupWorkers/SetupWorkers: nothing without worker.enabled")))
+    source("pkg/ddc/thin/status.go", "CheckAndUpdateRuntimeStatus", note="without worker.enabled: only fusePhase "
+                                                                         "Ready, setupDuration, FusesInitialized"),
+    source("pkg/ddc/thin/worker.go", "ShouldSetupWorkers", note="no workers without worker.enabled")))
 
 _C_WORKERS: tuple[Part, ...] = (Field("status.worker.readyReplicas", "0"), "/",
                                 Field("status.worker.desiredReplicas", "0"), " workers ready")
@@ -203,9 +194,8 @@ COMPONENTS = Family("components", "Component runtime (the generic cache engine):
     "status.master.phase", "status.worker.phase", _C_WORKERS,
     Field("status.master.message", "The master is not ready"),
     Field("status.worker.message", "The workers are not ready")),
-    (FluidSource("api/v1alpha1/cacheruntime_status.go", "the runtime status of the cache engine: master/worker/client "
-                                                        "RuntimeComponentStatus (phase, reason, message, replicas)",
-                 MASTER),))
+    (source("api/v1alpha1/cacheruntime_status.go", "RuntimeComponentStatus", MASTER,
+            note="status.master/worker/client: phase, reason, message, replica counts"),))
 
 # A Cron operation goes back to Pending (duration "-") while each scheduled run executes, so
 # only a failed run decides; it must not hold a GitOps sync in progress between runs.
@@ -224,14 +214,13 @@ OPERATION = Family("operation", "Data operation: status.phase; a Cron operation 
          ("Waiting for the operation it runs after",)),
     Rule((is_("status.phase", "Pending", ""),), "Progressing", ("Waiting for its Dataset to be bound",)),
     Rule((), "Progressing", ("Unknown phase ", Field("status.phase"))),
-), (FluidSource("pkg/common/types.go", "Phase (\"\", Pending, Executing, Complete, Failed)"),
-    FluidSource("api/v1alpha1/status.go", "OperationStatus phase, duration, conditions, waitingFor, "
-                                          "lastSuccessfulTime"),
-    FluidSource("pkg/controllers/v1alpha1/dataload/status_handler.go", "CronStatusHandler.GetOperationStatus: "
-                "Complete/Failed -> Pending while the next run executes"),
-    FluidSource("pkg/controllers/v1alpha1/datamigrate/status_handler.go", "CronStatusHandler.GetOperationStatus"),
-    FluidSource("pkg/controllers/v1alpha1/dataprocess/status_handler.go", "CronStatusHandler.GetOperationStatus",
-                MASTER)))
+), (source("pkg/common/types.go", "PhaseComplete", note="Phase: \"\", Pending, Executing, Complete, Failed"),
+    source("api/v1alpha1/status.go", "OperationStatus", note="phase, duration, conditions, waitingFor, "
+                                                           "lastSuccessfulTime"),
+    source("pkg/controllers/v1alpha1/dataload/status_handler.go", "CronStatusHandler",
+           note="GetOperationStatus: Complete or Failed -> Pending while the next run executes"),
+    source("pkg/controllers/v1alpha1/datamigrate/status_handler.go", "CronStatusHandler"),
+    source("pkg/controllers/v1alpha1/dataprocess/status_handler.go", "CronStatusHandler", MASTER)))
 
 JOB = Family("job", "Training job: Kubeflow JobStatus conditions (Created, Running, Restarting, Succeeded, "
                     "Suspended, Failed), TrainJob and batch/v1 Job (Complete, Failed, Suspended)", (
@@ -242,11 +231,11 @@ JOB = Family("job", "Training job: Kubeflow JobStatus conditions (Created, Runni
     Rule((Cond("Running"),), "Progressing", (CondMessage("Running", "Running"),)),
     Rule((Cond("Restarting"),), "Progressing", (CondMessage("Restarting", "Running"),)),
     Rule((), "Progressing", ("Waiting for the operator to start the job",)),
-), (FluidSource("pkg/apis/kubeflow/v2beta1/types.go (MPIJob), pkg/apis/kubeflow.org/v1/common_types.go "
-                "(PyTorchJob)", "JobConditionType", repository="kubeflow/mpi-operator, kubeflow/training-operator",
-                versions=("mpi-operator v0.6", "training-operator v1.9")),
-    FluidSource("pkg/apis/trainer/v1alpha1/trainjob_types.go", "TrainJob conditions Complete, Failed, Suspended",
-                repository="kubeflow/trainer", versions=("v2.0",))))
+), (), elsewhere=(
+    "kubeflow/mpi-operator pkg/apis/kubeflow/v2beta1/types.go JobConditionType (MPIJob)",
+    "kubeflow/training-operator pkg/apis/kubeflow.org/v1/common_types.go JobConditionType (PyTorchJob)",
+    "kubeflow/trainer pkg/apis/trainer/v1alpha1/trainjob_types.go TrainJob conditions Complete, Failed, Suspended",
+    "kubernetes batch/v1 JobConditionType Complete, Failed, Suspended (Job)"))
 
 FAMILIES: dict[str, Family] = {f.name: f for f in (DATASET, RUNTIME, FUSE_ONLY, COMPONENTS, OPERATION, JOB)}
 

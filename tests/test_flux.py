@@ -152,7 +152,7 @@ def test_flux_sops_base_lists_the_encrypted_secrets_and_decrypts(tmp_path: Path)
 @pytest.mark.parametrize("version", ["v1.0.8", "v1.1.0-dev"])
 def test_flux_health_one_entry_per_kind_with_a_status(version: str) -> None:
     from fluidgen import versions
-    from fluidgen.engines import ENGINES
+    from fluidgen.engine_table import ENGINES
 
     result = run_cli("flux", "health", "--fluid-version", version)
     assert result.code == 0, result.err
