@@ -66,8 +66,6 @@ class SpecSection:
     doc: str
 
 
-# The runtime fields the spec computes (runtime.replicas, runtime.cache) for the classic
-# runtimes, and where a user sets them instead of in overrides.
 # What Fluid does with an edit of a running runtime (fluidgen plan). An engine lists the spec
 # paths its sync carries out; every other path waits for the runtime to be re-created.
 APPLIED = "applied"  # carried out in place (the controller scales or remounts)
@@ -77,6 +75,8 @@ RECREATE = "recreate"  # ignored until the runtime is deleted and created again
 # Every engine scales workers when replicas change (pkg/ddc/<engine>/replicas.go SyncReplicas).
 SCALES = (("replicas", APPLIED),)
 
+# The runtime fields the spec computes (runtime.replicas, runtime.cache) for the classic
+# runtimes, and where a user sets them instead of in overrides.
 CLASSIC_COMPUTED = {"replicas": "runtime.replicas", "tieredstore": "runtime.cache"}
 MEM_DEFAULT_PATH = "/dev/shm"
 
@@ -100,7 +100,7 @@ def classic_level(separator: str, t: CacheTier, mem_path: str | None = MEM_DEFAU
 def replicas(ctx: Context, engine: Engine) -> int | None:
     """Cache workers: the spec's, else the engine's default; `replicas: null` leaves it to Fluid."""
     r = ctx.spec.runtime
-    return r.replicas if "replicas" in r.model_fields_set else engine.default_replicas
+    return r.replicas if "replicas" in r.model_fields_set else engine.lowering.default_replicas
 
 
 def classic_generate(ctx: Context, engine: Engine) -> dict[str, Any]:
@@ -108,7 +108,8 @@ def classic_generate(ctx: Context, engine: Engine) -> dict[str, Any]:
     count = replicas(ctx, engine)
     out: dict[str, Any] = {} if count is None else {"replicas": count}
     if ctx.spec.runtime.cache:
-        out["tieredstore"] = {"levels": [classic_level(engine.path_separator, t, engine.mem_default_path)
+        how = engine.lowering
+        out["tieredstore"] = {"levels": [classic_level(how.path_separator, t, how.mem_default_path)
                                          for t in ctx.spec.runtime.cache]}
     return out
 
@@ -143,59 +144,121 @@ def _no_section(runtime_spec: Mapping[str, Any]) -> dict[str, Any] | None:
 
 
 @dataclass(frozen=True)
-class Engine:
-    name: str  # what a spec writes in runtime.engine
-    kind: str
-    doc: str
-    spec: Schema  # the runtime's spec, every field any version has (versions.py trims it)
+class Mounts:
+    """What the engine mounts (read by lower/mounts.py, lint's credential rules, init, import)."""
+
     schemes: frozenset[str] | None  # mountPoint schemes it mounts; None: any
-    operations: frozenset[str]  # data operation kinds it runs
     storage: Mapping[str, Storage] = field(default_factory=dict)  # per scheme, for Dataset mounts
     migrate_storage: Mapping[str, Storage] = field(default_factory=dict)  # per scheme, DataMigrate
-    extra_kinds: tuple[ExtraKind, ...] = ()
+    single_mount: bool = False  # uses only the first mount
+    needs_mounts: bool = True
+    references: bool = False  # the runtime a dataset:// reference Dataset gets (Fluid ignores its spec)
+
+
+@dataclass(frozen=True)
+class Lowering:
+    """How the spec becomes the runtime object (read by lower/runtime.py, classic_generate, import)."""
+
     path_separator: str = ","  # between several cache paths of one tieredstore level
     mem_default_path: str | None = MEM_DEFAULT_PATH  # a MEM tier's path when the spec gives none (None: no path)
     single_tier: bool = True  # reads only tieredstore.levels[0]
     emptydir_needs_path: bool = True  # a tier on an emptyDir still names its directory
-    single_mount: bool = False  # uses only the first mount
-    needs_mounts: bool = True
     defaults: Mapping[str, Any] = field(default_factory=dict)  # built-in runtime spec defaults
     default_replicas: int | None = 1  # workers when the spec says nothing (None: leave it to Fluid)
+    computed: Mapping[str, str] = field(default_factory=lambda: dict(CLASSIC_COMPUTED))
     default_profile: str | None = None
     no_default_profile: str = ""  # why there is no bundled default profile, when there is none
-    section: SpecSection | None = None  # the engine's own part of `runtime:` in a spec
-    generate: Callable[[Context, Engine], dict[str, Any]] = classic_generate  # from replicas and cache
-    computed: Mapping[str, str] = field(default_factory=lambda: dict(CLASSIC_COMPUTED))
-    starter_source: str = "oss://<BUCKET>/<PATH>/"  # the source `fluidgen init` writes
-    starter_lines: tuple[str, ...] = ()  # what `fluidgen init` adds under runtime: (the engine's section)
-    # What Fluid's controllers create for a runtime named {name}: (kind, name pattern).
-    # {full} is the chart's fullname ({name} unless the engine says otherwise).
-    chart_fullname: str = "{name}"
-    created: tuple[tuple[str, str], ...] = ()
-    rules: tuple[Rule, ...] = ()
-    check: Callable[[Context], None] = _no_check  # engine-specific checks of a spec
-    finish_runtime: Callable[[Context, dict[str, Any]], dict[str, Any]] = _same  # last word on the spec
-    extra_objects: Callable[[Context], list[dict[str, Any]]] = _none  # objects besides the runtime
-    references: bool = False  # the runtime a dataset:// reference Dataset gets (Fluid ignores its spec)
-    # `fluidgen import`: the engine's section of a spec, from a runtime's spec (None: no section)
-    import_section: Callable[[Mapping[str, Any]], dict[str, Any] | None] = _no_section
     removed_note: str = ""  # why a version lacks it
+
+
+@dataclass(frozen=True)
+class Hooks:
+    """The engine's own code, called at fixed points of a build and of `fluidgen import`."""
+
+    generate: Callable[[Context, Engine], dict[str, Any]] = classic_generate
+    """lower/runtime.py runtime(): what the spec itself sets on the runtime (replicas, cache tiers)."""
+    check: Callable[[Context], None] = _no_check
+    """lower/runtime.py check(): engine-specific checks of a spec, before lowering."""
+    finish_runtime: Callable[[Context, dict[str, Any]], dict[str, Any]] = _same
+    """lower/runtime.py runtime(): the last word on the runtime's spec, after profiles and overrides."""
+    extra_objects: Callable[[Context], list[dict[str, Any]]] = _none
+    """pipeline.py _lower(): objects the engine brings besides its runtime (thin's profile, a cache class)."""
+    import_section: Callable[[Mapping[str, Any]], dict[str, Any] | None] = _no_section
+    """importer/mapping.py: the engine's section of a spec, from a runtime's spec (None: no section)."""
+
+
+@dataclass(frozen=True)
+class Starter:
+    """What `fluidgen init --engine` writes (read by init.py)."""
+
+    source: str = "oss://<BUCKET>/<PATH>/"  # the source `fluidgen init` writes
+    lines: tuple[str, ...] = ()  # what `fluidgen init` adds under runtime: (the engine's section)
+
+
+@dataclass(frozen=True)
+class Created:
+    """What Fluid's controllers create for a runtime named {name}: (kind, name pattern).
+    {full} is the chart's fullname ({name} unless the engine says otherwise). Read by lint
+    (FG126, names already taken)."""
+
+    chart_fullname: str = "{name}"
+    objects: tuple[tuple[str, str], ...] = ()
+
+    def names(self, name: str) -> list[tuple[str, str]]:
+        full = self.chart_fullname.format(name=name)
+        return [(kind, pattern.format(name=name, full=full)) for kind, pattern in self.objects]
+
+
+@dataclass(frozen=True)
+class Edits:
+    """What Fluid does with an edit of a running runtime (read by plan.py)."""
+
+    # Spec path prefix -> effect (APPLIED, ROLLING, ON_RESTART) of an edit on a running runtime;
+    # unlisted paths are RECREATE. Most engines' SyncRuntime is empty (pkg/ddc/<engine>/sync_runtime.go).
+    runtime: tuple[tuple[str, str], ...] = SCALES
+    # Dataset spec.mounts edits: APPLIED where the engine's UpdateOnUFSChange mounts and unmounts
+    # (pkg/ddc/<engine>/ufs.go), RECREATE where it is empty.
+    mounts: str = RECREATE
+
+
+@dataclass(frozen=True)
+class Health:
+    """How the runtime's status reads (read by healthcheck.py)."""
+
     # Shape of the runtime's status, the health family of fluidgen/healthcheck.py:
     # "runtime" = RuntimeStatus (masterPhase/workerPhase/fusePhase, api/v1alpha1/status.go);
     # "fuse-only" = RuntimeStatus where a ready runtime may run FUSE only (the thin engine);
     # "components" = a status per component (master/worker/client, api/v1alpha1/cacheruntime_status.go)
     status_shape: str = "runtime"
+
+
+@dataclass(frozen=True)
+class Workloads:
+    """Where jobs find the data (read by lower/workloads.py)."""
+
     # Where a Dataset's data appears in the volume Fluid gives pods: "per-mount" = each mount at
     # its absolute `path`, else /<mount name> (pkg/utils/ufs_path_builder.go
     # GenUFSPathInUnifiedNamespace, used by the engine's FUSE); "root" = the one mount is the root.
     data_layout: str = "root"
-    # Spec path prefix -> effect (APPLIED, ROLLING, ON_RESTART) of an edit on a running runtime;
-    # unlisted paths are RECREATE. Most engines' SyncRuntime is empty (pkg/ddc/<engine>/sync_runtime.go).
-    edits: tuple[tuple[str, str], ...] = SCALES
-    # Dataset spec.mounts edits: APPLIED where the engine's UpdateOnUFSChange mounts and unmounts
-    # (pkg/ddc/<engine>/ufs.go), RECREATE where it is empty.
-    mount_edits: str = RECREATE
 
-    def created_names(self, name: str) -> list[tuple[str, str]]:
-        full = self.chart_fullname.format(name=name)
-        return [(kind, pattern.format(name=name, full=full)) for kind, pattern in self.created]
+
+@dataclass(frozen=True)
+class Engine:
+    """One Fluid runtime: who it is, what it runs, and one sub-record per consumer."""
+
+    name: str  # what a spec writes in runtime.engine
+    kind: str
+    doc: str
+    spec: Schema  # the runtime's spec, every field any version has (versions.py trims it)
+    operations: frozenset[str]  # data operation kinds it runs
+    mounts: Mounts
+    extra_kinds: tuple[ExtraKind, ...] = ()
+    section: SpecSection | None = None  # the engine's own part of `runtime:` in a spec
+    rules: tuple[Rule, ...] = ()
+    lowering: Lowering = Lowering()
+    hooks: Hooks = Hooks()
+    starter: Starter = Starter()
+    created: Created = Created()
+    edits: Edits = Edits()
+    health: Health = Health()
+    workloads: Workloads = Workloads()

@@ -17,4 +17,4 @@ ENGINES: dict[str, Engine] = {m.ENGINE.name: m.ENGINE for m in (
 BY_KIND: dict[str, Engine] = {e.kind: e for e in ENGINES.values()}
 RUNTIME_KINDS: frozenset[str] = frozenset(BY_KIND)
 # The runtime a dataset:// reference Dataset gets (exactly one engine says `references`).
-REFERENCE_ENGINE: Engine = next(e for e in ENGINES.values() if e.references)
+REFERENCE_ENGINE: Engine = next(e for e in ENGINES.values() if e.mounts.references)

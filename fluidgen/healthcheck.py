@@ -248,7 +248,7 @@ def family_of() -> dict[str, str]:
     from .workloads import WORKLOADS
 
     out = {"Dataset": DATASET.name}
-    out.update({e.kind: e.status_shape for e in ENGINES.values()})
+    out.update({e.kind: e.health.status_shape for e in ENGINES.values()})
     out.update({kind: OPERATION.name for kind in OPERATIONS})
     out.update({kind: JOB.name for kind in WORKLOADS})
     return dict(sorted(out.items()))

@@ -27,7 +27,7 @@ def _quote(value: str) -> str:
 
 def starter(engine_name: str, source: str | None, name: str) -> str:
     engine = ENGINES[engine_name]
-    uri = engine.starter_source if source is None else source
+    uri = engine.starter.source if source is None else source
     scheme = scheme_of(uri)
     out = [
         f"# yaml-language-server: $schema={SCHEMA_FILE}",
@@ -42,7 +42,7 @@ def starter(engine_name: str, source: str | None, name: str) -> str:
         "  namespace: default",
         f"fluid: {_version(engine_name)}  # target Fluid version: {' or '.join(versions.NAMES)}",
     ]
-    if engine.needs_mounts:
+    if engine.mounts.needs_mounts:
         out += _source(engine_name, uri, scheme)
     if scheme == "dataset":
         # A reference to another dataset: its own runtime serves the data, Fluid ignores ours.
@@ -58,10 +58,10 @@ def starter(engine_name: str, source: str | None, name: str) -> str:
         "    - medium: MEM  # MEM (default path /dev/shm), SSD or HDD with a path",
         "      quota: 8Gi",
     ]
-    out += [f"  {line}" for line in engine.starter_lines]
-    if engine.default_profile in bundled_names():
-        out.append(f"  profile: {engine.default_profile}  # tuning; see `fluidgen profiles show "
-                   f"{engine.default_profile}`")
+    out += [f"  {line}" for line in engine.starter.lines]
+    if engine.lowering.default_profile in bundled_names():
+        out.append(f"  profile: {engine.lowering.default_profile}  # tuning; see `fluidgen profiles show "
+                   f"{engine.lowering.default_profile}`")
     return "\n".join(out) + "\n"
 
 
@@ -74,7 +74,7 @@ def _version(engine_name: str) -> str:
 
 def _source(engine_name: str, uri: str, scheme: str) -> list[str]:
     lines = ["source:", f"  - uri: {_quote(uri)}"]
-    facts = ENGINES[engine_name].storage.get(scheme)
+    facts = ENGINES[engine_name].mounts.storage.get(scheme)
     options = {o: f"<{env_name(o)}>" for o in facts.options} if facts else {}
     options.update(facts.suggested if facts else {})  # named placeholders for the required ones too
     if options:

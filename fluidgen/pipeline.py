@@ -98,7 +98,7 @@ def _lower(ctx: Context) -> list[dict[str, Any]]:
     operations, operation_plans = lower_dataflow(ctx, engine)
     objects = [secret(ctx, p) for p in merge_secrets(ctx, plans + operation_plans)]
     objects += mounts.nfs_objects(ctx)
-    objects += engine.extra_objects(ctx)
+    objects += engine.hooks.extra_objects(ctx)
     shared_options = shared.encrypt_options if shared else None
     objects += [dataset(ctx, mount_list, shared_options), runtime.runtime(ctx, engine), *submitter_rbac(ctx),
                 *operations, *lower_workloads(ctx, engine)]

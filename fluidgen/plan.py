@@ -3,7 +3,7 @@
 Fluid's controllers propagate few edits to a running runtime: most engines' SyncRuntime is
 empty, so changed properties, JVM options, tiers or FUSE arguments never reach the pods and
 Argo CD reports the edit synced and healthy. Each engine module states what its sync carries
-out, per Fluid version and with the Fluid source (Engine.edits: EditFacts; Engine.mount_sync:
+out, per Fluid version and with the Fluid source (Engine.edits.runtime: EditFacts; Engine.mount_sync:
 how Dataset mount edits reach it; fluid/sync.py; fluidbase.mount_delta); this module compares the objects before and
 after and classifies every changed field:
 
@@ -175,7 +175,7 @@ def _spec(obj: dict[str, Any]) -> Any:
 
 def edit_facts(engine: Engine, version: str) -> Iterator[EditFact]:
     """The engine's sync facts that hold for `version`."""
-    for entry in engine.edits:
+    for entry in engine.edits.runtime:
         if isinstance(entry, EditFact):
             if entry.holds_for(version):
                 yield entry
@@ -198,7 +198,7 @@ def mount_sync(engine: Engine, version: str) -> MountSync:
     for entry in getattr(engine, "mount_sync", ()):
         if isinstance(entry, MountSync) and (entry.source is None or entry.source.holds_for(version)):
             return entry
-    legacy = getattr(engine, "mount_edits", RECREATE)
+    legacy = engine.edits.mounts
     return MountSync("paths") if legacy == APPLIED else NO_MOUNT_SYNC
 
 

@@ -46,13 +46,13 @@ def test_engine_declares_every_fact(name: str) -> None:
     assert engine.doc.strip() and "Sources" in engine.doc  # where its facts come from
     assert engine.spec["type"] == "object" and engine.spec["properties"]
     assert engine.operations <= set(OPERATIONS)
-    if engine.default_profile is None:
-        assert len(engine.no_default_profile.split()) >= 5, "say why no bundled profile fits every use"
+    if engine.lowering.default_profile is None:
+        assert len(engine.lowering.no_default_profile.split()) >= 5, "say why no bundled profile fits every use"
     else:
-        assert engine.default_profile in profiles.bundled_names()
-        assert profiles.load_profile(engine.default_profile).engine == name
-    assert engine.created, "what Fluid's controllers create for this runtime"
-    assert engine.schemes is None or set(engine.storage) <= engine.schemes
+        assert engine.lowering.default_profile in profiles.bundled_names()
+        assert profiles.load_profile(engine.lowering.default_profile).engine == name
+    assert engine.created.objects, "what Fluid's controllers create for this runtime"
+    assert engine.mounts.schemes is None or set(engine.mounts.storage) <= engine.mounts.schemes
     assert any(versions.has(v, name) for v in versions.NAMES)
     assert kinds.table()[engine.kind].rank == kinds.RANK_RUNTIME
     for extra in engine.extra_kinds:

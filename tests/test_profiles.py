@@ -89,9 +89,9 @@ def _golden_runtimes() -> set[tuple[str, str | None, str]]:
 def test_every_engine_has_a_default_profile_with_goldens() -> None:
     goldens = _golden_runtimes()
     for name, engine in sorted(ENGINES.items()):
-        if engine.default_profile is None:  # test_engines checks the reason it gives
+        if engine.lowering.default_profile is None:  # test_engines checks the reason it gives
             continue
-        assert engine.default_profile == f"{name}-default" and engine.default_profile in BUNDLED, name
+        assert engine.lowering.default_profile == f"{name}-default" and engine.lowering.default_profile in BUNDLED, name
         for version in FLUID_VERSIONS:
             if versions.has(version, name):
-                assert (name, engine.default_profile, version) in goldens, (name, version)
+                assert (name, engine.lowering.default_profile, version) in goldens, (name, version)

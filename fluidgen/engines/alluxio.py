@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..contract import APPLIED, Engine, Storage
+from ..contract import APPLIED, Created, Edits, Engine, Lowering, Mounts, Storage, Workloads
 from ..fluid.common import (
     IMAGE,
     IMAGE_PULL_SECRETS,
@@ -125,24 +125,14 @@ def _root_path_with_many_mounts(obj_: Object, objects: list[Object]) -> Iterator
 ENGINE = Engine(
     name="alluxio",
     kind=KIND,
-    data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
-    # UpdateOnUFSChange mounts and unmounts changed Dataset mounts (pkg/ddc/alluxio/ufs.go);
-    # SyncRuntime applies nothing else (pkg/ddc/alluxio/sync_runtime.go, in every Fluid version fluidgen targets).
-    mount_edits=APPLIED,
     doc=__doc__ or "",
     spec=SPEC,
-    # Anything Alluxio's UFS layer understands; these are the documented ones.
-    schemes=frozenset({"oss", "s3", "s3a", "hdfs", "gs", "cos", "obs", "http", "https", "pvc", "local"}),
     operations=frozenset({"DataLoad", "DataBackup", "DataProcess"}),
-    storage=STORAGE,
-    single_tier=False,
-    # One copy of each block across workers unless the spec asks for more; the same as Fluid does
-    # without the field (pkg/ddc/alluxio/transform.go: data.replicas <= 0 is taken as 1).
-    defaults={"data": {"replicas": 1}},
-    default_profile="alluxio-default",
-    created=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"),
-             ("Service", "{full}-master-0"), ("ConfigMap", "{full}-config"), ("ConfigMap", "{full}-mount-config"),
-             ("ConfigMap", "{name}-alluxio-values")),
+    mounts=Mounts(
+        # Anything Alluxio's UFS layer understands; these are the documented ones.
+        schemes=frozenset({"oss", "s3", "s3a", "hdfs", "gs", "cos", "obs", "http", "https", "pvc", "local"}),
+        storage=STORAGE,
+    ),
     rules=(
         Rule("FG108", "warning", "kernel_cache is only supported by the JNI-based AlluxioFuse",
              _kernel_cache_needs_jni),
@@ -150,5 +140,25 @@ ENGINE = Engine(
              _option_given_twice),
         Rule("FG124", "error", 'Alluxio honours path "/" only for a Dataset\'s single object-store mount',
              _root_path_with_many_mounts),
+    ),
+    lowering=Lowering(
+        single_tier=False,
+        # One copy of each block across workers unless the spec asks for more; the same as Fluid does
+        # without the field (pkg/ddc/alluxio/transform.go: data.replicas <= 0 is taken as 1).
+        defaults={"data": {"replicas": 1}},
+        default_profile="alluxio-default",
+    ),
+    created=Created(
+        objects=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"),
+                 ("Service", "{full}-master-0"), ("ConfigMap", "{full}-config"), ("ConfigMap", "{full}-mount-config"),
+                 ("ConfigMap", "{name}-alluxio-values")),
+    ),
+    edits=Edits(
+        # UpdateOnUFSChange mounts and unmounts changed Dataset mounts (pkg/ddc/alluxio/ufs.go);
+        # SyncRuntime applies nothing else (pkg/ddc/alluxio/sync_runtime.go, in every Fluid version fluidgen targets).
+        mounts=APPLIED,
+    ),
+    workloads=Workloads(
+        data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
     ),
 )

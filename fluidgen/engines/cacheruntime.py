@@ -31,7 +31,24 @@ from typing import Any
 
 from pydantic import Field
 
-from ..contract import APPLIED, ROLLING, Context, Engine, ExtraKind, SpecSection, replicas, report_schema_problems
+from ..contract import (
+    APPLIED,
+    ROLLING,
+    Context,
+    Created,
+    Edits,
+    Engine,
+    ExtraKind,
+    Health,
+    Hooks,
+    Lowering,
+    Mounts,
+    SpecSection,
+    Starter,
+    Workloads,
+    replicas,
+    report_schema_problems,
+)
 from ..fluid.common import (
     ENV_VARS,
     IMAGE,
@@ -178,32 +195,48 @@ def _load_needs_the_class(obj_: Object, objects: list[Object]) -> Iterator[Findi
 ENGINE = Engine(
     name="cache",
     kind=KIND,
-    data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
-    # syncRuntimeSpec copies master/worker runtimeVersion, resources and replicas into their
-    # components; UpdateOnUFSChange remounts changed Dataset mounts (pkg/ddc/cache/engine/sync.go, ufs.go)
-    edits=(("master.replicas", APPLIED), ("worker.replicas", APPLIED), ("master.resources", ROLLING),
-           ("worker.resources", ROLLING), ("master.runtimeVersion", ROLLING), ("worker.runtimeVersion", ROLLING)),
-    mount_edits=APPLIED,
     doc=__doc__ or "",
     spec=SPEC,
-    extra_kinds=(ExtraKind(CLASS_KIND, CLASS, namespaced=False, top_level=True),),
-    schemes=None,  # the class's mountUFS entry interprets the mountPoint
     operations=frozenset({"DataLoad", "DataProcess"}),
-    single_tier=False,
-    emptydir_needs_path=False,
-    no_default_profile="the class carries the cache system's tuning; nothing holds for every class",
+    mounts=Mounts(
+        schemes=None,  # the class's mountUFS entry interprets the mountPoint
+    ),
+    extra_kinds=(ExtraKind(CLASS_KIND, CLASS, namespaced=False, top_level=True),),
     section=SpecSection("cacheClass", CacheClassSettings, SECTION_DOC),
-    import_section=_import_section,
-    generate=_generate,
-    computed={"runtimeClassName": "runtime.cacheClass.name"},
-    starter_source="s3://<BUCKET>/<PATH>",
-    starter_lines=("cacheClass:", "  name: <CACHE_RUNTIME_CLASS>  # a class in the cluster; add define: to emit one"),
-    created=(("AdvancedStatefulSet", "{name}-master"), ("AdvancedStatefulSet", "{name}-worker"),
-             ("DaemonSet", "{name}-client"), ("Service", "svc-{name}-master"), ("Service", "svc-{name}-worker"),
-             ("ConfigMap", "fluid-runtime-{name}-config")),
-    status_shape="components",
     rules=(Rule("FG128", "error", "a DataLoad on a CacheRuntime needs its class to declare DataLoad",
                 _load_needs_the_class),),
-    check=_check,
-    extra_objects=_class,
+    lowering=Lowering(
+        single_tier=False,
+        emptydir_needs_path=False,
+        no_default_profile="the class carries the cache system's tuning; nothing holds for every class",
+        computed={"runtimeClassName": "runtime.cacheClass.name"},
+    ),
+    hooks=Hooks(
+        import_section=_import_section,
+        generate=_generate,
+        check=_check,
+        extra_objects=_class,
+    ),
+    starter=Starter(
+        source="s3://<BUCKET>/<PATH>",
+        lines=("cacheClass:", "  name: <CACHE_RUNTIME_CLASS>  # a class in the cluster; add define: to emit one"),
+    ),
+    created=Created(
+        objects=(("AdvancedStatefulSet", "{name}-master"), ("AdvancedStatefulSet", "{name}-worker"),
+                 ("DaemonSet", "{name}-client"), ("Service", "svc-{name}-master"), ("Service", "svc-{name}-worker"),
+                 ("ConfigMap", "fluid-runtime-{name}-config")),
+    ),
+    edits=Edits(
+        # syncRuntimeSpec copies master/worker runtimeVersion, resources and replicas into their
+        # components; UpdateOnUFSChange remounts changed Dataset mounts (pkg/ddc/cache/engine/sync.go, ufs.go)
+        runtime=(("master.replicas", APPLIED), ("worker.replicas", APPLIED), ("master.resources", ROLLING),
+                 ("worker.resources", ROLLING), ("master.runtimeVersion", ROLLING), ("worker.runtimeVersion", ROLLING)),
+        mounts=APPLIED,
+    ),
+    health=Health(
+        status_shape="components",
+    ),
+    workloads=Workloads(
+        data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
+    ),
 )

@@ -10,7 +10,7 @@ Sources in fluid-cloudnative/fluid, the same in every version versions.py lists:
 
 from __future__ import annotations
 
-from ..contract import Engine, Storage
+from ..contract import Created, Engine, Lowering, Mounts, Starter, Storage
 from ..fluid.common import (
     CLEAN_CACHE_POLICY,
     IMAGE,
@@ -49,12 +49,20 @@ ENGINE = Engine(
     kind=KIND,
     doc=__doc__ or "",
     spec=SPEC,
-    schemes=frozenset({"nfs", "cpfs"}),
     operations=frozenset({"DataProcess"}),
-    storage=STORAGE,
-    single_mount=True,
-    default_profile="efc-default",
-    starter_source="nfs://<FILE_SYSTEM_ID>.<REGION>.nas.aliyuncs.com:/<PATH>/",
-    created=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"),
-             ("ConfigMap", "{full}-worker-endpoints"), ("ConfigMap", "{name}-efc-values")),
+    mounts=Mounts(
+        schemes=frozenset({"nfs", "cpfs"}),
+        storage=STORAGE,
+        single_mount=True,
+    ),
+    lowering=Lowering(
+        default_profile="efc-default",
+    ),
+    starter=Starter(
+        source="nfs://<FILE_SYSTEM_ID>.<REGION>.nas.aliyuncs.com:/<PATH>/",
+    ),
+    created=Created(
+        objects=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"),
+                 ("ConfigMap", "{full}-worker-endpoints"), ("ConfigMap", "{name}-efc-values")),
+    ),
 )

@@ -9,7 +9,7 @@ Removed from master by fluid-cloudnative/fluid#5703.
 
 from __future__ import annotations
 
-from ..contract import APPLIED, Engine
+from ..contract import APPLIED, Created, Edits, Engine, Lowering, Mounts, Starter, Workloads
 from ..fluid.common import (
     CLEAN_CACHE_POLICY,
     IMAGE,
@@ -40,18 +40,31 @@ SPEC = obj(
 ENGINE = Engine(
     name="goosefs",
     kind=KIND,
-    data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
-    mount_edits=APPLIED,  # UpdateOnUFSChange (pkg/ddc/goosefs/ufs.go); SyncRuntime is empty
     doc=__doc__ or "",
     spec=SPEC,
-    schemes=frozenset({"cos", "cosn", "oss", "s3", "hdfs", "http", "https", "pvc", "local"}),
     operations=frozenset({"DataLoad", "DataBackup"}),
-    single_tier=False,
-    # As Fluid does without the field (pkg/ddc/goosefs/transform.go: data.replicas <= 0 is 1).
-    defaults={"data": {"replicas": 1}},
-    default_profile="goosefs-default",
-    starter_source="cosn://<BUCKET>/<PATH>/",
-    created=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"),
-             ("Service", "{full}-master-0"), ("ConfigMap", "{full}-config"), ("ConfigMap", "{name}-goosefs-values")),
-    removed_note="Fluid removed it (fluid-cloudnative/fluid#5703)",
+    mounts=Mounts(
+        schemes=frozenset({"cos", "cosn", "oss", "s3", "hdfs", "http", "https", "pvc", "local"}),
+    ),
+    lowering=Lowering(
+        single_tier=False,
+        # As Fluid does without the field (pkg/ddc/goosefs/transform.go: data.replicas <= 0 is 1).
+        defaults={"data": {"replicas": 1}},
+        default_profile="goosefs-default",
+        removed_note="Fluid removed it (fluid-cloudnative/fluid#5703)",
+    ),
+    starter=Starter(
+        source="cosn://<BUCKET>/<PATH>/",
+    ),
+    created=Created(
+        objects=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"),
+                 ("Service", "{full}-master-0"), ("ConfigMap", "{full}-config"),
+                 ("ConfigMap", "{name}-goosefs-values")),
+    ),
+    edits=Edits(
+        mounts=APPLIED,  # UpdateOnUFSChange (pkg/ddc/goosefs/ufs.go); SyncRuntime is empty
+    ),
+    workloads=Workloads(
+        data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
+    ),
 )

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..contract import ON_RESTART, ROLLING, SCALES, Engine, Storage
+from ..contract import ON_RESTART, ROLLING, SCALES, Created, Edits, Engine, Lowering, Mounts, Storage, Workloads
 from ..fluid.common import (
     CLEAN_CACHE_POLICY,
     IMAGE,
@@ -85,22 +85,32 @@ def _args_drop_root_ns(obj_: Object, objects: list[Object]) -> Iterator[Finding]
 ENGINE = Engine(
     name="jindo",
     kind=KIND,
-    data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
-    # jindocache's SyncRuntime copies master, worker and FUSE resources and the FUSE metrics
-    # switch into the StatefulSets and the DaemonSet (pkg/ddc/jindocache/sync_runtime.go; on
-    # master the StatefulSets are switched to OnDelete, so their pods take it when recreated).
-    edits=(*SCALES, ("master.resources", ROLLING), ("worker.resources", ROLLING), ("fuse.resources", ON_RESTART),
-           ("fuse.metrics", ON_RESTART)),
     doc=__doc__ or "",
     spec=SPEC,
-    schemes=frozenset({"oss", "s3", "cos", "obs", "hdfs", "dls", "pvc", "local"}),
     operations=frozenset({"DataLoad", "DataProcess"}),
-    storage=STORAGE,
-    default_profile="jindo-default",
-    chart_fullname="{name}-jindofs",
-    created=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"),
-             ("Service", "{full}-master-0"), ("ConfigMap", "{full}-config"), ("ConfigMap", "{full}-client-config"),
-             ("ConfigMap", "{name}-jindocache-values")),
+    mounts=Mounts(
+        schemes=frozenset({"oss", "s3", "cos", "obs", "hdfs", "dls", "pvc", "local"}),
+        storage=STORAGE,
+    ),
     rules=(Rule("FG119", "warning", "JindoRuntime fuse.args replace Fluid's defaults, including -oroot_ns",
                 _args_drop_root_ns),),
+    lowering=Lowering(
+        default_profile="jindo-default",
+    ),
+    created=Created(
+        chart_fullname="{name}-jindofs",
+        objects=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"),
+                 ("Service", "{full}-master-0"), ("ConfigMap", "{full}-config"), ("ConfigMap", "{full}-client-config"),
+                 ("ConfigMap", "{name}-jindocache-values")),
+    ),
+    edits=Edits(
+        # jindocache's SyncRuntime copies master, worker and FUSE resources and the FUSE metrics
+        # switch into the StatefulSets and the DaemonSet (pkg/ddc/jindocache/sync_runtime.go; on
+        # master the StatefulSets are switched to OnDelete, so their pods take it when recreated).
+        runtime=(*SCALES, ("master.resources", ROLLING), ("worker.resources", ROLLING), ("fuse.resources", ON_RESTART),
+                 ("fuse.metrics", ON_RESTART)),
+    ),
+    workloads=Workloads(
+        data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
+    ),
 )

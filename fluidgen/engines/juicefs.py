@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..contract import ON_RESTART, ROLLING, SCALES, Engine, Storage
+from ..contract import ON_RESTART, ROLLING, SCALES, Created, Edits, Engine, Lowering, Mounts, Starter, Storage
 from ..fluid.common import (
     CONTAINER_PORTS,
     ENV_VARS,
@@ -92,31 +92,41 @@ def _byte_quota(obj_: Object, _: list[Object]) -> Iterator[Finding]:
 ENGINE = Engine(
     name="juicefs",
     kind=KIND,
-    # SyncRuntime rewrites the worker StatefulSet (node selector, volumes, pod metadata,
-    # resources, env, volume mounts, image, and the mount command built from options and the
-    # cache tier, restarting workers) and the FUSE DaemonSet, which FUSE pods take up when
-    # recreated (pkg/ddc/juicefs/sync_runtime.go, in every Fluid version fluidgen targets).
-    edits=(*SCALES, *((f"worker.{k}", ROLLING) for k in ("nodeSelector", "volumeMounts", "podMetadata", "resources",
-                                                           "env", "options")),
-           ("volumes", ROLLING), ("tieredstore", ROLLING), ("juicefsVersion", ROLLING),
-           *((f"fuse.{k}", ON_RESTART) for k in ("nodeSelector", "volumeMounts", "podMetadata", "resources", "env",
-                                                  "options", "image", "imageTag", "imagePullPolicy"))),
     doc=__doc__ or "",
     spec=SPEC,
-    schemes=frozenset({"juicefs"}),
     operations=frozenset({"DataLoad", "DataMigrate", "DataProcess"}),
-    storage=STORAGE,
-    migrate_storage=MIGRATE_STORAGE,
-    path_separator=":",
-    single_mount=True,
-    default_profile="juicefs-default",
-    # Workers are optional: with none the FUSE clients cache on their own nodes, and the runtime
-    # is ready without them (pkg/ddc/juicefs/status.go: Replicas() == 0 counts as ready).
-    default_replicas=None,
-    starter_source="juicefs:///",
-    created=(("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"), ("ConfigMap", "{full}-fuse-script"),
-             ("ConfigMap", "{full}-worker-script"), ("ConfigMap", "{name}-juicefs-values"),
-             ("ServiceAccount", "{name}-loader"), ("Role", "{name}-loader"), ("RoleBinding", "{name}-loader")),
+    mounts=Mounts(
+        schemes=frozenset({"juicefs"}),
+        storage=STORAGE,
+        migrate_storage=MIGRATE_STORAGE,
+        single_mount=True,
+    ),
     rules=(Rule("FG117", "error", "a JuiceFS quota below 1 MiB makes a cache-size of 0 (quota is bytes, in MiB)",
                 _byte_quota),),
+    lowering=Lowering(
+        path_separator=":",
+        default_profile="juicefs-default",
+        # Workers are optional: with none the FUSE clients cache on their own nodes, and the runtime
+        # is ready without them (pkg/ddc/juicefs/status.go: Replicas() == 0 counts as ready).
+        default_replicas=None,
+    ),
+    starter=Starter(
+        source="juicefs:///",
+    ),
+    created=Created(
+        objects=(("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"), ("ConfigMap", "{full}-fuse-script"),
+                 ("ConfigMap", "{full}-worker-script"), ("ConfigMap", "{name}-juicefs-values"),
+                 ("ServiceAccount", "{name}-loader"), ("Role", "{name}-loader"), ("RoleBinding", "{name}-loader")),
+    ),
+    edits=Edits(
+        # SyncRuntime rewrites the worker StatefulSet (node selector, volumes, pod metadata,
+        # resources, env, volume mounts, image, and the mount command built from options and the
+        # cache tier, restarting workers) and the FUSE DaemonSet, which FUSE pods take up when
+        # recreated (pkg/ddc/juicefs/sync_runtime.go, in every Fluid version fluidgen targets).
+        runtime=(*SCALES, *((f"worker.{k}", ROLLING) for k in ("nodeSelector", "volumeMounts", "podMetadata",
+                                                                "resources", "env", "options")),
+                 ("volumes", ROLLING), ("tieredstore", ROLLING), ("juicefsVersion", ROLLING),
+                 *((f"fuse.{k}", ON_RESTART) for k in ("nodeSelector", "volumeMounts", "podMetadata", "resources",
+                                                        "env", "options", "image", "imageTag", "imagePullPolicy"))),
+    ),
 )

@@ -21,7 +21,19 @@ from typing import Any
 
 from pydantic import Field, model_validator
 
-from ..contract import Context, Engine, ExtraKind, SpecSection, report_schema_problems
+from ..contract import (
+    Context,
+    Created,
+    Engine,
+    ExtraKind,
+    Health,
+    Hooks,
+    Lowering,
+    Mounts,
+    SpecSection,
+    Starter,
+    report_schema_problems,
+)
 from ..fluid.common import (
     CONTAINER_PORTS,
     ENV_VARS,
@@ -204,28 +216,40 @@ ENGINE = Engine(
     kind=KIND,
     doc=__doc__ or "",
     spec=SPEC,
-    extra_kinds=(ExtraKind(PROFILE_KIND, PROFILE_SPEC, namespaced=False),),
-    schemes=None,  # the profile's FUSE program interprets the mountPoint
     operations=frozenset({"DataProcess"}),
-    default_profile="thin-default",
+    mounts=Mounts(
+        schemes=None,  # the profile's FUSE program interprets the mountPoint
+        references=True,
+    ),
+    extra_kinds=(ExtraKind(PROFILE_KIND, PROFILE_SPEC, namespaced=False),),
     section=SpecSection("thin", ThinSettings, SETTINGS_DOC),
-    import_section=_import_section,
-    references=True,
-    # Without worker.enabled (fluidgen never sets it) Fluid runs FUSE only: the runtime is ready
-    # with fusePhase Ready and setupDuration (pkg/ddc/thin/status.go CheckAndUpdateRuntimeStatus,
-    # every supported version); see fluidgen/healthcheck.py FUSE_ONLY.
-    status_shape="fuse-only",
-    starter_source="<SCHEME>://<LOCATION>",
-    starter_lines=("thin:", "  fileSystemType: <FILE_SYSTEM_TYPE>  # or profileName: a profile already in the cluster",
-                   "  profile:", "    fuse: {image: <FUSE_IMAGE>, imageTag: <FUSE_IMAGE_TAG>}"),
-    created=(("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"), ("ConfigMap", "{full}-fuse-conf"),
-             ("Secret", "{full}-fuse-conf"), ("ConfigMap", "{name}-thin-values")),
     rules=(
         Rule("FG121", "warning", "Fluid ignores the ThinRuntime spec of a dataset:// reference", _reference_spec),
         Rule("FG122", "warning", "ThinRuntimeProfile fuse.options replace the ro Fluid adds for read-only datasets",
              _profile_drops_ro),
     ),
-    check=_check,
-    finish_runtime=_finish,
-    extra_objects=_profile,
+    lowering=Lowering(
+        default_profile="thin-default",
+    ),
+    hooks=Hooks(
+        import_section=_import_section,
+        check=_check,
+        finish_runtime=_finish,
+        extra_objects=_profile,
+    ),
+    starter=Starter(
+        source="<SCHEME>://<LOCATION>",
+        lines=("thin:", "  fileSystemType: <FILE_SYSTEM_TYPE>  # or profileName: a profile already in the cluster",
+                       "  profile:", "    fuse: {image: <FUSE_IMAGE>, imageTag: <FUSE_IMAGE_TAG>}"),
+    ),
+    created=Created(
+        objects=(("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"), ("ConfigMap", "{full}-fuse-conf"),
+                 ("Secret", "{full}-fuse-conf"), ("ConfigMap", "{name}-thin-values")),
+    ),
+    health=Health(
+        # Without worker.enabled (fluidgen never sets it) Fluid runs FUSE only: the runtime is ready
+        # with fusePhase Ready and setupDuration (pkg/ddc/thin/status.go CheckAndUpdateRuntimeStatus,
+        # every supported version); see fluidgen/healthcheck.py FUSE_ONLY.
+        status_shape="fuse-only",
+    ),
 )

@@ -8,7 +8,7 @@ Sources in fluid-cloudnative/fluid, the same in every version versions.py lists:
 
 from __future__ import annotations
 
-from ..contract import Engine
+from ..contract import Created, Engine, Lowering, Mounts, Starter
 from ..fluid.common import (
     ENCRYPT_OPTIONS,
     NETWORK_MODE,
@@ -40,15 +40,23 @@ ENGINE = Engine(
     kind=KIND,
     doc=__doc__ or "",
     spec=SPEC,
-    schemes=frozenset(),
     operations=frozenset({"DataProcess"}),
-    needs_mounts=False,
-    default_profile="vineyard-default",
-    # A MEM level's path is never read: only its medium and quota reach the values
-    # (pkg/ddc/vineyard/transform.go transformTieredStore), so none is written.
-    mem_default_path=None,
-    starter_source="",
-    created=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("Service", "{full}-master"),
-             ("Service", "{full}-worker"), ("DaemonSet", "{full}-fuse"), ("ConfigMap", "{full}-rpc-conf"),
-             ("ConfigMap", "{name}-vineyard-values")),
+    mounts=Mounts(
+        schemes=frozenset(),
+        needs_mounts=False,
+    ),
+    lowering=Lowering(
+        default_profile="vineyard-default",
+        # A MEM level's path is never read: only its medium and quota reach the values
+        # (pkg/ddc/vineyard/transform.go transformTieredStore), so none is written.
+        mem_default_path=None,
+    ),
+    starter=Starter(
+        source="",
+    ),
+    created=Created(
+        objects=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("Service", "{full}-master"),
+                 ("Service", "{full}-worker"), ("DaemonSet", "{full}-fuse"), ("ConfigMap", "{full}-rpc-conf"),
+                 ("ConfigMap", "{name}-vineyard-values")),
+    ),
 )

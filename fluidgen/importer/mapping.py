@@ -78,7 +78,7 @@ def env_var(option: str, taken: set[str], prefix: str = "") -> str:
 
 
 def secret_options(engine: Engine, scheme: str) -> frozenset[str]:
-    storage = engine.storage.get(scheme)
+    storage = engine.mounts.storage.get(scheme)
     return storage.secret_options if storage is not None else frozenset()
 
 
@@ -331,14 +331,14 @@ def runtime(scenario: Scenario, engine: Engine, version: str) -> Section[dict[st
     section: dict[str, Any] = {"engine": engine.name}
     if "replicas" in rt:
         section["replicas"] = rt["replicas"]
-    elif engine.default_replicas is not None:
+    elif engine.lowering.default_replicas is not None:
         section["replicas"] = None  # Fluid's default, as the input left it
-    levels = _mapping(rt.get("tieredstore")).get("levels") if "tieredstore" in engine.computed else None
+    levels = _mapping(rt.get("tieredstore")).get("levels") if "tieredstore" in engine.lowering.computed else None
     if isinstance(levels, list):
         section["cache"] = [_tier(engine, level, found) for level in levels]
     section.update(runtimekeys.imported(version, engine.kind, rt))
     if engine.section is not None:
-        own = engine.import_section(rt)
+        own = engine.hooks.import_section(rt)
         if own is not None:
             section[engine.section.key] = own
     section.update(own_metadata(scenario.runtime))
@@ -351,7 +351,7 @@ def _tier(engine: Engine, level: Any, out: Findings) -> dict[str, Any]:
         return {}
     tier: dict[str, Any] = {"medium": level.get("mediumtype")}
     if level.get("path"):
-        paths = str(level["path"]).split(engine.path_separator)
+        paths = str(level["path"]).split(engine.lowering.path_separator)
         tier["path"] = paths[0] if len(paths) == 1 else paths
     if "quota" in level:
         tier["quota"] = level["quota"]
@@ -534,7 +534,7 @@ def is_reference(scenario: Scenario) -> bool:
 
 def engine_of(scenario: Scenario) -> Engine | None:
     if scenario.runtime is None:
-        return next((e for e in ENGINES.values() if e.references), None) if is_reference(scenario) else None
+        return next((e for e in ENGINES.values() if e.mounts.references), None) if is_reference(scenario) else None
     return next((e for e in ENGINES.values() if e.kind == scenario.runtime.kind), None)
 
 

@@ -137,7 +137,7 @@ def _residuals(imported: Imported, given: dict[tuple[str, str], dict[str, Any]],
         if diff is _SAME:
             continue
         computed: tuple[str, ...] = DATASET_COMPUTED if kind == "Dataset" else \
-            tuple(engine.computed) if kind == engine.kind else OPERATION_COMPUTED
+            tuple(engine.lowering.computed) if kind == engine.kind else OPERATION_COMPUTED
         out[key] = {k: v for k, v in diff.items() if k not in computed}
     return out
 
@@ -355,8 +355,8 @@ def _with_engine_defaults(objects: list[dict[str, Any]], engine: Engine) -> list
     Fluid does without the field (engines/*.py `defaults`), so no override is needed for it."""
     out = []
     for o in objects:
-        if o.get("kind") == engine.kind and engine.defaults:
-            o = {**o, "spec": deep_merge(dict(engine.defaults), o.get("spec") or {})}
+        if o.get("kind") == engine.kind and engine.lowering.defaults:
+            o = {**o, "spec": deep_merge(dict(engine.lowering.defaults), o.get("spec") or {})}
         out.append(o)
     return out
 

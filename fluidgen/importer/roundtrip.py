@@ -114,7 +114,7 @@ def engine_defaults(engine: Any) -> dict[tuple[str, tuple[Any, ...]], Any]:
         else:
             out[(engine.kind, path)] = _text(value)
 
-    walk(dict(engine.defaults), ("spec",))
+    walk(dict(engine.lowering.defaults), ("spec",))
     return out
 
 

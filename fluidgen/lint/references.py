@@ -86,7 +86,7 @@ def _dataset_credentials(obj: Object, objects: list[Object]) -> Iterator[Finding
                                        for j, n in names_given(spec.get("sharedEncryptOptions"))]
     runtime_props = _keys(spec_of(runtime).get("properties"))  # Alluxio reads UFS keys from properties too
     for i, mount in enumerate(mounts_of(obj)):
-        facts = engine.storage.get(_scheme(mount.get("mountPoint")))
+        facts = engine.mounts.storage.get(_scheme(mount.get("mountPoint")))
         if facts is None:
             continue
         secret = shared + [(("spec", "mounts", i, "encryptOptions", j, "name"), n)
@@ -113,7 +113,7 @@ def _migrate_credentials(obj: Object, objects: list[Object]) -> Iterator[Finding
         scheme = _scheme(storage.get("uri"))
         if scheme in ("pvc", "local"):
             continue
-        facts = engine.migrate_storage.get(scheme) or engine.migrate_storage.get("*")
+        facts = engine.mounts.migrate_storage.get(scheme) or engine.mounts.migrate_storage.get("*")
         if facts is None:
             continue
         base: PathT = ("spec", side, "externalStorage")
@@ -214,7 +214,7 @@ def created_by_fluid(objects: list[Object]) -> dict[tuple[str, str, str], str]:
             out[("PersistentVolumeClaim", ns, volumes["PersistentVolumeClaim"])] = f"Dataset {ns}/{name}"
         engine = engine_of(o)
         if engine is not None:
-            for kind, made in engine.created_names(name):
+            for kind, made in engine.created.names(name):
                 out[(kind, ns, made)] = f"{engine.kind} {ns}/{name}"
         op = OPERATIONS.get(kind_of(o))
         if op is not None:

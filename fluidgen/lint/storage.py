@@ -20,7 +20,7 @@ SECRET_OPTION = re.compile(r"(accesskeysecret|secretkey|secret-key|secret_key|pa
                            re.IGNORECASE)
 PLACEHOLDER = re.compile(r"<[A-Za-z_][A-Za-z0-9_ -]*>")
 
-SINGLE_TIER = frozenset(e.kind for e in ENGINES.values() if e.single_tier)
+SINGLE_TIER = frozenset(e.kind for e in ENGINES.values() if e.lowering.single_tier)
 
 
 def plain_credentials(obj: Object, objects: list[Object]) -> Iterator[Finding]:
@@ -33,7 +33,7 @@ def plain_credentials(obj: Object, objects: list[Object]) -> Iterator[Finding]:
         options = mount.get("options")
         # The engine's own credential names for this storage (fs.oss.accessKeyId beside the secret),
         # as well as every name that looks like a secret.
-        facts = engine.storage.get(scheme_of(str(mount.get("mountPoint", "")))) if engine is not None else None
+        facts = engine.mounts.storage.get(scheme_of(str(mount.get("mountPoint", "")))) if engine is not None else None
         read_as_secret = facts.secret_options if facts is not None else frozenset()
         for key in options if isinstance(options, dict) else {}:
             if SECRET_OPTION.search(str(key)) or key in read_as_secret:
@@ -124,7 +124,7 @@ def _not_positive(quantity: str | int) -> bool:
 
 def quota_forms(obj: Object, _: list[Object]) -> Iterator[Finding]:
     engine = engine_of(obj)
-    separator = engine.path_separator if engine is not None else ","
+    separator = engine.lowering.path_separator if engine is not None else ","
     for i, level in enumerate(levels_of(obj)):
         if isinstance(level, dict):
             for key, message in _quota_problems(level, separator):

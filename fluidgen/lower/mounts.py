@@ -47,11 +47,11 @@ def secret_name(ctx: Context, mount: str) -> str:
 def check(ctx: Context, engine: Engine) -> None:
     """What an engine can mount at all, judged on the spec (the output would not show it)."""
     source = ctx.spec.source
-    if engine.needs_mounts and not source:
+    if engine.mounts.needs_mounts and not source:
         ctx.report(("source",), f"{engine.kind} needs at least one mount", stage="check")
-    if not engine.needs_mounts and source:
+    if not engine.mounts.needs_mounts and source:
         ctx.report(("source",), f"{engine.kind} takes no mounts", stage="check")
-    if engine.single_mount and len(source) > 1:
+    if engine.mounts.single_mount and len(source) > 1:
         ctx.report(("source", 1), f"{engine.kind} uses only the first mount; split the data into several datasets",
                    stage="check")
     for i, m in enumerate(source):
@@ -61,12 +61,12 @@ def check(ctx: Context, engine: Engine) -> None:
         at = ("source", i, "nfs" if m.nfs is not None else "uri")
         if scheme == REFERENCE:
             continue  # the rules FG115 (its only mount) and FG120 (the engine that serves it) judge it
-        if not scheme and engine.schemes is None:
+        if not scheme and engine.mounts.schemes is None:
             continue  # a FUSE program of the user's reads mountPoint as it is (server:/export, a volume name)
         if not scheme:
             ctx.report(at, "expected a URI with a scheme, such as oss://bucket/dir/ or pvc://claim", stage="check")
-        elif engine.schemes is not None and scheme not in engine.schemes:
-            accepted = ", ".join(f"{s}://" for s in sorted(engine.schemes)) or "no mounts"
+        elif engine.mounts.schemes is not None and scheme not in engine.mounts.schemes:
+            accepted = ", ".join(f"{s}://" for s in sorted(engine.mounts.schemes)) or "no mounts"
             ctx.report(at, f"{engine.kind} cannot mount {scheme}:// (it accepts {accepted})", stage="check")
 
 

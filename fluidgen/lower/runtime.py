@@ -18,7 +18,7 @@ from .context import Context
 
 def check(ctx: Context, engine: Engine) -> None:
     if not versions.has(ctx.version, engine.name):
-        note = f"; {engine.removed_note}" if engine.removed_note else ""
+        note = f"; {engine.lowering.removed_note}" if engine.lowering.removed_note else ""
         having = [v for v in versions.NAMES if versions.has(v, engine.name)]
         note += f"; Fluid {', '.join(having)} has it" if having else ""
         ctx.report(("runtime", "engine"), f"engine {engine.name} is not available in Fluid {ctx.version}{note}",
@@ -28,9 +28,9 @@ def check(ctx: Context, engine: Engine) -> None:
             ctx.report(("runtime", "cache", i, "quota"), f"{len(t.quota)} quotas for {len(t.path)} paths; give one "
                                                          "quota per path, or a single quota to split evenly",
                        stage="check")
-        if not t.path and t.medium != "MEM" and (engine.emptydir_needs_path or t.volumeType != "emptyDir"):
+        if not t.path and t.medium != "MEM" and (engine.lowering.emptydir_needs_path or t.volumeType != "emptyDir"):
             ctx.report(("runtime", "cache", i), f"a {t.medium} tier needs a path", stage="check")
-    engine.check(ctx)
+    engine.hooks.check(ctx)
 
 
 def _profile_layer(ctx: Context, engine: Engine, base: dict[str, Any]) -> tuple[dict[str, Any], list[Any]]:
@@ -52,13 +52,13 @@ def _profile_layer(ctx: Context, engine: Engine, base: dict[str, Any]) -> tuple[
 
 
 def runtime(ctx: Context, engine: Engine) -> dict[str, Any]:
-    tree: dict[str, Any] = deep_merge({}, dict(engine.defaults))
+    tree: dict[str, Any] = deep_merge({}, dict(engine.lowering.defaults))
     tree, chain = _profile_layer(ctx, engine, tree)
-    tree = deep_merge(tree, engine.generate(ctx, engine))
+    tree = deep_merge(tree, engine.hooks.generate(ctx, engine))
     tree = runtimekeys.apply(ctx, engine.kind, tree)
     tree = overrides.apply(ctx, engine.kind, tree, ctx.spec.runtime.overrides, ("runtime", "overrides"),
-                           engine.computed)
-    tree = engine.finish_runtime(ctx, tree)
+                           engine.lowering.computed)
+    tree = engine.hooks.finish_runtime(ctx, tree)
     obj = ctx.fluid_object(engine.kind, ctx.name, tree, at=("runtime",), own=ctx.spec.runtime)
     _trace(ctx, obj, chain)
     return obj

@@ -3,7 +3,7 @@
 A job mounts the claim Fluid creates for the Dataset (its name, its namespace), read-only
 unless the Dataset is ReadWriteMany, and is pinned to the nodes the cache is pinned to, so
 training reads from local cache workers. The data appears where the engine's FUSE puts it
-(Engine.data_layout): the job learns the path from an environment variable (DATA_DIR).
+(Engine.workloads.data_layout): the job learns the path from an environment variable (DATA_DIR).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def data_dir(ctx: Context, engine: Engine, w: Workload) -> str:
     namespace (one mount), and the folder the spec names."""
     where = w.mountPath
     mounts = ctx.spec.source
-    if engine.data_layout == "per-mount" and len(mounts) == 1:
+    if engine.workloads.data_layout == "per-mount" and len(mounts) == 1:
         given = mounts[0].path
         path = given if given and given.startswith("/") else f"/{mount_name(ctx, 0, mounts[0])}"
         where = posixpath.join(where, path.lstrip("/"))
