@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from . import emit
@@ -204,14 +203,16 @@ def tree() -> dict[str, str]:
     return files
 
 
+HEALTH_MARKER = ".fluidgen-health"
+
+
 def write_tree(directory: str) -> list[str]:
-    written = []
-    for rel, text in sorted(tree().items()):
-        path = Path(directory) / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        written.append(rel)
-    return written
+    """The health tree written by the -o writer's rules (output.write_tree): never through a
+    symbolic link, never over a file it did not write, each file atomically."""
+    from .output import PUBLIC, Planned
+    from .output import write_tree as write_files
+
+    return write_files(directory, {rel: Planned(text, PUBLIC) for rel, text in tree().items()}, HEALTH_MARKER)
 
 
 def config_map() -> str:

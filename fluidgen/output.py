@@ -131,8 +131,9 @@ def _refuse(path: Path, why: str) -> FluidgenError:
     return FluidgenError([Diagnostic(str(path), 0, 0, "error", why)])
 
 
-def _owned(target: Path) -> set[str]:
-    """The files a previous fluidgen run wrote into `target`; refuses a directory that is not ours."""
+def _owned(target: Path, marker: str = MARKER, nested: bool = False) -> set[str]:
+    """The files a previous fluidgen run wrote into `target` (relative paths with `nested`);
+    refuses a directory that is not ours."""
     if target.is_symlink():
         raise _refuse(target, "is a symbolic link; fluidgen does not write through links it did not make. Give the "
                               "real directory")
@@ -143,15 +144,18 @@ def _owned(target: Path) -> set[str]:
     entries = set(os.listdir(target))
     if not entries:
         return set()
-    if MARKER not in entries:
+    if marker not in entries:
         raise _refuse(target, "is not empty and was not written by fluidgen; fluidgen -o writes only into a new or "
                               "empty directory, or one it wrote before. Give another directory")
     try:
-        listed = json.loads((target / MARKER).read_text("utf-8"))["files"]
+        if (target / marker).is_symlink():
+            raise ValueError(marker)
+        listed = json.loads((target / marker).read_text("utf-8"))["files"]
     except (OSError, ValueError, KeyError, TypeError):
-        raise _refuse(target / MARKER, "is damaged; remove the directory and build again") from None
-    if not isinstance(listed, list) or not all(isinstance(n, str) and _own_name(n) for n in listed):
-        raise _refuse(target / MARKER, "is damaged; remove the directory and build again")
+        raise _refuse(target / marker, "is damaged; remove the directory and build again") from None
+    if not isinstance(listed, list) or not all(isinstance(n, str) and (_relative(n) if nested else _own_name(n))
+                                               for n in listed):
+        raise _refuse(target / marker, "is damaged; remove the directory and build again")
     return set(listed)
 
 
@@ -160,6 +164,42 @@ def _own_name(name: str) -> bool:
     head, _, tail = name.partition("/")
     return bool(head) and head not in (".", "..") and (not tail or (head == WORKLOADS and "/" not in tail
                                                                      and tail not in (".", "..")))
+
+
+def _relative(name: str) -> bool:
+    return all(p not in ("", ".", "..") for p in name.split("/"))
+
+
+def write_tree(directory: str, files: dict[str, Planned], marker: str) -> list[str]:
+    """`write_dir`'s rules for a tree of files (relative paths): only into a new or empty
+    directory or one this writer filled before (listed in `marker`), never through or over
+    a symbolic link, never over a file it did not write, each file atomically; files of the
+    previous run no longer wanted are removed. Everything is checked before anything is written."""
+    target = Path(directory)
+    previous = _owned(target, marker, nested=True)
+    for rel in sorted(files):
+        if not _relative(rel):
+            raise _refuse(target / rel, "is not a relative path")
+        path = target
+        for part in rel.split("/")[:-1]:
+            path = path / part
+            if path.is_symlink() or (path.exists() and not path.is_dir()):
+                raise _refuse(path, "is a symbolic link or a file where fluidgen writes a directory; fluidgen "
+                                    "does not write through it")
+        path = target / rel
+        if path.is_symlink():
+            raise _refuse(path, "is a symbolic link; fluidgen does not write through or over it")
+        if path.exists() and (rel not in previous or not path.is_file()):
+            raise _refuse(path, "exists and was not written by fluidgen; fluidgen does not overwrite it")
+    for rel in sorted(files):
+        path = target / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if any(p.is_symlink() for p in [path.parent, *path.parent.parents] if target in [p, *p.parents]):
+            raise _refuse(path.parent, "became a symbolic link while fluidgen was writing; nothing more is written")
+        _atomic(path, files[rel].text, files[rel].mode)
+    _atomic(target / marker, json.dumps({"files": sorted(files)}, indent=2) + "\n", PUBLIC)
+    _remove(target, previous - set(files))
+    return sorted(files)
 
 
 def write_dir(directory: str, objects: list[dict[str, Any]], sealed: str | None = None,
@@ -207,6 +247,8 @@ def _atomic(path: Path, text: str, mode: int) -> None:
 def _remove(target: Path, names: Iterable[str]) -> None:
     for name in sorted(names):
         path = target / name
+        if any((target / "/".join(name.split("/")[:i])).is_symlink() for i in range(1, name.count("/") + 1)):
+            continue  # a folder on the way is now a link: never remove through it
         with contextlib.suppress(FileNotFoundError):
             if path.is_symlink() or not stat.S_ISREG(path.lstat().st_mode):
                 continue  # not a file fluidgen wrote: leave it alone

@@ -136,3 +136,49 @@ def test_a_read_only_output_directory_is_a_clean_error(app: Path) -> None:
     finally:
         os.chmod(app / "out", 0o700)
     assert result.code == 1 and "Traceback" not in result.err
+
+
+# --- fluidgen argocd health DIR: the -o writer's rules (issue 24) ------------------------------
+
+HEALTH = "resource_customizations/data.fluid.io/Dataset/health.lua"
+
+
+def test_argocd_health_rewrites_only_its_own_tree(tmp_path: Path) -> None:
+    out = tmp_path / "argocd"
+    first = run_cli("argocd", "health", str(out))
+    assert first.code == 0, first.err
+    assert (out / HEALTH).is_file() and (out / ".fluidgen-health").is_file()
+    (out / HEALTH).write_text("-- stale\n")
+    again = run_cli("argocd", "health", str(out))
+    assert again.code == 0 and (out / HEALTH).read_text() != "-- stale\n"
+
+
+def test_argocd_health_never_overwrites_a_users_file(tmp_path: Path) -> None:
+    out = tmp_path / "argocd"
+    (out / HEALTH).parent.mkdir(parents=True)
+    (out / HEALTH).write_text("-- my own health check\n")
+    run = run_cli("argocd", "health", str(out))
+    assert run.code == 1 and "was not written by fluidgen" in run.err
+    assert (out / HEALTH).read_text() == "-- my own health check\n"
+    assert len(list(out.rglob("*.lua"))) == 1  # checked before anything is written
+
+
+@pytest.mark.parametrize("where", ["dir", "file", "folder"])
+def test_argocd_health_never_writes_through_a_symbolic_link(tmp_path: Path, where: str) -> None:
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "health.lua").write_text("-- dotfile\n")
+    out = tmp_path / "argocd"
+    if where == "dir":
+        out.symlink_to(victim)
+    else:
+        assert run_cli("argocd", "health", str(out)).code == 0
+        if where == "file":
+            (out / HEALTH).unlink()
+            (out / HEALTH).symlink_to(victim / "health.lua")
+        else:
+            shutil.rmtree(out / "resource_customizations" / "data.fluid.io" / "Dataset")
+            (out / "resource_customizations" / "data.fluid.io" / "Dataset").symlink_to(victim)
+    run = run_cli("argocd", "health", str(out))
+    assert run.code == 1 and "symbolic link" in run.err, run.err
+    assert (victim / "health.lua").read_text() == "-- dotfile\n" and sorted(os.listdir(victim)) == ["health.lua"]
