@@ -78,3 +78,12 @@ def errors_in(diags: Iterable[Diagnostic]) -> list[Diagnostic]:
 
 def sort_diagnostics(diags: Iterable[Diagnostic]) -> list[Diagnostic]:
     return sorted(set(diags), key=lambda d: (d.file, d.line, d.col, d.message))
+
+
+def quote_hint(value: bool | int | float) -> str:
+    """How to make a YAML scalar a string. A boolean is shown ("true"); a number never is:
+    it may be a credential (an all-digit password under any option name), and the message
+    already points at its line."""
+    if isinstance(value, bool):
+        return f'; quote it: "{str(value).lower()}"'
+    return "; quote it (write the number in quotes)"

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from .diagnostics import Diagnostic, PathT, did_you_mean
+from .diagnostics import Diagnostic, PathT, did_you_mean, quote_hint
 from .source import Document
 
 
@@ -76,8 +76,7 @@ def _message(err: Any, node: Any) -> str:
                   "tuple_type": "a list", "float_type": "a number"}[kind]
         quote = ""
         if kind == "string_type" and isinstance(node, bool | int | float):
-            text = str(node).lower() if isinstance(node, bool) else str(node)
-            quote = f'; quote it: "{text}"'
+            quote = quote_hint(node)
         return f"expected {wanted}, found {describe_type(node)}{quote}"
     if kind == "greater_than_equal":
         return f"must be at least {ctx.get('ge')}, got {node!r}"
@@ -114,3 +113,4 @@ def _model_type(annotation: Any) -> type[BaseModel] | None:
 
 def _aliases(model: type[BaseModel]) -> set[str]:
     return {f.alias or n for n, f in model.model_fields.items()}
+

@@ -140,3 +140,42 @@ def test_secret_values_in_staged_files_fail_both_hooks(app: Path) -> None:
     assert rendered.code == 1 and "holds credential values" in rendered.err
     for value in VALUES:
         assert value not in hook.err + rendered.err + rendered.out
+
+
+NUMERIC_SECRET = "987654321"
+DATASET_WITH_NUMERIC_SECRET = f"""apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {{name: imagenet, namespace: default}}
+spec:
+  mounts:
+    - mountPoint: oss://bucket/imagenet/
+      name: imagenet
+      options: {{fs.oss.endpoint: oss-cn-shanghai.aliyuncs.com, fs.oss.accessKeyId: {NUMERIC_SECRET}1,
+                fs.oss.accessKeySecret: {NUMERIC_SECRET}}}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: AlluxioRuntime
+metadata: {{name: imagenet, namespace: default}}
+spec:
+  replicas: 1
+"""
+
+
+@pytest.mark.parametrize("command", ["validate", "import", "build", "lint"])
+@pytest.mark.parametrize("form", ["spec-option", "spec-inline", "manifest"])
+def test_a_numeric_credential_is_never_echoed_in_the_quote_hint(tmp_path: Path, command: str, form: str) -> None:
+    path = tmp_path / "input.yaml"
+    if form == "manifest":
+        path.write_text(DATASET_WITH_NUMERIC_SECRET)
+    else:
+        spec = (EXAMPLES / "jindo-imagenet-oss.yaml").read_text()
+        line = (f"      fs.oss.accessKeySecret: {NUMERIC_SECRET}\n" if form == "spec-option" else "")
+        spec = spec.replace("      fs.oss.endpoint: oss-cn-shanghai-internal.aliyuncs.com\n",
+                            "      fs.oss.endpoint: oss-cn-shanghai-internal.aliyuncs.com\n" + line)
+        if form == "spec-inline":
+            spec = spec.replace("      envFile: credentials/imagenet-oss.env",
+                                f"      inline: {{fs.oss.accessKeyId: abc, fs.oss.accessKeySecret: {NUMERIC_SECRET}}}")
+        path.write_text(spec)
+    run = run_cli(command, str(path), env={"FLUIDGEN_NO_CACHE": "1"})
+    assert NUMERIC_SECRET not in run.err + (run.out if command != "build" else ""), run.err
+    assert "Traceback" not in run.err

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from ..diagnostics import Severity
+from ..diagnostics import Severity, quote_hint
 from ..quantity import QUANTITY_RE, quantity_hint, to_bytes
 
 PathT = tuple[str | int, ...]
@@ -163,8 +163,7 @@ class Validator:
         wanted = " or ".join(_TYPE_WORD[t] for t in types)
         hint = ""
         if "string" in types and isinstance(value, bool | int | float) and not self.redact(path):
-            text = str(value).lower() if isinstance(value, bool) else str(value)
-            hint = f'; quote it: "{text}"'
+            hint = quote_hint(value)
         return Problem(path, f"expected {wanted}, found {describe(value)}{hint}", "type")
 
     def _alternatives(self, schema: Schema, key: str, value: Any, path: PathT, out: list[Problem]) -> None:
