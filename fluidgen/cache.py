@@ -3,10 +3,16 @@
 Argo CD re-renders the same application on every refresh; with deterministic output the
 second build of the same inputs can be read back instead of recompiled.
 
-- Key: the tool's own files (by content), the command line, the working directory and the
-  FLUIDGEN_* settings.
+- Key: the tool's own files (by content), the command line and every setting that reaches
+  the build (FLUIDGEN_*, ARGOCD_ENV_FLUIDGEN_*, PARAM_*); never the working directory, so
+  a fresh copy of the same content hits (Argo CD's cmp-server unpacks every request into a
+  new /tmp/_cmp_server/<uuid>/).
 - Never stale: an entry lists everything the build read (buildinputs.py): files by digest,
   directory listings, env-file key sets. It is served only if all of them are unchanged.
+  Inputs inside the build root (the working directory, where the spec arguments are
+  resolved) are recorded relative to it and checked in the current one, and must still
+  resolve inside it (a directory since replaced by a link that leads out is a miss);
+  inputs outside it keep their absolute paths. Secret value sources likewise.
 - No secret material on disk: the stored output is cut around each Secret value. On a hit
   the values are read again from their environment variables and files; if a value is now
   missing or empty, or two sources of one Secret key now disagree, it is a miss and the
@@ -44,14 +50,15 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-SETTINGS_PREFIXES = ("FLUIDGEN_", "ARGOCD_ENV_FLUIDGEN_")
+SETTINGS_PREFIXES = ("FLUIDGEN_", "ARGOCD_ENV_FLUIDGEN_", "PARAM_")
 NOT_SETTINGS = {"FLUIDGEN_NO_CACHE", "FLUIDGEN_CACHE_DIR", "FLUIDGEN_TRACEBACK"}
 MAX_ENTRIES = 2000
+MAX_CANDIDATES = 256  # entries of one command line tried on a lookup (one per application content)
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
-FORMAT = 4  # bump when the entry layout changes
+FORMAT = 5  # bump when the entry layout changes
 _FLAGS = {"-q", "--quiet", "--strict"}
 _VALUED = {"-n", "--namespace", "--fluid-version", "--format", "--target", "-f", "--file", "--ignore",
-           "--allow-read"}
+           "--allow-read", "--gitops", "--operation-names", "--env"}
 
 
 def enabled() -> bool:
@@ -133,7 +140,7 @@ def _key(argv: list[str]) -> str:
     settings = sorted((k, v) for k, v in os.environ.items()
                       if k.startswith(SETTINGS_PREFIXES) and k not in NOT_SETTINGS)
     # repr of lists, tuples, strings and ints is stable across runs and hash seeds.
-    material = repr([FORMAT, _fingerprint(), argv, os.getcwd(), settings])
+    material = repr([FORMAT, _fingerprint(), argv, settings])
     return buildinputs.digest(material.encode("utf-8", "surrogateescape"))
 
 
@@ -144,24 +151,38 @@ def serve(argv: list[str], write: Callable[[str], Any], write_err: Callable[[str
     if not enabled() or not cacheable_argv(argv):
         return False
     try:
-        entry = _load_entry(argv)
-        text = _fresh_output(entry) if entry is not None else None
+        found = _lookup(argv)
     except Exception:  # the hit path never fails a build; the compile that follows reports
         return False
-    if text is None or entry is None:
+    if found is None:
         return False
-    write_err(entry["stderr"])
+    stderr, text = found
+    write_err(stderr)
     write(text)
     return True
 
 
-def _load_entry(argv: list[str]) -> Any:
-    """The entry for this command line when it is private, intact (its digest matches, so a
-    damaged file is never unmarshalled) and well formed; else None."""
+def _lookup(argv: list[str]) -> tuple[str, str] | None:
+    """(stderr, stdout) of the first entry for this command line and settings whose inputs
+    all match the current ones. Entries of one key differ by content (one per application
+    directory that shares a command line); each input is digested once per lookup."""
     folder = directory()
     if not _private(folder, directory=True):
         return None
-    path = os.path.join(folder, f"{_key(argv)}.entry")
+    prefix = f"{_key(argv)}-"
+    names = sorted(n for n in os.listdir(folder) if n.startswith(prefix) and n.endswith(".entry"))
+    digests: dict[str, str] = {}
+    for name in names[:MAX_CANDIDATES]:
+        entry = _load_entry(os.path.join(folder, name))
+        text = _fresh_output(entry, digests) if entry is not None else None
+        if entry is not None and text is not None:
+            return entry["stderr"], text
+    return None
+
+
+def _load_entry(path: str) -> Any:
+    """The entry at `path` when it is private, intact (its digest matches, so a damaged file
+    is never unmarshalled) and well formed; else None."""
     if not _private(path, directory=False):
         return None
     raw = buildinputs.read_regular(path, MAX_ENTRY_BYTES)
@@ -196,20 +217,76 @@ def _recipe(recipe: Any) -> bool:
             and _RECIPE_LENGTHS.get(recipe[0]) == len(recipe))
 
 
-def _fresh_output(entry: dict[str, Any]) -> str | None:
+def _fresh_output(entry: dict[str, Any], digests: dict[str, str]) -> str | None:
     from .secretsource import parse_env_file, read_value_file
 
-    for path, want in entry["files"].items():
-        if _file_digest(path) != want:
+    root = _Root.here()
+    for recorded, want in entry["files"].items():
+        path = root.local(recorded)
+        if path is None:
             return None
-    for path, want in entry["dirs"].items():
-        if buildinputs.listing_digest(buildinputs.folder_listing(path)) != want:
+        if path not in digests:
+            digests[path] = _file_digest(path)
+        if digests[path] != want:
             return None
-    for path, want in entry["envfiles"].items():
+    for recorded, want in entry["dirs"].items():
+        path = root.local(recorded)
+        if path is None or buildinputs.listing_digest(buildinputs.folder_listing(path)) != want:
+            return None
+    for recorded, want in entry["envfiles"].items():
+        path = root.local(recorded)
+        if path is None:
+            return None
         keys = sorted(parse_env_file(read_value_file(path))[0])
         if buildinputs.digest("\n".join(keys).encode()) != want:
             return None
-    return _fill(entry["parts"], entry["slots"])
+    slots: list[list[list[str]]] = []
+    for recipes in entry["slots"]:
+        local = [root.local_recipe(r) for r in recipes]
+        if any(r is None for r in local):
+            return None
+        slots.append([r for r in local if r is not None])
+    return _fill(entry["parts"], slots)
+
+
+class _Root:
+    """The build root (the working directory): recorded inputs inside it are kept relative to
+    it, so an entry written in one directory serves a copy of the same content elsewhere."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.real = os.path.realpath(path)
+
+    @classmethod
+    def here(cls) -> _Root:
+        return cls(os.getcwd())
+
+    def _inside(self, real: str) -> bool:
+        return real == self.real or real.startswith(self.real.rstrip(os.sep) + os.sep)
+
+    def portable(self, path: str) -> str:
+        """How an entry records an input read at `path` (absolute)."""
+        if not self._inside(os.path.realpath(path)):
+            return path
+        rel = os.path.relpath(path, self.path)
+        return path if rel.split(os.sep)[0] == ".." else rel
+
+    def local(self, recorded: str) -> str | None:
+        """Where a recorded input is now; None when a relative one no longer resolves inside."""
+        if os.path.isabs(recorded):
+            return recorded
+        path = os.path.join(self.path, recorded)
+        return path if self._inside(os.path.realpath(path)) else None
+
+    def portable_recipe(self, recipe: tuple[str, ...]) -> list[str]:
+        return [recipe[0], self.portable(recipe[1]), *recipe[2:]] if recipe[0] in ("file", "envfile") \
+            else list(recipe)
+
+    def local_recipe(self, recipe: list[str]) -> list[str] | None:
+        if recipe[0] not in ("file", "envfile"):
+            return recipe
+        path = self.local(recipe[1])
+        return None if path is None else [recipe[0], path, *recipe[2:]]
 
 
 def _file_digest(path: str) -> str:
@@ -267,11 +344,21 @@ def store(argv: list[str], objects: list[dict[str, Any]], stderr: str, inputs: b
     if cut is None:
         return
     parts, slots = cut
-    entry = {"format": FORMAT, "files": inputs.files, "dirs": inputs.dirs, "envfiles": inputs.envfiles,
-             "parts": parts, "slots": slots, "stderr": stderr}
+    root = _Root.here()
+
+    def portable(found: dict[str, str]) -> dict[str, str]:
+        return {root.portable(path): value for path, value in found.items()}
+
+    entry = {"format": FORMAT, "files": portable(inputs.files), "dirs": portable(inputs.dirs),
+             "envfiles": portable(inputs.envfiles), "parts": parts, "stderr": stderr,
+             "slots": [[root.portable_recipe(tuple(r)) for r in recipes] for recipes in slots]}
     try:
         payload = marshal.dumps(entry)
-        _write(directory(), f"{_key(argv)}.entry", _MAGIC + buildinputs.digest(payload).encode() + b"\n" + payload)
+        # One entry per content: the digest of what the build read, where (relative to the root)
+        content = buildinputs.digest(repr([entry["files"], entry["dirs"], entry["envfiles"]]).encode(
+            "utf-8", "surrogateescape"))
+        _write(directory(), f"{_key(argv)}-{content[:32]}.entry",
+               _MAGIC + buildinputs.digest(payload).encode() + b"\n" + payload)
     except OSError:  # a cache that cannot be written is no cache (contextlib costs start-up time)
         return
 

@@ -160,3 +160,69 @@ def test_a_damaged_entry_is_a_miss(tool: Tool, damage: str) -> None:
                        "wrong shape": marshal.dumps({"format": 3, "parts": 1}), "empty": b""}[damage])
     again = tool.build("alluxio-imagenet-oss.yaml")
     assert again.how != "CACHED" and (again.code, again.out, again.err) == (first.code, first.out, first.err)
+
+
+# -- the key holds no working directory (issue 29) ---------------------------------------
+
+PLUGIN_ARGS = ("-q", "--namespace", "training", "--gitops", "argocd", ".")  # deploy/argocd/plugin.yaml
+
+
+def _app(root: Path) -> Path:
+    root.mkdir()
+    shutil.copytree(EXAMPLES / "credentials", root / "credentials")
+    shutil.copytree(EXAMPLES / "scripts", root / "scripts")
+    for spec in ("jindo-imagenet-oss.yaml", "juicefs-mnist-pipeline.yaml"):
+        shutil.copy(EXAMPLES / spec, root / spec)
+    return root
+
+
+CHANGES = {
+    "spec": lambda d: (d / "jindo-imagenet-oss.yaml").write_text(
+        (d / "jindo-imagenet-oss.yaml").read_text().replace("replicas: 4", "replicas: 5")),
+    "script": lambda d: (d / "scripts" / "decompress-mnist.sh").write_text("#!/bin/bash\necho changed\n"),
+    "env-file-keys": lambda d: (d / "credentials" / "imagenet-oss.env").write_text(
+        (d / "credentials" / "imagenet-oss.env").read_text() + "fs.oss.securityToken=t\n"),
+    "new-file": lambda d: (d / "more.yaml").write_text((EXAMPLES / "nfs-imagenet-alluxio.yaml").read_text()),
+}
+SETTINGS = {"FLUIDGEN_FLUID_VERSION": "v1.1.0-dev", "ARGOCD_ENV_FLUIDGEN_ENV": "prod", "PARAM_FLUIDGEN_X": "1"}
+
+
+def test_an_entry_serves_a_copy_elsewhere_and_misses_after_any_change(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    first = run_process("build", *PLUGIN_ARGS, cwd=_app(tmp_path / "app"), cache=cache)
+    assert (first.code, first.how) == (0, "COMPILED"), first.err
+    fresh = tmp_path / "cmp-server-uuid"
+    shutil.copytree(tmp_path / "app", fresh)
+    hit = run_process("build", *PLUGIN_ARGS, cwd=fresh, cache=cache)
+    assert (hit.how, hit.out, hit.err) == ("CACHED", first.out, first.err)
+    for name, change in CHANGES.items():
+        copy = tmp_path / f"changed-{name}"
+        shutil.copytree(tmp_path / "app", copy)
+        change(copy)
+        assert run_process("build", *PLUGIN_ARGS, cwd=copy, cache=cache).how == "COMPILED", name
+    for variable, value in SETTINGS.items():
+        assert run_process("build", *PLUGIN_ARGS, cwd=fresh, cache=cache, env={variable: value}).how == "COMPILED"
+    other_flag = [a if a != "argocd" else "none" for a in PLUGIN_ARGS]
+    assert run_process("build", *other_flag, cwd=fresh, cache=cache).how == "COMPILED"
+    assert run_process("build", *PLUGIN_ARGS, cwd=fresh, cache=cache).how == "CACHED"  # the first entry stays
+
+
+def test_apps_sharing_a_command_line_keep_their_own_entries(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    one, two = _app(tmp_path / "one"), _app(tmp_path / "two")
+    CHANGES["spec"](two)
+    outputs = [run_process("build", *PLUGIN_ARGS, cwd=d, cache=cache).out for d in (one, two)]
+    again = [run_process("build", *PLUGIN_ARGS, cwd=d, cache=cache) for d in (one, two)]
+    assert [(r.how, r.out) for r in again] == [("CACHED", outputs[0]), ("CACHED", outputs[1])]
+
+
+def test_a_copy_whose_input_now_leads_outside_is_a_miss(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    run_process("build", *PLUGIN_ARGS, cwd=_app(tmp_path / "app"), cache=cache)
+    copy = tmp_path / "copy"
+    shutil.copytree(tmp_path / "app", copy)
+    outside = tmp_path / "elsewhere"
+    shutil.move(str(copy / "credentials"), outside)
+    (copy / "credentials").symlink_to(outside)  # same content, but outside the application's directory
+    result = run_process("build", *PLUGIN_ARGS, cwd=copy, cache=cache)
+    assert result.how == "COMPILED" and result.code == 1 and "outside" in result.err
