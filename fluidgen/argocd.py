@@ -223,3 +223,27 @@ def config_map() -> str:
                       "metadata": {"name": "argocd-cm", "namespace": "argocd",
                                    "labels": {"app.kubernetes.io/part-of": "argocd"}},
                       "data": data})
+
+
+# The plugin's parameters ------------------------------------------------------------------
+
+def parameters(directory: str = ".") -> list[dict[str, Any]]:
+    """Argo CD's dynamic parameter announcements for an application directory: the
+    environments of its fluidgen.yaml (plugin.yaml announces the static ones)."""
+    import os
+
+    from . import project
+    from .inputs import Reader
+
+    path = os.path.join(directory, project.FILE)
+    if not os.path.lexists(path):
+        return []
+    loaded, _ = project.load(path, Reader())
+    names = sorted(loaded.environments)
+    env: dict[str, Any] = {"name": "env", "title": "Environment", "collectionType": "string",
+                           "tooltip": f"An environment of {project.FILE}: {', '.join(names)}"}
+    if len(names) == 1:
+        env["string"] = names[0]
+    else:
+        env["required"] = True
+    return [env]

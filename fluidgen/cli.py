@@ -368,6 +368,17 @@ def argocd_health(directory: str) -> None:
     click.echo(f"fluidgen: wrote {len(written)} files under {directory}", err=True)
 
 
+@argocd.command("parameters")
+@click.argument("directory", default=".", type=click.Path(file_okay=False))
+def argocd_parameters(directory: str) -> None:
+    """Print the plugin's dynamic parameters (JSON): the environments of DIRECTORY/fluidgen.yaml."""
+    import json
+
+    from .argocd import parameters
+
+    sys.stdout.write(json.dumps(parameters(directory), indent=2, sort_keys=True) + "\n")
+
+
 @argocd.command("cm")
 def argocd_cm() -> None:
     """Print an argocd-cm patch that installs the health checks."""

@@ -1,6 +1,8 @@
 """Settings that may come from flags or the environment, resolved the same way for every
 command: a flag wins, then FLUIDGEN_<NAME>, then ARGOCD_ENV_FLUIDGEN_<NAME> (how Argo CD
-passes an Application's plugin env). Bad values are usage errors, named with their source.
+passes an Application's plugin env), then PARAM_<NAME> for the parameters the Argo CD plugin
+announces (env, fluid-version, namespace, gitops: deploy/argocd/plugin.yaml). Bad values are
+usage errors, named with their source.
 
 An Application author sets every ARGOCD_ENV_* (and PARAM_*) value of a shared Argo CD
 sidecar, so those can only choose among what the build of that Application may do anyway
@@ -16,6 +18,10 @@ from collections.abc import Mapping
 from . import names, versions
 
 PREFIXES = ("FLUIDGEN_", "ARGOCD_ENV_FLUIDGEN_")
+# Argo CD passes a plugin parameter `fluid-version` as PARAM_FLUID_VERSION. Only these: a
+# parameter can choose among what an Application's build may do anyway, never what it reads.
+PARAMETERS = ("ENV", "FLUID_VERSION", "NAMESPACE", "GITOPS")
+PARAM_PREFIX = "PARAM_"
 
 
 class SettingError(ValueError):
@@ -25,7 +31,7 @@ class SettingError(ValueError):
 def lookup(name: str, env: Mapping[str, str] | None = None) -> tuple[str, str] | None:
     """(value, where it came from) of a setting in the environment, or None."""
     env = os.environ if env is None else env
-    for prefix in PREFIXES:
+    for prefix in (*PREFIXES, *([PARAM_PREFIX] if name in PARAMETERS else [])):
         value = env.get(prefix + name)
         if value:
             try:

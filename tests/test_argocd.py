@@ -171,3 +171,54 @@ def test_diff_compares_an_environment(tmp_path: Path) -> None:
     assert same.code == 0, same.err + same.out
     drift = run_cli("diff", "--env", "staging", str(app_dir), str(rendered), env={})
     assert drift.code == 1 and "replicas" in drift.out
+
+
+# --- plugin parameters (issue 27) --------------------------------------------------------------
+
+def test_plugin_announces_its_parameters(tmp_path: Path) -> None:
+    import json
+
+    spec = yaml.safe_load(PLUGIN.read_text())["spec"]
+    assert [p["name"] for p in spec["parameters"]["static"]] == ["env", "fluid-version", "namespace", "gitops"]
+    assert not any("allow" in p["name"] for p in spec["parameters"]["static"])  # never what fluidgen reads
+    dynamic = spec["parameters"]["dynamic"]["command"]
+    full_env = {"PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    listed = subprocess.run(dynamic, cwd=project_app(tmp_path), env=full_env, capture_output=True, text=True,
+                            check=False)
+    assert listed.returncode == 0, listed.stderr
+    (env,) = json.loads(listed.stdout)
+    assert env["name"] == "env" and "prod, staging" in env["tooltip"] and env["required"] is True
+    plain = subprocess.run(dynamic, cwd=app(tmp_path / "plain"), env=full_env, capture_output=True, text=True,
+                           check=False)
+    assert plain.returncode == 0 and json.loads(plain.stdout) == []
+
+
+def test_plugin_parameters_reach_the_build(tmp_path: Path) -> None:
+    app_dir = project_app(tmp_path)
+    staging = generate(app_dir, PARAM_ENV="staging", PARAM_NAMESPACE="ml-staging", PARAM_FLUID_VERSION="v1.1.0-dev")
+    assert staging.returncode == 0, staging.stderr
+    docs = list(yaml.safe_load_all(staging.stdout))
+    assert next(d for d in docs if d["kind"] == "JindoRuntime")["spec"]["replicas"] == 1
+    assert {d["metadata"]["namespace"] for d in docs} == {"ml-staging"}
+    none = generate(app_dir, PARAM_ENV="prod", PARAM_GITOPS="none")
+    assert none.returncode == 0, none.stderr
+    assert "sync-wave" not in none.stdout
+    # the Application's plugin env comes first, as documented
+    first = generate(app_dir, PARAM_ENV="staging", ARGOCD_ENV_FLUIDGEN_ENV="prod")
+    assert next(d for d in yaml.safe_load_all(first.stdout) if d["kind"] == "JindoRuntime")["spec"]["replicas"] == 8
+    bad = generate(app_dir, PARAM_ENV="prod", PARAM_FLUID_VERSION="v9")
+    assert bad.returncode == 2 and "PARAM_FLUID_VERSION" in bad.stderr and bad.stdout == ""
+
+
+def test_a_parameter_never_widens_what_fluidgen_reads(tmp_path: Path) -> None:
+    app_dir = app(tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "imagenet-oss.env").write_text((app_dir / "credentials" / "imagenet-oss.env").read_text())
+    (app_dir / "credentials" / "imagenet-oss.env").unlink()
+    spec = app_dir / "dataset.yaml"
+    spec.write_text(spec.read_text().replace("credentials/imagenet-oss.env", str(outside / "imagenet-oss.env")))
+    refused = generate(app_dir, PARAM_ALLOW_READ=str(outside), ARGOCD_ENV_FLUIDGEN_ALLOW_READ=str(outside))
+    assert refused.returncode == 1 and refused.stdout == ""
+    operator = generate(app_dir, FLUIDGEN_ALLOW_READ=str(outside))  # the sidecar's own setting
+    assert operator.returncode == 0, operator.stderr
