@@ -18,6 +18,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .diagnostics import PathT, did_you_mean
+from .fluid.sync import (
+    APPLIED,
+    FUSE_CONFIG,
+    NO_MOUNT_SYNC,
+    ON_RESTART,
+    RECREATE,
+    ROLLING,
+    EditFact,
+    MountSync,
+    edits,
+    scales,
+)
 from .lower.context import Context
 from .rules import Rule
 from .structural.dsl import Schema
@@ -27,7 +39,8 @@ if TYPE_CHECKING:
 
     from .specparts import CacheTier
 
-__all__ = ["Context", "Engine", "ExtraKind", "SpecSection", "Storage"]
+__all__ = ["APPLIED", "FUSE_CONFIG", "NO_MOUNT_SYNC", "ON_RESTART", "RECREATE", "ROLLING", "Context", "EditFact",
+           "Engine", "ExtraKind", "MountSync", "SpecSection", "Storage", "edits", "scales"]
 
 
 @dataclass(frozen=True)
@@ -66,15 +79,9 @@ class SpecSection:
     doc: str
 
 
-# What Fluid does with an edit of a running runtime (fluidgen plan). An engine lists the spec
-# paths its sync carries out; every other path waits for the runtime to be re-created.
-APPLIED = "applied"  # carried out in place (the controller scales or remounts)
-ROLLING = "rolling"  # written to the StatefulSet; its pods restart with it
-ON_RESTART = "on-restart"  # written to the FUSE DaemonSet (OnDelete): taken up as FUSE pods are recreated
-RECREATE = "recreate"  # ignored until the runtime is deleted and created again
-# Every engine scales workers when replicas change (pkg/ddc/<engine>/replicas.go SyncReplicas).
-SCALES = (("replicas", APPLIED),)
-
+# What Fluid does with an edit of a running runtime (fluidgen plan): the words and records are
+# fluid/sync.py's. An engine lists what its sync carries out as EditFacts, each with its Fluid
+# source and versions; every other path waits for the runtime to be re-created.
 # The runtime fields the spec computes (runtime.replicas, runtime.cache) for the classic
 # runtimes, and where a user sets them instead of in overrides.
 CLASSIC_COMPUTED = {"replicas": "runtime.replicas", "tieredstore": "runtime.cache"}
@@ -213,12 +220,12 @@ class Created:
 class Edits:
     """What Fluid does with an edit of a running runtime (read by plan.py)."""
 
-    # Spec path prefix -> effect (APPLIED, ROLLING, ON_RESTART) of an edit on a running runtime;
-    # unlisted paths are RECREATE. Most engines' SyncRuntime is empty (pkg/ddc/<engine>/sync_runtime.go).
-    runtime: tuple[tuple[str, str], ...] = SCALES
-    # Dataset spec.mounts edits: APPLIED where the engine's UpdateOnUFSChange mounts and unmounts
-    # (pkg/ddc/<engine>/ufs.go), RECREATE where it is empty.
-    mounts: str = RECREATE
+    # What the runtime's sync carries out of an edit of its spec, per Fluid version: paths not
+    # listed wait for a re-created runtime. Most engines' SyncRuntime is empty
+    # (pkg/ddc/<engine>/sync_runtime.go); SyncReplicas scales workers (pkg/ddc/<engine>/replicas.go).
+    runtime: tuple[EditFact, ...] = ()
+    # How it takes up edits of its Dataset's mounts, per Fluid version (fluid/sync.py MountSync).
+    mounts: tuple[MountSync, ...] = (NO_MOUNT_SYNC,)
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,6 @@ from .fluid.sync import (
     RECREATE,
     ROLLING,
     SAME_PATH,
-    SYNC_SOURCE,
     EditFact,
     MountSync,
 )
@@ -175,12 +174,7 @@ def _spec(obj: dict[str, Any]) -> Any:
 
 def edit_facts(engine: Engine, version: str) -> Iterator[EditFact]:
     """The engine's sync facts that hold for `version`."""
-    for entry in engine.edits.runtime:
-        if isinstance(entry, EditFact):
-            if entry.holds_for(version):
-                yield entry
-        else:  # (prefix, effect): every version
-            yield EditFact(entry[0], entry[1], SYNC_SOURCE)
+    yield from (fact for fact in engine.edits.runtime if fact.holds_for(version))
 
 
 def runtime_effect(engine: Engine, path: PathT, version: str) -> tuple[str, str]:
@@ -195,11 +189,7 @@ def runtime_effect(engine: Engine, path: PathT, version: str) -> tuple[str, str]
 
 def mount_sync(engine: Engine, version: str) -> MountSync:
     """How the engine takes up Dataset mount edits at `version`."""
-    for entry in getattr(engine, "mount_sync", ()):
-        if isinstance(entry, MountSync) and (entry.source is None or entry.source.holds_for(version)):
-            return entry
-    legacy = engine.edits.mounts
-    return MountSync("paths") if legacy == APPLIED else NO_MOUNT_SYNC
+    return next((m for m in engine.edits.mounts if m.source is None or m.source.holds_for(version)), NO_MOUNT_SYNC)
 
 
 def _bound_runtime(dataset: Key, objects: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
@@ -342,7 +332,7 @@ def _field_mode(engine: Engine, sync: MountSync, old: Mapping[str, Any], new: Ma
     old_secrets, new_secrets = _secrets(old), _secrets(new)
     for path in changed_leaves(old, new):
         field, option = _mount_field(path)
-        effect = sync.fields.get(field, RECREATE) if sync.mode != "none" else RECREATE
+        effect = sync.fields.get(field, sync.default) if sync.mode != "none" else RECREATE
         note = ""
         if sync.mode == "command" and path[0] == "mounts" and path[1:2] != (0,):
             effect, note = RECREATE, f"{engine.kind} reads only the first mount"

@@ -14,7 +14,7 @@ import yaml
 
 from fluidgen import versions
 from fluidgen.engine_table import BY_KIND
-from fluidgen.fluid.sync import APPLIED, RECREATE
+from fluidgen.fluid.sync import APPLIED, ON_RESTART, RECREATE, ROLLING
 from fluidgen.fluidbase import mount_delta
 from fluidgen.plan import classify
 
@@ -108,7 +108,7 @@ def _class(mounts_ufs: bool) -> dict[str, Any]:
             "fileSystemType": "curvine", "topology": topology}
 
 
-@pytest.mark.parametrize("item", [i for i in _cases("mount_delta.yaml") if "class_mounts_ufs" not in i[1]], ids=_id)
+@pytest.mark.parametrize("item", _cases("mount_delta.yaml"), ids=_id)
 def test_plan_applies_exactly_the_mount_delta(item: tuple[dict[str, Any], dict[str, Any]]) -> None:
     """What `plan` says of a Dataset mount edit (status -> spec) for a remounting runtime: the
     added and removed paths applied, nothing else; with a class that cannot mount, nothing."""
@@ -129,7 +129,37 @@ def test_plan_applies_exactly_the_mount_delta(item: tuple[dict[str, Any], dict[s
         assert len(edits) == len(case["add"]) + len(case["remove"]) + len(native)
     if cache and case["master_restarted"]:
         assert edits == []  # no spec edit; the restart remount is Fluid's own, and plan names it
-        assert "master" in BY_KIND["CacheRuntime"].mount_sync[0].remount_also
+        assert "master" in BY_KIND["CacheRuntime"].edits.mounts[0].remount_also
+
+
+# -- runtime sync ---------------------------------------------------------------------------
+
+def _set(tree_: dict[str, Any], dotted: str, value: Any) -> None:
+    *parents, leaf = dotted.split(".")
+    for part in parents:
+        tree_ = tree_.setdefault(part, {})
+    tree_[leaf] = value
+
+
+@pytest.mark.parametrize("item", _cases("runtime_sync.yaml"), ids=_id)
+def test_runtime_sync(item: tuple[dict[str, Any], dict[str, Any]]) -> None:
+    """What `plan` says of each edited runtime field matches what Fluid's sync does with it."""
+    block, case = item
+    old_spec: dict[str, Any] = {}
+    new_spec: dict[str, Any] = {}
+    for i, path in enumerate(case["paths"]):
+        _set(old_spec, path, case.get("workers_scheduled", f"old{i}"))
+        _set(new_spec, path, case.get("replicas", f"new{i}"))
+    old, new = [_runtime(block["kind"], old_spec)], [_runtime(block["kind"], new_spec)]
+    edits = classify(old, new, block["version"])
+    assert len(edits) == (len(case["paths"]) if old_spec != new_spec else 0)
+    for edit in edits:
+        if not case["synced"]:
+            assert edit.effect == RECREATE and edit.ignored, edit.line()
+        elif case.get("strategy") == "OnDelete" or edit.workload == "fuse":
+            assert edit.effect == ON_RESTART, edit.line()
+        else:
+            assert edit.effect in (APPLIED, ROLLING, ON_RESTART), edit.line()
 
 
 # -- operation support ----------------------------------------------------------------------

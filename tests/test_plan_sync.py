@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fluidgen.fluid.sync import APPLIED, RECREATE, SAME_PATH
+from fluidgen.fluid.sync import APPLIED, FUSE_CONFIG, ON_RESTART, RECREATE, ROLLING, SAME_PATH
 from fluidgen.plan import classify, report
 
 
@@ -79,3 +79,81 @@ def test_every_ignored_edit_says_what_to_do() -> None:
     text = report(classify([rerun, _runtime("AlluxioRuntime", {"properties": {"a": "1"}})],
                            [edited, _runtime("AlluxioRuntime", {"properties": {"a": "2"}})]))
     assert "--operation-names hashed" in text and "delete the runtime and apply again" in text
+
+
+def _runtime_edit(kind: str, dotted: str, version: str, old: Any = "a", new: Any = "b") -> tuple[str, str]:
+    *parents, leaf = dotted.split(".")
+    before: dict[str, Any] = {}
+    after: dict[str, Any] = {}
+    for tree_, value in ((before, old), (after, new)):
+        node = tree_
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = value
+    (edit,) = classify([_runtime(kind, before)], [_runtime(kind, after)], version)
+    return edit.effect, edit.workload
+
+
+def test_thin_replicas_are_never_synced() -> None:
+    """pkg/ddc/thin/replicas.go SyncReplicas returns nil (both versions): plan said 'applied'."""
+    for version in ("v1.0.8", "v1.1.0-dev"):
+        assert _runtime_edit("ThinRuntime", "replicas", version, 1, 3) == (RECREATE, "")
+
+
+def test_juicefs_fuse_node_selector_is_synced_only_before_6092() -> None:
+    """juicefs/sync_runtime.go checkAndSetFuseChanges: nodeSelector compared at v1.0.8, no longer at
+    master (a826600 = fluid-cloudnative/fluid#6092)."""
+    assert _runtime_edit("JuiceFSRuntime", "fuse.nodeSelector.zone", "v1.0.8") == (ON_RESTART, "fuse")
+    assert _runtime_edit("JuiceFSRuntime", "fuse.nodeSelector.zone", "v1.1.0-dev") == (RECREATE, "")
+
+
+def test_juicefs_image_pull_policy_is_never_compared() -> None:
+    """juicefs/sync_runtime.go compares image and tag only, in either version."""
+    for version in ("v1.0.8", "v1.1.0-dev"):
+        assert _runtime_edit("JuiceFSRuntime", "fuse.imagePullPolicy", version)[0] == RECREATE
+
+
+def test_statefulsets_turn_on_delete_on_master() -> None:
+    """#5366 (37c72a9): juicefs syncWorkerSpec and jindocache syncMasterSpec/syncWorkerSpec switch the
+    StatefulSets to OnDelete at master; at v1.0.8 they roll."""
+    for kind, path, workload in (("JuiceFSRuntime", "worker.resources.limits.cpu", "worker"),
+                                 ("JindoRuntime", "master.resources.limits.cpu", "master"),
+                                 ("JindoRuntime", "worker.resources.limits.cpu", "worker")):
+        assert _runtime_edit(kind, path, "v1.0.8") == (ROLLING, workload)
+        assert _runtime_edit(kind, path, "v1.1.0-dev") == (ON_RESTART, workload)
+
+
+JFS = {"mountPoint": "juicefs:///", "name": "jfs", "options": {"bucket": "b1", "storage": "s3"},
+       "encryptOptions": [{"name": "metaurl", "valueFrom": {"secretKeyRef": {"name": "jfs", "key": "metaurl"}}}]}
+
+
+def test_juicefs_mount_edits_that_reach_the_mount_command() -> None:
+    """juicefs/transform_fuse.go genValue/genMountOptions/genFuseMount: options and the subpath
+    (subdir=) are the mount command's -o options, the part sync_runtime.go isCommandChanged compares
+    and utils.go updateFuseScript rewrites; storage/bucket (format) and encryptOptions (value.Configs)
+    are rendered once. plan used to call every JuiceFS mount edit ignored."""
+    edited = {**JFS, "mountPoint": "juicefs:///train", "options": {"bucket": "b2", "storage": "s3", "writeback": ""},
+              "encryptOptions": [{"name": "metaurl", "valueFrom": {"secretKeyRef": {"name": "jfs2", "key": "m"}}}]}
+    edits = classify([_dataset([JFS]), _runtime("JuiceFSRuntime")],
+                     [_dataset([edited]), _runtime("JuiceFSRuntime")], "v1.1.0-dev")
+    got = {e.path: e.effect for e in edits}
+    assert got == {"spec.mounts[0].mountPoint": ON_RESTART, "spec.mounts[0].options.writeback": ON_RESTART,
+                   "spec.mounts[0].options.bucket": RECREATE,
+                   "spec.mounts[0].encryptOptions[0].valueFrom.secretKeyRef.key": RECREATE,
+                   "spec.mounts[0].encryptOptions[0].valueFrom.secretKeyRef.name": RECREATE}
+
+
+def test_thin_mount_edits_reach_the_fuse_config() -> None:
+    """thin/ufs.go ShouldUpdateUFS -> updateFuseConfigOnChange rewrites config.json and updateFusePod
+    bumps the FUSE pods; a Secret not mounted yet reaches FUSE pods only when they are created
+    (transform_config.go transformEncryptOptionsWithSecretVolumes)."""
+    base = {"mountPoint": "minio://b/p", "name": "m", "options": {"url": "u1"},
+            "encryptOptions": [{"name": "k", "valueFrom": {"secretKeyRef": {"name": "s1", "key": "k"}}}]}
+    same_secret = {**base, "options": {"url": "u2"},
+                   "encryptOptions": [{"name": "k", "valueFrom": {"secretKeyRef": {"name": "s1", "key": "k2"}}}]}
+    new_secret = {**base, "encryptOptions": [{"name": "k", "valueFrom": {"secretKeyRef": {"name": "s2", "key": "k"}}}]}
+    runtime = _runtime("ThinRuntime", {"profileName": "p"})
+    edits = classify([_dataset([base]), runtime], [_dataset([same_secret]), runtime])
+    assert {e.effect for e in edits} == {FUSE_CONFIG} and not any(e.ignored for e in edits)
+    (edit,) = classify([_dataset([base]), runtime], [_dataset([new_secret]), runtime])
+    assert edit.effect == RECREATE and "Secret" in edit.note

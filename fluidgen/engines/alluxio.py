@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..contract import APPLIED, Created, Edits, Engine, Lowering, Mounts, Storage, Workloads
+from ..contract import Created, Edits, Engine, Lowering, Mounts, MountSync, Storage, Workloads, scales
 from ..fluid.common import (
     IMAGE,
     IMAGE_PULL_SECRETS,
@@ -36,6 +36,7 @@ from ..fluid.common import (
     VOLUME_MOUNTS,
     VOLUMES,
 )
+from ..fluidsource import source
 from ..manifest import fluid_runtime_at, fuse_options, fuse_spec, kind_of, mapping, mounts_of, names_given, spec_of
 from ..rules import Finding, Object, Rule
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
@@ -154,9 +155,12 @@ ENGINE = Engine(
                  ("ConfigMap", "{name}-alluxio-values")),
     ),
     edits=Edits(
-        # UpdateOnUFSChange mounts and unmounts changed Dataset mounts (pkg/ddc/alluxio/ufs.go);
-        # SyncRuntime applies nothing else (pkg/ddc/alluxio/sync_runtime.go, in every Fluid version fluidgen targets).
-        mounts=APPLIED,
+        # SyncRuntime is empty (pkg/ddc/alluxio/sync_runtime.go): only replicas are synced. Mounts
+        # whose namespace path appears or disappears are mounted or unmounted (ShouldUpdateUFS,
+        # UpdateOnUFSChange: fluidbase.mount_delta); in the default configmap storage the master's
+        # mount.sh (charts/alluxio/templates/config/alluxio-mount-conf.yaml) mounts only unmounted paths too.
+        runtime=scales("alluxio"),
+        mounts=(MountSync("paths", source("pkg/ddc/alluxio/ufs.go", "UpdateOnUFSChange")),),
     ),
     workloads=Workloads(
         data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup

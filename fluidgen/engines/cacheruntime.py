@@ -36,6 +36,7 @@ from ..contract import (
     ROLLING,
     Context,
     Created,
+    EditFact,
     Edits,
     Engine,
     ExtraKind,
@@ -43,6 +44,7 @@ from ..contract import (
     Hooks,
     Lowering,
     Mounts,
+    MountSync,
     SpecSection,
     Starter,
     Workloads,
@@ -59,10 +61,12 @@ from ..fluid.common import (
     VOLUME_MOUNTS,
     VOLUMES,
 )
+from ..fluidsource import since, source
 from ..manifest import kind_of, meta, spec_of
 from ..rules import Finding, Object, Rule
 from ..spectypes import Model, Name
 from ..structural.dsl import BOOL, QUANTITY, STR, STR_LIST, STR_MAP, array, fields, int32, k8s, obj, string
+from ..versions import V1_1_0_DEV
 
 KIND = "CacheRuntime"
 CLASS_KIND = "CacheRuntimeClass"
@@ -192,6 +196,8 @@ def _load_needs_the_class(obj_: Object, objects: list[Object]) -> Iterator[Findi
                                            f"Fluid refuses this DataLoad as not supported")
 
 
+_SYNC = source("pkg/ddc/cache/engine/sync.go", "syncRuntimeSpec", since(V1_1_0_DEV))
+
 ENGINE = Engine(
     name="cache",
     kind=KIND,
@@ -228,10 +234,16 @@ ENGINE = Engine(
     ),
     edits=Edits(
         # syncRuntimeSpec copies master/worker runtimeVersion, resources and replicas into their
-        # components; UpdateOnUFSChange remounts changed Dataset mounts (pkg/ddc/cache/engine/sync.go, ufs.go)
-        runtime=(("master.replicas", APPLIED), ("worker.replicas", APPLIED), ("master.resources", ROLLING),
-                 ("worker.resources", ROLLING), ("master.runtimeVersion", ROLLING), ("worker.runtimeVersion", ROLLING)),
-        mounts=APPLIED,
+        # AdvancedStatefulSets (in place where possible); the client DaemonSet is never synced.
+        runtime=(*(EditFact(f"{c}.replicas", APPLIED, _SYNC, c) for c in ("master", "worker")),
+                 *(EditFact(f"{c}.{k}", ROLLING, _SYNC, c) for c in ("master", "worker")
+                   for k in ("resources", "runtimeVersion"))),
+        # The class's mountUFS entry runs when the set of namespace paths changes, or after the
+        # master restarted since the last mount; a workers-only class never mounts.
+        mounts=(MountSync("paths", source("pkg/ddc/cache/engine/ufs.go", "UpdateOnUFSChange", since(V1_1_0_DEV)),
+                          needs_class_mount=True,
+                          remount_also="or restart the master pod: after a master restart the class's mountUFS "
+                                       "runs again over the current mounts (checkIfRemountRequired)"),),
     ),
     health=Health(
         status_shape="components",

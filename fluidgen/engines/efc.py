@@ -10,7 +10,7 @@ Sources in fluid-cloudnative/fluid, the same in every version versions.py lists:
 
 from __future__ import annotations
 
-from ..contract import Created, Engine, Lowering, Mounts, Starter, Storage
+from ..contract import Created, Edits, Engine, Lowering, Mounts, Starter, Storage, scales
 from ..fluid.common import (
     CLEAN_CACHE_POLICY,
     IMAGE,
@@ -55,6 +55,8 @@ ENGINE = Engine(
         storage=STORAGE,
         single_mount=True,
     ),
+    # SyncRuntime is empty and Dataset mounts are never remounted (pkg/ddc/efc/ufs.go ShouldUpdateUFS).
+    edits=Edits(runtime=scales("efc")),
     lowering=Lowering(
         default_profile="efc-default",
     ),

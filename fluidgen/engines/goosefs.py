@@ -9,7 +9,7 @@ Removed from master by fluid-cloudnative/fluid#5703.
 
 from __future__ import annotations
 
-from ..contract import APPLIED, Created, Edits, Engine, Lowering, Mounts, Starter, Workloads
+from ..contract import Created, Edits, Engine, Lowering, Mounts, MountSync, Starter, Workloads, scales
 from ..fluid.common import (
     CLEAN_CACHE_POLICY,
     IMAGE,
@@ -21,7 +21,9 @@ from ..fluid.common import (
     RUN_AS,
     TIEREDSTORE,
 )
+from ..fluidsource import source
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
+from ..versions import V1_0_8
 
 KIND = "GooseFSRuntime"
 
@@ -62,7 +64,10 @@ ENGINE = Engine(
                  ("ConfigMap", "{name}-goosefs-values")),
     ),
     edits=Edits(
-        mounts=APPLIED,  # UpdateOnUFSChange (pkg/ddc/goosefs/ufs.go); SyncRuntime is empty
+        # SyncRuntime is empty; mounts whose namespace path appears or disappears are mounted or
+        # unmounted (pkg/ddc/goosefs/ufs.go UpdateOnUFSChange, ufs_internal.go processUpdatingUFS).
+        runtime=scales("goosefs", (V1_0_8,)),
+        mounts=(MountSync("paths", source("pkg/ddc/goosefs/ufs_internal.go", "processUpdatingUFS", (V1_0_8,))),),
     ),
     workloads=Workloads(
         data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup

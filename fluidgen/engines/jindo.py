@@ -17,7 +17,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..contract import ON_RESTART, ROLLING, SCALES, Created, Edits, Engine, Lowering, Mounts, Storage, Workloads
+from ..contract import (
+    ON_RESTART,
+    ROLLING,
+    Created,
+    EditFact,
+    Edits,
+    Engine,
+    Lowering,
+    Mounts,
+    MountSync,
+    Storage,
+    Workloads,
+    scales,
+)
 from ..fluid.common import (
     CLEAN_CACHE_POLICY,
     IMAGE,
@@ -33,9 +46,11 @@ from ..fluid.common import (
     VOLUME_MOUNTS,
     VOLUMES,
 )
+from ..fluidsource import before, since, source
 from ..manifest import fuse_spec, kind_of, mounts_of, same_place
 from ..rules import Finding, Object, Rule
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
+from ..versions import V1_1_0_DEV
 
 KIND = "JindoRuntime"
 
@@ -82,6 +97,20 @@ def _args_drop_root_ns(obj_: Object, objects: list[Object]) -> Iterator[Finding]
             return
 
 
+# jindocache's SyncRuntime copies master, worker and FUSE resources and the FUSE metrics switch
+# into the StatefulSets and the DaemonSet (OnDelete: charts/jindocache/values.yaml). The older
+# StatefulSets roll; newer Fluid switches them to OnDelete first (#5366), so their pods take an
+# edit only when recreated.
+_ROLLS = source("pkg/ddc/jindocache/sync_runtime.go", "syncMasterSpec", before(V1_1_0_DEV))
+_ON_DELETE = source("pkg/ddc/jindocache/sync_runtime.go", "syncMasterSpec", since(V1_1_0_DEV),
+                    note="UpdateStatefulSetUpdateStrategy to OnDelete for master and worker (#5366)")
+_FUSE = source("pkg/ddc/jindocache/sync_runtime.go", "syncFuseSpec")
+_SYNC_EDITS = (
+    EditFact("master.resources", ROLLING, _ROLLS, "master"), EditFact("worker.resources", ROLLING, _ROLLS, "worker"),
+    EditFact("master.resources", ON_RESTART, _ON_DELETE, "master"),
+    EditFact("worker.resources", ON_RESTART, _ON_DELETE, "worker"),
+    EditFact("fuse.resources", ON_RESTART, _FUSE, "fuse"), EditFact("fuse.metrics", ON_RESTART, _FUSE, "fuse"))
+
 ENGINE = Engine(
     name="jindo",
     kind=KIND,
@@ -104,11 +133,11 @@ ENGINE = Engine(
                  ("ConfigMap", "{name}-jindocache-values")),
     ),
     edits=Edits(
-        # jindocache's SyncRuntime copies master, worker and FUSE resources and the FUSE metrics
-        # switch into the StatefulSets and the DaemonSet (pkg/ddc/jindocache/sync_runtime.go; on
-        # master the StatefulSets are switched to OnDelete, so their pods take it when recreated).
-        runtime=(*SCALES, ("master.resources", ROLLING), ("worker.resources", ROLLING), ("fuse.resources", ON_RESTART),
-                 ("fuse.metrics", ON_RESTART)),
+        runtime=(*scales("jindocache"), *_SYNC_EDITS),
+        # jindocache does not remount (ShouldUpdateUFS returns nothing); on newer Fluid a restarted
+        # master mounts paths it lacks (ShouldSyncDatasetMounts), with the bucket endpoints and keys
+        # of the configuration rendered when the runtime was created.
+        mounts=(MountSync("none", source("pkg/ddc/jindocache/ufs.go", "ShouldUpdateUFS")),),
     ),
     workloads=Workloads(
         data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup

@@ -20,7 +20,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..contract import ON_RESTART, ROLLING, SCALES, Created, Edits, Engine, Lowering, Mounts, Starter, Storage
+from ..contract import (
+    ON_RESTART,
+    ROLLING,
+    Created,
+    Edits,
+    Engine,
+    Lowering,
+    Mounts,
+    MountSync,
+    Starter,
+    Storage,
+    edits,
+    scales,
+)
 from ..fluid.common import (
     CONTAINER_PORTS,
     ENV_VARS,
@@ -36,10 +49,12 @@ from ..fluid.common import (
     VOLUME_MOUNTS,
     VOLUMES,
 )
+from ..fluidsource import before, since, source
 from ..manifest import kind_of, levels_of
 from ..quantity import to_bytes
 from ..rules import Finding, Object, Rule
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, k8s_list, obj
+from ..versions import V1_1_0_DEV
 
 KIND = "JuiceFSRuntime"
 
@@ -89,6 +104,36 @@ def _byte_quota(obj_: Object, _: list[Object]) -> Iterator[Finding]:
                           f"is cached{hint}")
 
 
+# SyncRuntime re-renders the runtime (transform) and copies into the worker StatefulSet its node
+# selector, volumes, pod metadata, resources, env, volume mounts, image and mount command
+# (worker script + restartedAt), and into the FUSE DaemonSet (OnDelete) the same but the node
+# selector, which newer Fluid no longer syncs (#6092), and the mount command (FUSE script).
+# imagePullPolicy is compared nowhere. The older worker StatefulSet rolls; newer Fluid switches it
+# to OnDelete first (#5366). Volumes, the cache tier (cache-dir/cache-size) and runtime-wide pod
+# metadata reach both: the FUSE pods, recreated on demand, decide.
+_WORKER = ("worker.nodeSelector", "worker.volumeMounts", "worker.podMetadata", "worker.resources", "worker.env",
+           "worker.options", "juicefsVersion")
+_FUSE = ("fuse.volumeMounts", "fuse.podMetadata", "fuse.resources", "fuse.env", "fuse.options", "fuse.image",
+         "fuse.imageTag", "volumes", "tieredstore", "podMetadata")
+_SYNC_EDITS = (
+    *edits(_WORKER, ROLLING, source("pkg/ddc/juicefs/sync_runtime.go", "syncWorkerSpec", before(V1_1_0_DEV)),
+           "worker"),
+    *edits(_WORKER, ON_RESTART, source("pkg/ddc/juicefs/sync_runtime.go", "checkAndSetWorkerChanges",
+                                       since(V1_1_0_DEV), note="worker StatefulSet forced to OnDelete (#5366)"),
+           "worker"),
+    *edits(_FUSE, ON_RESTART, source("pkg/ddc/juicefs/sync_runtime.go", "checkAndSetFuseChanges"), "fuse"),
+    *edits(("fuse.nodeSelector",), ON_RESTART, source("pkg/ddc/juicefs/sync_runtime.go", "checkAndSetFuseChanges",
+                                                      before(V1_1_0_DEV)), "fuse"),
+)
+# Dataset mount edits: the first mount's options (sharedOptions too) and subpath (subdir=) are part
+# of the FUSE and worker mount commands' -o options, the only part isCommandChanged compares; the
+# format and quota commands (storage, bucket, bucket2, quota) and the encryptOptions (Secret refs in
+# value.Configs: metaurl, token, keys, env) are rendered once (transform_fuse.go genValue).
+_MOUNT_SYNC = MountSync(
+    "command", source("pkg/ddc/juicefs/sync_runtime.go", "isCommandChanged"),
+    fields={"mountPoint": ON_RESTART, "options": ON_RESTART},
+    unsynced_options=frozenset({"storage", "bucket", "bucket2", "quota"}), workload="fuse")
+
 ENGINE = Engine(
     name="juicefs",
     kind=KIND,
@@ -119,14 +164,7 @@ ENGINE = Engine(
                  ("ServiceAccount", "{name}-loader"), ("Role", "{name}-loader"), ("RoleBinding", "{name}-loader")),
     ),
     edits=Edits(
-        # SyncRuntime rewrites the worker StatefulSet (node selector, volumes, pod metadata,
-        # resources, env, volume mounts, image, and the mount command built from options and the
-        # cache tier, restarting workers) and the FUSE DaemonSet, which FUSE pods take up when
-        # recreated (pkg/ddc/juicefs/sync_runtime.go, in every Fluid version fluidgen targets).
-        runtime=(*SCALES, *((f"worker.{k}", ROLLING) for k in ("nodeSelector", "volumeMounts", "podMetadata",
-                                                                "resources", "env", "options")),
-                 ("volumes", ROLLING), ("tieredstore", ROLLING), ("juicefsVersion", ROLLING),
-                 *((f"fuse.{k}", ON_RESTART) for k in ("nodeSelector", "volumeMounts", "podMetadata", "resources",
-                                                        "env", "options", "image", "imageTag", "imagePullPolicy"))),
+        runtime=(*scales("juicefs"), *_SYNC_EDITS),
+        mounts=(_MOUNT_SYNC,),
     ),
 )

@@ -22,14 +22,17 @@ from typing import Any
 from pydantic import Field, model_validator
 
 from ..contract import (
+    FUSE_CONFIG,
     Context,
     Created,
+    Edits,
     Engine,
     ExtraKind,
     Health,
     Hooks,
     Lowering,
     Mounts,
+    MountSync,
     SpecSection,
     Starter,
     report_schema_problems,
@@ -48,6 +51,7 @@ from ..fluid.common import (
     VOLUME_MOUNTS,
     VOLUMES,
 )
+from ..fluidsource import source
 from ..manifest import fuse_spec, is_reference_dataset, kind_of, mapping, meta, same_place, spec_of
 from ..merge import deep_merge
 from ..rules import Finding, Object, Rule
@@ -245,6 +249,18 @@ ENGINE = Engine(
     created=Created(
         objects=(("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"), ("ConfigMap", "{full}-fuse-conf"),
                  ("Secret", "{full}-fuse-conf"), ("ConfigMap", "{name}-thin-values")),
+    ),
+    edits=Edits(
+        # Nothing of a running ThinRuntime is synced: SyncReplicas returns nil (pkg/ddc/thin/replicas.go)
+        # and SyncRuntime is empty; the engine keeps the runtime it was built with, so even fuse.options
+        # reach the FUSE config only from a new engine (a re-created runtime or a restarted controller).
+        runtime=(),
+        # Dataset edits reach the running FUSE pods: each sync rewrites the FUSE config (config.json
+        # in the fuse-conf ConfigMap; THIN_FUSE_CONFIG_STORAGE defaults to configmap) from the current
+        # Dataset and bumps an annotation on every FUSE pod (pkg/ddc/thin/ufs.go ShouldUpdateUFS,
+        # updateFuseConfigOnChange, updateFusePod). Secrets are mounted into FUSE pods when they are
+        # created (transform_config.go transformEncryptOptionsWithSecretVolumes).
+        mounts=(MountSync("config", source("pkg/ddc/thin/ufs.go", "updateFuseConfigOnChange"), default=FUSE_CONFIG),),
     ),
     health=Health(
         # Without worker.enabled (fluidgen never sets it) Fluid runs FUSE only: the runtime is ready

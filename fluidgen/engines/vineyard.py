@@ -8,7 +8,7 @@ Sources in fluid-cloudnative/fluid, the same in every version versions.py lists:
 
 from __future__ import annotations
 
-from ..contract import Created, Engine, Lowering, Mounts, Starter
+from ..contract import Created, Edits, Engine, Lowering, Mounts, Starter, scales
 from ..fluid.common import (
     ENCRYPT_OPTIONS,
     NETWORK_MODE,
@@ -45,6 +45,7 @@ ENGINE = Engine(
         schemes=frozenset(),
         needs_mounts=False,
     ),
+    edits=Edits(runtime=scales("vineyard")),  # SyncRuntime is empty (pkg/ddc/vineyard/sync_runtime.go)
     lowering=Lowering(
         default_profile="vineyard-default",
         # A MEM level's path is never read: only its medium and quota reach the values

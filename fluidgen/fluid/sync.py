@@ -47,6 +47,12 @@ def edits(prefixes: tuple[str, ...], effect: str, src: FluidSource, workload: Wo
     return tuple(EditFact(p, effect, src, workload) for p in prefixes)
 
 
+def scales(engine_dir: str, versions: tuple[str, ...] | None = None) -> tuple[EditFact, ...]:
+    """Workers follow spec.replicas (pkg/ddc/<engine>/replicas.go SyncReplicas)."""
+    src = source(f"pkg/ddc/{engine_dir}/replicas.go", "SyncReplicas", *(() if versions is None else (versions,)))
+    return (EditFact("replicas", APPLIED, src, "worker"),)
+
+
 MountMode = Literal["paths", "command", "config", "none"]
 
 
@@ -60,13 +66,15 @@ class MountSync:
       re-created runtime.
     command: re-renders the FUSE mount command from the first mount: `fields` says what each
       mount field does; option names in `unsynced_options` feed commands Fluid runs once.
-    config: rewrites the FUSE config file in the running FUSE pods (every field).
+    config: rewrites the FUSE config file in the running FUSE pods (`default` for every field;
+      an encryptOption naming a Secret the FUSE pods do not mount yet waits for new pods).
     none: nothing reaches running pods.
     """
 
     mode: MountMode
     source: FluidSource | None = None
-    fields: Mapping[str, str] = field(default_factory=dict)  # mode "command": mount field -> effect
+    default: str = RECREATE  # modes command, config: the effect of a mount field `fields` does not name
+    fields: Mapping[str, str] = field(default_factory=dict)  # modes command, config: mount field -> effect
     unsynced_options: frozenset[str] = frozenset()  # mode "command": options that stay as created
     workload: Workload = ""  # where mode "command" writes
     remount_also: str = ""  # what else makes the runtime remount (a master restart)
