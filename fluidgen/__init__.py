@@ -8,7 +8,7 @@ the floors as data and checks them):
    parsed objects), uri (schemes, Fluid's dataset:// references), options, rules (the rule
    shape), spectypes, fluidsource/fluidbase, the schema vocabulary (structural.dsl, kube,
    validate; fluid/common.py);
-2. machinery: the YAML reader (source.py), inputs, settings, the build cache, sops, user
+2. machinery: the YAML reader (yamlreader.py), inputs, settings, the build cache, sops, user
    CRDs, Fluid's Dataset, operation, mount and sync facts, job kinds;
 3. models: the spec parts that know no engine (specparts.py), the lowering context;
 4. the engine contract (contract.py); 5. the engine modules (engines/*.py: the contract and

@@ -117,8 +117,8 @@ def validate(objects: Iterable[Mapping[str, Any]], *, fluid_version: str | None 
     A diagnostic's file names the object's place in the list, as objects[3]."""
     from . import versions
     from .filecheck import Checks, check_documents
-    from .source import Document
     from .structural.crds import CrdSet
+    from .yamlreader import Document
 
     version = _checked("fluid_version", fluid_version) or versions.DEFAULT
     paths = tuple(os.fspath(c) for c in crds)

@@ -41,7 +41,7 @@ from .kinds import table
 @cache
 def families() -> dict[str, str]:
     """Kind -> status family, for every kind Argo CD has no health check of its own for."""
-    from .workloads import WORKLOADS
+    from .jobkinds import WORKLOADS
 
     return {kind: family for kind, family in family_of().items() if kind not in WORKLOADS or WORKLOADS[kind].health}
 

@@ -23,7 +23,7 @@ from typing import Any
 from . import emit
 from .diagnostics import Diagnostic, FluidgenError
 from .inputs import Reader
-from .output import GITIGNORE, KUSTOMIZATION, KUSTOMIZE_CONFIG, SECRETS, SOPS_FILE, has_values, plan
+from .output import GITIGNORE, KUSTOMIZATION, KUSTOMIZE_CONFIG, SECRETS, SOPS_FILE, directory_files, has_values
 
 REDACTED = "<redacted>"
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
@@ -64,7 +64,8 @@ def expected_files(objects: list[dict[str, Any]], rendered: Path) -> dict[str, s
     A directory's secrets.yaml is not compared: it is git-ignored and never committed; its
     secrets.sops.yaml is compared by Secret names and keys (encryption differs on every run)."""
     if rendered.is_dir():
-        return {name: p.text for name, p in plan(objects).items() if name not in (SECRETS, GITIGNORE, SOPS_FILE)}
+        return {name: p.text for name, p in directory_files(objects).items()
+                if name not in (SECRETS, GITIGNORE, SOPS_FILE)}
     return {rendered.name: emit.dump_all(objects)}
 
 

@@ -20,9 +20,9 @@ from .lists import open_lists
 from .objectcheck import check_object
 from .options import Options
 from .pipeline import compile_document
-from .source import Document, decode, load_text
 from .spec import is_fragment, is_spec, near_miss
 from .structural.crds import CrdSet
+from .yamlreader import Document, decode, load_text
 
 # With specs_only, a file is parsed when it mentions fluidgen at all, so a spec with a
 # mistyped apiVersion is still reported rather than skipped.

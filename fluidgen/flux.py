@@ -88,7 +88,7 @@ def judged_kinds(version: str) -> list[str]:
     (kstatus judges it)."""
     from . import versions
     from .engine_table import ENGINES
-    from .workloads import WORKLOADS
+    from .jobkinds import WORKLOADS
 
     runtimes = {e.kind: e.name for e in ENGINES.values()}
     out = []
@@ -129,8 +129,8 @@ def kustomizations(objects: list[dict[str, Any]], fluid_versions: Iterable[str],
     """The Flux Kustomizations that apply a build written by `build --gitops flux -o DIR`, with
     DIR at `path` in the source: the data first, the workloads (DIR/workloads) after it."""
     from .fluid.operations import OPERATIONS
+    from .jobkinds import WORKLOADS
     from .kinds import RANK_WORKLOAD, rank, table
-    from .workloads import WORKLOADS
 
     kinds = {str(o["kind"]) for o in objects}
     jobs = any(rank(k) >= RANK_WORKLOAD for k in kinds)

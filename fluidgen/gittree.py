@@ -24,7 +24,7 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .source import MAX_BYTES
+from .yamlreader import MAX_BYTES
 
 MAX_FILES = 10_000
 MAX_TOTAL = 64 * 1024 * 1024

@@ -245,7 +245,7 @@ def family_of() -> dict[str, str]:
     """Kind -> status family, for every kind fluidgen emits that has a status worth judging."""
     from .engine_table import ENGINES
     from .fluid.operations import OPERATIONS
-    from .workloads import WORKLOADS
+    from .jobkinds import WORKLOADS
 
     out = {"Dataset": DATASET.name}
     out.update({e.kind: e.health.status_shape for e in ENGINES.values()})

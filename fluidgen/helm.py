@@ -20,7 +20,7 @@ from .diagnostics import Diagnostic
 from .engine_table import ENGINES
 from .manifest import jvm_flag
 from .quantity import java_size_to_bytes, to_bytes
-from .source import Document
+from .yamlreader import Document
 
 COMPONENTS = ("master", "jobMaster", "worker", "jobWorker")
 COMPONENT_KEYS = ("jvmOptions", "properties", "resources", "env", "nodeSelector")

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from .buildinputs import YAML_SUFFIXES, BuildInputs
 from .diagnostics import Diagnostic, FluidgenError, PathT
-from .source import MAX_BYTES, Document, decode, load_text
+from .yamlreader import MAX_BYTES, Document, decode, load_text
 
 # Top-level keys only a fluidgen spec has: a file with them and no apiVersion is an overlay
 FRAGMENT = re.compile(rb"(?m)^(source|runtime|dataflow|workloads|placement|sharedOptions|accessModes):")

@@ -1,7 +1,8 @@
 """Every kind fluidgen emits, in one table: API version, scope, naming rule and apply order.
 
-Runtime kinds and the kinds engines bring come from the engine table, data operations from
-fluid/operations.py; the rest are listed here. Nothing else keeps a list of kinds.
+Fluid's kinds (the Dataset, runtimes and the kinds engines bring, data operations) come from
+the one list of fluid/schemas.py (all_kinds), job kinds from jobkinds.py; the rest are listed
+here. Nothing else keeps a list of kinds.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from functools import cache
 from .engine_table import ENGINES
 from .fluid.common import GROUP_VERSION
 from .fluid.operations import OPERATIONS
-from .workloads import WORKLOADS
+from .jobkinds import WORKLOADS
 
 # Apply order. DO NOT CHANGE without a reason: Secrets and volumes must exist before the
 # Dataset that mounts them, the Dataset before its runtime, the runtime before data

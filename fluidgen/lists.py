@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from .diagnostics import Diagnostic, PathT
-from .source import Document
+from .yamlreader import Document
 
 V = TypeVar("V")
 MAX_DEPTH = 4  # kubectl writes one level; a List of Lists is already unusual

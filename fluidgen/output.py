@@ -101,7 +101,7 @@ class Planned:
     mode: int
 
 
-def plan(objects: list[dict[str, Any]], sealed: str | None = None, flux: bool = False) -> dict[str, Planned]:
+def directory_files(objects: list[dict[str, Any]], sealed: str | None = None, flux: bool = False) -> dict[str, Planned]:
     """Every file a directory build holds, by name; `sealed` is the Secrets encrypted by sops."""
     from .kinds import RANK_WORKLOAD, rank
 
@@ -207,7 +207,7 @@ def write_dir(directory: str, objects: list[dict[str, Any]], sealed: str | None 
     """Write the build into `directory` (see the module docstring); returns the file names."""
     target = Path(directory)
     previous = _owned(target)
-    files = plan(objects, sealed, flux)
+    files = directory_files(objects, sealed, flux)
     sub = target / WORKLOADS
     if any("/" in n for n in files) or sub.is_symlink():
         made_before = any("/" in n for n in previous)

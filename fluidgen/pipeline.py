@@ -31,8 +31,8 @@ from .lower.dataset import dataset, merge_secrets, secret
 from .lower.workloads import lower_workloads, submitter_rbac
 from .objectcheck import check_object
 from .options import Options
-from .source import Document, overlay
 from .spec import is_spec, near_miss, parse_spec
+from .yamlreader import Document, overlay
 
 SPEC_MARKER = b"fluidgen.io/"
 

@@ -22,10 +22,10 @@ from .fluid.schemas import describe_problem, prune_spec, spec_validator
 from .inputs import Reader
 from .lint import RULE_IDS
 from .merge import deep_merge, set_path
-from .source import Document, load_text
 from .spec import EngineName
 from .spec_errors import translate
 from .spectypes import Model
+from .yamlreader import Document, load_text
 
 if TYPE_CHECKING:
     from .inputs import Reader

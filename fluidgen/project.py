@@ -38,7 +38,7 @@ from .spectypes import Model, Namespace, choice
 if TYPE_CHECKING:
     from .inputs import Reader
     from .options import Options
-    from .source import Document
+    from .yamlreader import Document
 
 FILE = "fluidgen.yaml"
 KIND = "Project"

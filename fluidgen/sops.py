@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic, FluidgenError
-from .source import load_text
+from .yamlreader import load_text
 
 CONFIG = ".sops.yaml"
 FILE = "secrets.sops.yaml"

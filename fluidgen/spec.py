@@ -15,7 +15,6 @@ from pydantic import BeforeValidator, Field, ValidationError, create_model, mode
 from .diagnostics import FluidgenError, did_you_mean
 from .engine_table import ENGINES
 from .lint import RULE_IDS
-from .source import Document
 from .spec_errors import describe_type, translate
 from .specparts import (
     CacheTier,
@@ -38,6 +37,7 @@ from .spectypes import (
     StrMap,
     choice,
 )
+from .yamlreader import Document
 
 KIND = "CachedDataset"
 GROUP = "fluidgen.io"

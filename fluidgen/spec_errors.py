@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from .diagnostics import Diagnostic, PathT, did_you_mean, quote_hint
-from .source import Document
+from .yamlreader import Document
 
 
 def describe_type(value: object) -> str:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BeforeValidator, Field, model_validator
 
 from . import versions
+from .jobkinds import WORKLOADS
 from .spectypes import (
     AbsolutePaths,
     Argv,
@@ -33,7 +34,6 @@ from .spectypes import (
     StrMap,
     choice,
 )
-from .workloads import WORKLOADS
 
 DEFAULT_GPU_LABEL = "aliyun.accelerator/nvidia_name"
 

@@ -36,9 +36,9 @@ FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
                  "engines", "lower", "importer")),
     # Reading and remembering input: the YAML reader, inputs, settings, the build cache, sops,
     # user CRDs, Fluid's Dataset/operation/mount/sync facts, job kinds, Lists, git trees.
-    ("machinery", ("source", "inputs", "buildinputs", "secretsource", "settings", "cache", "sops", "report",
+    ("machinery", ("yamlreader", "inputs", "buildinputs", "secretsource", "settings", "cache", "sops", "report",
                    "structural.crds", "fluid.dataset", "fluid.operations", "fluid.mounts", "fluid.sync",
-                   "workloads", "lists", "gittree", "spec_errors", "importer.compact", "importer.files")),
+                   "jobkinds", "lists", "gittree", "spec_errors", "importer.compact", "importer.files")),
     # The spec models that know no engine, and the lowering context.
     ("models", ("specparts", "lower.context")),
     ("contract", ("contract",)),

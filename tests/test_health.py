@@ -59,7 +59,7 @@ def test_health_check(kind: str, test: dict[str, Any], customizations: Path) -> 
 def test_every_fluid_kind_with_a_status_has_a_check() -> None:
     from fluidgen.engine_table import ENGINES
     from fluidgen.fluid.operations import OPERATIONS
-    from fluidgen.workloads import WORKLOADS
+    from fluidgen.jobkinds import WORKLOADS
 
     expected = {"Dataset", *(e.kind for e in ENGINES.values()), *OPERATIONS,
                 *(w.kind for w in WORKLOADS.values() if w.kind != "Job")}  # Argo CD checks batch/v1 Job itself

@@ -44,7 +44,7 @@ def test_alluxio_reference_builds_back_to_the_input(tmp_path: Path) -> None:
     """The round trip done by hand: build the imported spec with the values in the environment."""
     from fluidgen.importer.objects import group, objects_of
     from fluidgen.importer.roundtrip import compare
-    from fluidgen.source import load_text
+    from fluidgen.yamlreader import load_text
 
     source = REFERENCE / "alluxio-imagenet-oss.yaml"
     spec_file = tmp_path / "imagenet.yaml"
@@ -179,7 +179,7 @@ def test_output_dir_with_a_tuning_profile_builds_back(tmp_path: Path) -> None:
     """-o writes the spec and its profile; a build of the written files gives the input again."""
     from fluidgen.importer.objects import group, objects_of
     from fluidgen.importer.roundtrip import compare
-    from fluidgen.source import load_text
+    from fluidgen.yamlreader import load_text
 
     case = CORPUS / "samples-dawnbench.yaml"
     out = tmp_path / "specs"

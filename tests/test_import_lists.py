@@ -10,7 +10,7 @@ from typing import Any
 import yaml
 
 from fluidgen.lists import MAX_DEPTH, open_lists
-from fluidgen.source import load_text
+from fluidgen.yamlreader import load_text
 
 from .conftest import run_cli
 

@@ -18,8 +18,8 @@ from fluidgen.diagnostics import FluidgenError, errors_in
 from fluidgen.emit import dump_all
 from fluidgen.options import Options
 from fluidgen.pipeline import compile_document
-from fluidgen.source import load_text
 from fluidgen.versions import NAMES as FLUID_VERSIONS
+from fluidgen.yamlreader import load_text
 
 from .conftest import crds_root
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from fluidgen.diagnostics import FluidgenError
-from fluidgen.source import load_text
+from fluidgen.yamlreader import load_text
 
 
 def test_positions_are_one_based_key_and_item_starts() -> None:

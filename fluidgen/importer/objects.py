@@ -15,7 +15,7 @@ from ..diagnostics import Diagnostic
 from ..engine_table import ENGINES
 from ..fluid.operations import OPERATIONS
 from ..lists import open_lists
-from ..source import Document
+from ..yamlreader import Document
 
 # metadata the API server or kubectl writes, never the author
 SERVER_METADATA = ("uid", "resourceVersion", "generation", "creationTimestamp", "managedFields", "selfLink",

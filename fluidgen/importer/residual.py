@@ -24,7 +24,7 @@ from ..merge import deep_merge
 from ..names import metadata_problems
 from ..options import Options
 from ..pipeline import compile_document
-from ..source import load_text
+from ..yamlreader import load_text
 from . import compact, roundtrip
 from .files import spec_file
 from .mapping import SECRET_NAME, engine_of, first_class

@@ -21,7 +21,7 @@ from ..diagnostics import Diagnostic, PathT, did_you_mean
 from ..engine_table import ENGINES, REFERENCE_ENGINE
 from ..manifest import kind_of, meta
 from ..rules import Finding, Object, Rule
-from ..source import Document
+from ..yamlreader import Document
 from .fuse_jvm import client_cache_size, fuse_direct_io, fuse_metadata_timeouts, jvm_memory_budget, processor_count
 from .references import (
     collides_with_fluid,

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 from ..diagnostics import Diagnostic, PathT, Severity
 from ..fluid.common import GROUP_VERSION
 from ..inputs import Reader
-from ..source import Document
 from ..structural.validate import Validator
+from ..yamlreader import Document
 
 if TYPE_CHECKING:
     from ..spec import Spec

@@ -14,7 +14,7 @@ from .context import Context
 from .credentials import Delivered, SecretPlan, deliver
 
 
-def mount_name(ctx: Context, index: int, mount: Mount) -> str:
+def mount_name_for(ctx: Context, index: int, mount: Mount) -> str:
     """The mount's name: given, the dataset's for a single mount, else from the URI."""
     if mount.name:
         return mount.name
@@ -74,7 +74,7 @@ def lower_mounts(ctx: Context) -> tuple[list[dict[str, Any]], list[SecretPlan]]:
     mounts: list[dict[str, Any]] = []
     secrets: list[SecretPlan] = []
     for i, m in enumerate(ctx.spec.source):
-        name = mount_name(ctx, i, m)
+        name = mount_name_for(ctx, i, m)
         uri = f"pvc://{claim_name(ctx, i, m)}" if m.nfs is not None else m.uri
         out: dict[str, Any] = {"mountPoint": uri, "name": name}
         if m.name is None and "name" in m.model_fields_set:

@@ -15,12 +15,12 @@ from ..contract import Engine
 from ..contract import replicas as cache_workers
 from ..diagnostics import PathT
 from ..engine_table import ENGINES
+from ..jobkinds import GPU, WORKLOADS, Pod, submit_reasons, submit_rules
 from ..specparts import Process, Workload
-from ..workloads import GPU, WORKLOADS, Pod, submit_reasons, submit_rules
 from .context import Context
 from .dataflow import step_name
 from .dataset import node_affinity
-from .mounts import mount_name
+from .mounts import mount_name_for
 
 DATA_VOLUME, SHM_VOLUME, SHM_PATH = "dataset", "dshm", "/dev/shm"
 WHY_ANNOTATION = "fluidgen.io/why"
@@ -33,7 +33,7 @@ def data_dir(ctx: Context, engine: Engine, w: Workload) -> str:
     mounts = ctx.spec.source
     if engine.workloads.data_layout == "per-mount" and len(mounts) == 1:
         given = mounts[0].path
-        path = given if given and given.startswith("/") else f"/{mount_name(ctx, 0, mounts[0])}"
+        path = given if given and given.startswith("/") else f"/{mount_name_for(ctx, 0, mounts[0])}"
         where = posixpath.join(where, path.lstrip("/"))
     if w.dataSubPath:
         where = posixpath.join(where, w.dataSubPath.strip("/"))

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..diagnostics import Diagnostic, FluidgenError
 from ..inputs import Reader, inside
-from ..source import decode, load_text
+from ..yamlreader import decode, load_text
 from .validate import Problem, Validator
 
 MAX_CRD_BYTES = 64 * 1024 * 1024
