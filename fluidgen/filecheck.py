@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from . import project
 from .diagnostics import Diagnostic, FluidgenError
 from .drift import secret_values
 from .inputs import Reader
@@ -121,6 +122,8 @@ def _check_file(path: str, text: str, docs: list[Document], checks: Checks, read
                 context += compiled
             except FluidgenError as exc:
                 diags += exc.diagnostics
+        elif project.is_project(doc.data):
+            diags += project.check(doc)  # fluidgen.yaml: its environments are built by build/plan --env
         elif (hint := near_miss(doc.data)) is not None:
             diags.append(doc.diag(("apiVersion",), hint))
         elif is_fragment(doc.data):

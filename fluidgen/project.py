@@ -79,6 +79,20 @@ class Selected:
     unused: list[Diagnostic]  # YAML files of the directory this environment does not build
 
 
+def is_project(data: object) -> bool:
+    return isinstance(data, dict) and data.get("kind") == KIND and str(data.get("apiVersion", "")).startswith(
+        "fluidgen.io/")
+
+
+def check(doc: Document) -> list[Diagnostic]:
+    """The problems of a project file's document (what `validate` says about fluidgen.yaml)."""
+    try:
+        Project.model_validate(doc.data)
+    except ValidationError as exc:
+        return translate(exc, doc, Project)
+    return []
+
+
 def load(path: str, reader: Reader) -> tuple[Project, Document]:
     docs = reader.load(path)
     if len(docs) != 1 or not isinstance(docs[0].data, dict):

@@ -1,0 +1,134 @@
+"""deploy/flux/ci.sh, the CI template for Flux, end to end on a scratch git repository and
+offline: validate -> plan against the base commit -> build in Flux's layout -> push (skipped
+when the flux CLI is absent, refused for plaintext Secrets)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from .conftest import EXAMPLES, ROOT, run_cli
+
+CI = ROOT / "deploy" / "flux" / "ci.sh"
+PROJECT = """\
+apiVersion: fluidgen.io/v1alpha1
+kind: Project
+environments:
+  prod:
+    specs: [[mnist.yaml, envs/prod.yaml]]
+    namespace: ml-prod
+"""
+
+
+def git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.email=ci@example.com", "-c", "user.name=ci", *args], cwd=repo, check=True,
+                   capture_output=True)
+
+
+def ci(repo: Path, *args: str, path: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {"PATH": path or f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+           "HOME": str(repo.parent)}
+    return subprocess.run(["sh", str(CI), *args], cwd=repo, env=env, capture_output=True, text=True, check=False)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    repo = tmp_path / "repo"
+    specs = repo / "ml"
+    (specs / "envs").mkdir(parents=True)
+    shutil.copytree(EXAMPLES / "scripts", specs / "scripts")
+    (specs / "mnist.yaml").write_text((EXAMPLES / "juicefs-mnist-pipeline.yaml").read_text()
+                                      .replace("  namespace: default\n", "", 1))
+    (specs / "envs" / "prod.yaml").write_text("runtime:\n  replicas: 3\n")
+    (specs / "fluidgen.yaml").write_text(PROJECT)
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "base")
+    return repo
+
+
+def edit(repo: Path, old: str, new: str) -> None:
+    spec = repo / "ml" / "mnist.yaml"
+    assert old in spec.read_text()
+    spec.write_text(spec.read_text().replace(old, new))
+    git(repo, "commit", "-qam", "edit")
+
+
+def test_ci_script_validates_plans_and_builds_for_flux(repo: Path) -> None:
+    edit(repo, "quota: 10Gi", "quota: 20Gi")  # applied in place: the plan passes
+    result = ci(repo, "--base", "HEAD~1", "--env", "prod", "--out", "clusters/prod/mnist", "--oci",
+                "oci://registry.example.com/ml/mnist:latest", "ml", path=str(Path(sys.executable).parent) +
+                os.pathsep + "/usr/bin" + os.pathsep + "/bin")
+    assert result.returncode == 0, result.stderr
+    for step in ("validate ml", "plan against git:HEAD~1", "build ml -> clusters/prod/mnist",
+                 "flux CLI not found: skipped pushing"):
+        assert step in result.stderr
+    out = repo / "clusters" / "prod" / "mnist"
+    built = [yaml.safe_load((out / name).read_text()) for name in
+             yaml.safe_load((out / "kustomization.yaml").read_text())["resources"]]
+    assert {d["metadata"]["namespace"] for d in built} == {"ml-prod"}
+    assert next(d for d in built if d["kind"] == "JuiceFSRuntime")["spec"]["replicas"] == 3
+    text = "".join(p.read_text() for p in out.glob("*.yaml"))
+    assert "ttlSecondsAfterFinished" not in text and "argocd.argoproj.io" not in text
+    # the same build the CLI makes
+    again = run_cli("build", "--gitops", "flux", "--env", "prod", str(repo / "ml"))
+    assert sorted(yaml.dump(d) for d in yaml.safe_load_all(again.out)) == sorted(yaml.dump(d) for d in built)
+
+
+def test_ci_script_stops_on_an_edit_fluid_ignores(repo: Path) -> None:
+    edit(repo, "bucket: http://minio:9000/minio/test", "bucket: http://minio:9000/minio/other")
+    result = ci(repo, "--base", "HEAD~1", "--env", "prod", "--out", "rendered", "ml")
+    assert result.returncode == 1
+    assert "ignored until the runtime is re-created" in result.stdout + result.stderr
+    assert not (repo / "rendered").exists()  # nothing built
+    allowed = ci(repo, "--base", "HEAD~1", "--env", "prod", "--out", "rendered", "--allow-recreate", "ml")
+    assert allowed.returncode == 0, allowed.stderr
+    assert (repo / "rendered" / "kustomization.yaml").is_file()
+
+
+def test_ci_script_stops_on_an_invalid_spec(repo: Path) -> None:
+    edit(repo, "replicas: 2", "replcas: 2")
+    result = ci(repo, "--env", "prod", "ml")
+    assert result.returncode == 1 and "plan" not in result.stderr.split("validate ml", 1)[1]
+    assert 'did you mean "replicas"' in result.stderr
+
+
+def test_ci_script_refuses_plaintext_secrets(repo: Path) -> None:
+    refused = ci(repo, "--write-secrets", "ml")
+    assert refused.returncode == 2 and "plaintext" in refused.stderr
+    plain = repo / "plain"
+    built = run_cli("build", str(EXAMPLES / "jindo-imagenet-oss.yaml"), "-o", str(plain), "--write-secrets")
+    assert built.code == 0, built.err
+    assert (plain / "secrets.yaml").is_file()
+    push = ci(repo, "--push-only", str(plain), "--oci", "oci://registry.example.com/ml/imagenet:v1")
+    assert push.returncode == 1 and "secrets.yaml holds plaintext Secrets" in push.stderr
+
+
+def test_ci_script_requires_flux_only_when_asked(repo: Path, tmp_path: Path) -> None:
+    path = str(Path(sys.executable).parent) + os.pathsep + "/usr/bin" + os.pathsep + "/bin"
+    if shutil.which("flux", path=path):
+        pytest.skip("a flux CLI is installed here")
+    out = tmp_path / "rendered"
+    assert ci(repo, "--env", "prod", "--out", str(out), "ml").returncode == 0
+    required = ci(repo, "--push-only", str(out), "--oci", "oci://registry.example.com/ml/mnist:v1", "--require-push",
+                  path=path)
+    assert required.returncode == 1 and "flux CLI is not installed" in required.stderr
+    wrong = ci(repo, "--push-only", str(out), "--oci", "https://registry.example.com/ml", path=path)
+    assert wrong.returncode == 2
+
+
+def test_validate_checks_the_project_file(repo: Path) -> None:
+    """`fluidgen validate DIR` reads fluidgen.yaml as a project, not as a foreign kind."""
+    assert run_cli("validate", str(repo / "ml")).code == 0
+    project = repo / "ml" / "fluidgen.yaml"
+    project.write_text(PROJECT + "    gitops: fluxx\n")
+    result = run_cli("validate", str(repo / "ml"))
+    assert result.code == 1 and "fluidgen.yaml:7:" in result.err and 'did you mean "flux"' in result.err
