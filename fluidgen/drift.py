@@ -226,7 +226,7 @@ def rendered_files(rendered: str) -> list[str]:
     target = Path(rendered)
     if target.is_dir():  # secrets.yaml is git-ignored by the .gitignore fluidgen writes beside it
         return [str(p) for p in sorted(target.glob("*.y*ml")) if _not_plain_file(p) is None and p.name != SECRETS]
-    return [rendered] if target.exists() and not target.is_symlink() else []
+    return [rendered] if _not_plain_file(target) is None else []
 
 
 def missing(rendered: str) -> list[Diagnostic]:

@@ -104,3 +104,13 @@ def test_the_rendered_hook_refuses_a_link(rendered: Path, kubeconfig: Path, tmp_
     run = run_cli("diff", "--forbid-secret-values", SPEC, str(rendered))
     assert run.code == 1 and TOKEN not in run.out + run.err
     shutil.rmtree(rendered)
+
+
+def test_a_fifo_as_rendered_is_refused_without_blocking(tmp_path: Path) -> None:
+    """Found by the fuzz suite: --forbid-secret-values read a FIFO given as RENDERED."""
+    os.mkfifo(tmp_path / "rendered.yaml")
+    fifo = str(tmp_path / "rendered.yaml")
+    for args in (["diff", "--forbid-secret-values", SPEC, fifo], ["diff", SPEC, fifo],
+                 ["plan", SPEC, "--against", fifo]):
+        run = run_process(*args, timeout=60)
+        assert run.code == 1 and "is not a regular file" in run.err

@@ -12,6 +12,9 @@ import contextlib
 import os
 import random
 import re
+import shutil
+import signal
+import subprocess
 import tempfile
 import time
 from collections import Counter
@@ -23,7 +26,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from .conftest import EXAMPLES, RESULTS, ROOT, SHARED, run_cli
+from .conftest import EXAMPLES, RESULTS, ROOT, SHARED, Run, run_cli
 
 pytestmark = pytest.mark.slow
 EXAMPLES_PER_COMMAND = int(os.environ.get("FLUIDGEN_FUZZ_EXAMPLES", "600"))
@@ -125,22 +128,43 @@ class Tally:
     def __init__(self) -> None:
         self.codes: dict[str, Counter[int]] = {}
         self.slowest: dict[str, float] = {}
+        self.timeouts: Counter[str] = Counter()
 
-    def add(self, command: str, code: int, elapsed: float) -> None:
+    def add(self, command: str, code: int, elapsed: float, timed_out: bool = False) -> None:
         self.codes.setdefault(command, Counter())[code] += 1
         self.slowest[command] = max(self.slowest.get(command, 0.0), elapsed)
+        self.timeouts[command] += timed_out
         cases = sum(self.codes[command].values())
         RESULTS.setdefault("fuzz", {})[command] = {
             "cases": cases, "exit": dict(sorted(self.codes[command].items())),
-            "exit 3": self.codes[command][3], "timeouts": 0, "slowest s": round(self.slowest[command], 2)}
+            "exit 3": self.codes[command][3], "timeouts": self.timeouts[command],
+            "slowest s": round(self.slowest[command], 2)}
 
 
 TALLY = Tally()
 
 
-def _run(command: str, args: list[str], cwd: Path) -> None:
+class FuzzTimeout(BaseException):
+    """Raised by the alarm inside a case that blocks (a FIFO read, a walk of /): not an
+    Exception, so no handler in fluidgen can swallow it."""
+
+
+def _alarm(_signum: int, _frame: Any) -> None:
+    raise FuzzTimeout
+
+
+def _run(command: str, args: list[str], cwd: Path) -> Run:
     start = time.monotonic()
-    result = run_cli(*args, env=ENV, cwd=cwd)
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(int(DEADLINE * 3))
+    try:
+        result = run_cli(*args, env=ENV, cwd=cwd)
+    except FuzzTimeout:
+        TALLY.add(command, -1, time.monotonic() - start, timed_out=True)
+        raise AssertionError((args, "timed out: a read blocked or a walk did not end")) from None
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
     elapsed = time.monotonic() - start
     TALLY.add(command, result.code, elapsed)
     assert elapsed < DEADLINE, (args, elapsed)
@@ -157,6 +181,7 @@ def _run(command: str, args: list[str], cwd: Path) -> None:
         assert result.out.strip(), args  # success with nothing on stdout would make Argo CD prune
     for secret in ("FuzzSecretValue0123", "LTAI5tFuzzKeyId"):
         assert secret not in result.err, args  # credential values never reach a message
+    return result
 
 
 def _case(seed: int, rng: random.Random) -> tuple[Path, str, Path]:
@@ -292,3 +317,315 @@ def test_fuzz_import(seed: int) -> None:
     (work / "in.yaml").write_text(text)
     extra = [f for f in (["--check"], ["-o", "out"], ["--fluid-version", "v1.0.8"]) if rng.random() < 0.3]
     _run("import", ["import", "in.yaml", *[x for f in extra for x in f]], work)
+
+
+# --- hostile repositories (issue 24): links and FIFOs in every directory argument and in
+# RENDERED, hostile revisions and trees for plan git:, planted .sops.yaml rules, argocd health
+# into existing trees. Each case plants a few hostile entries; none may be followed out of
+# the argument, block, crash, or let the outside tenant's files or the token reach the output.
+
+HOSTILE_EXAMPLES = max(20, EXAMPLES_PER_COMMAND // 4)
+HOSTILE = settings(SETTINGS, max_examples=HOSTILE_EXAMPLES)
+TOKEN = "eyJhbGciOiJSUzI1NiJ9.FUZZ-RUNNER-TOKEN"
+THEIRS = "theirs-tenant-dataset"
+KUBECONFIG = f"apiVersion: v1\nkind: Config\nusers:\n- name: ci\n  user:\n    token: {TOKEN}\n"
+PLANTS = ["link-root", "link-up", "link-file-out", "link-abs", "dangling", "link-in", "loop", "fifo", "fifo-deep",
+          "hidden", "dev-zero", "link-dir-in", "link-chain-out"]
+
+
+def _tenants(seed: int, rng: random.Random) -> tuple[Path, Path, Path]:
+    """base/app (a mutated spec with its credentials and scripts) and base/outside (another
+    tenant's spec and a kubeconfig holding a token)."""
+    work, _, spec = _case(seed, rng)
+    base = Path(tempfile.mkdtemp(prefix="fuzz-hostile-"))
+    app = base / "app"
+    shutil.move(str(work), app)
+    outside = base / "outside"
+    (outside / "credentials").mkdir(parents=True)
+    shutil.copy(app / "credentials" / "imagenet-oss.env", outside / "credentials" / "imagenet-oss.env")
+    (outside / "spec.yaml").write_text((EXAMPLES / "jindo-imagenet-oss.yaml").read_text().replace(
+        "name: imagenet", f"name: {THEIRS}", 1))
+    (outside / "config.yaml").write_text(KUBECONFIG)
+    return app, outside, app / spec.name
+
+
+def _plant(folder: Path, outside: Path, rng: random.Random) -> list[str]:
+    chosen = [p for p in PLANTS if rng.random() < 0.25]
+    for plant in chosen:
+        with contextlib.suppress(OSError):
+            {"link-root": lambda: (folder / "root").symlink_to("/"),
+             "link-up": lambda: (folder / "vendor").symlink_to(os.path.relpath(outside, folder)),
+             "link-file-out": lambda: (folder / "zz.yaml").symlink_to(outside / "config.yaml"),
+             "link-abs": lambda: (folder / "abs.yaml").symlink_to(outside / "spec.yaml"),
+             "dangling": lambda: (folder / "gone.yaml").symlink_to("nowhere.yaml"),
+             "link-in": lambda: (folder / "again.yaml").symlink_to("spec.yaml"),
+             "loop": lambda: (folder / "loop").symlink_to("."),
+             "fifo": lambda: os.mkfifo(folder / "pipe.yaml"),
+             "fifo-deep": lambda: ((folder / "deep").mkdir(exist_ok=True), os.mkfifo(folder / "deep" / "p.yml")),
+             "hidden": lambda: shutil.copytree(outside, folder / ".hidden"),
+             "dev-zero": lambda: (folder / "zero.yaml").symlink_to("/dev/zero"),
+             "link-dir-in": lambda: (folder / "alias").symlink_to("credentials"),
+             "link-chain-out": lambda: ((folder / "hop").symlink_to("loop/.."),
+                                        (folder / "hop2.yaml").symlink_to("hop/../outside/spec.yaml")),
+             }[plant]()
+    return chosen
+
+
+def _clean(result: Run, args: list[str]) -> None:
+    assert TOKEN not in result.out + result.err, args
+    assert THEIRS not in result.out + result.err, args
+
+
+@HOSTILE
+@given(st.integers(0, 2**32), st.sampled_from(["build", "validate", "lint", "import"]), st.booleans())
+def test_fuzz_directory_arguments(seed: int, command: str, project: bool) -> None:
+    """Links and FIFOs in a directory argument (and in a project directory)."""
+    rng = random.Random(seed)
+    app, outside, spec = _tenants(seed, rng)
+    _plant(app, outside, rng)
+    if project and command == "build":
+        listed = rng.sample([spec.name, "pipe.yaml", "zz.yaml", "abs.yaml", "../outside/spec.yaml", "/etc/hostname",
+                             "deep/p.yml", "vendor/spec.yaml", "again.yaml"], rng.randint(1, 3))
+        (app / "fluidgen.yaml").write_text("apiVersion: fluidgen.io/v1alpha1\nkind: Project\nenvironments:\n"
+                                           f"  prod:\n    specs: [{', '.join(f'[{n}]' for n in listed)}]\n")
+    args = [command, "."]
+    _clean(_run(f"{command} DIR", args, app), args)
+
+
+_RENDERED: list[str] = []
+
+
+def _rendered_template() -> str:
+    """One -o directory built from the ImageNet example (built once per session)."""
+    if not _RENDERED:
+        out = Path(tempfile.mkdtemp(prefix="fuzz-rendered-")) / "rendered"
+        result = run_cli("build", str(EXAMPLES / "jindo-imagenet-oss.yaml"), "-o", str(out), "--write-secrets",
+                         env={**ENV, "FLUIDGEN_NO_CACHE": "1"}, cwd=EXAMPLES)
+        assert result.code == 0, result.err
+        (out / "secrets.yaml").unlink()
+        _RENDERED.append(str(out))
+    return _RENDERED[0]
+
+
+RENDERED_PLANTS = ["kubeconfig-as-object", "not-an-object", "secret-with-token", "last-applied", "link-out",
+                   "link-object", "fifo", "damaged-marker", "rendered-is-link", "rendered-is-fifo", "sops-link"]
+
+
+@HOSTILE
+@given(st.integers(0, 2**32), st.sampled_from(["diff", "diff --forbid-secret-values", "plan"]))
+def test_fuzz_rendered(seed: int, command: str) -> None:
+    """RENDERED as a pull request can shape it: no link or FIFO in it is read, no token shown."""
+    rng = random.Random(seed)
+    app, outside, spec = _tenants(seed, rng)
+    rendered = app / "rendered"
+    shutil.copytree(_rendered_template(), rendered)
+    files = sorted(p.name for p in rendered.glob("*.yaml"))
+    secret = {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "mysecret", "namespace": "default"},
+              "data": {"token": TOKEN}}
+    target = "rendered"
+    for plant in [p for p in RENDERED_PLANTS if rng.random() < 0.3]:
+        victim = rendered / rng.choice(files)
+        with contextlib.suppress(OSError):
+            if plant == "kubeconfig-as-object":
+                victim.write_text(KUBECONFIG)
+            elif plant == "not-an-object":
+                victim.write_text(f"token: {TOKEN}\n---\n- {TOKEN}\n")
+            elif plant == "secret-with-token":
+                (rendered / "secret-mysecret.yaml").write_text(yaml.safe_dump(secret))
+            elif plant == "last-applied":
+                import json
+
+                annotated = {**secret, "metadata": {**secret["metadata"], "annotations": {
+                    "kubectl.kubernetes.io/last-applied-configuration": json.dumps(secret)}}}
+                victim.write_text(yaml.safe_dump(annotated))
+            elif plant == "link-out":
+                (rendered / "zz.yaml").symlink_to(outside / "config.yaml")
+            elif plant == "link-object":
+                victim.unlink()
+                victim.symlink_to(outside / "config.yaml")
+            elif plant == "fifo":
+                os.mkfifo(rendered / "pipe.yaml")
+            elif plant == "damaged-marker":
+                (rendered / ".fluidgen-output").write_text(rng.choice(["{", '{"files": ["../../x"]}', TOKEN]))
+            elif plant == "rendered-is-link":
+                (app / "rendered-link").symlink_to(outside)
+                target = "rendered-link"
+            elif plant == "rendered-is-fifo":
+                os.mkfifo(app / "rendered-fifo.yaml")
+                target = "rendered-fifo.yaml"
+            elif plant == "sops-link":
+                (rendered / "secrets.sops.yaml").symlink_to(outside / "config.yaml")
+    words = command.split()
+    args = [words[0], *words[1:], spec.name, target] if words[0] == "diff" else \
+        ["plan", spec.name, "--against", target]
+    _clean(_run(command, args, app), args)
+
+
+REVISIONS = ["HEAD", "HEAD~1", "HEAD^{tree}", "-l", "--output=victim.txt", "--remote=ext::sh -c id", "--exec=id",
+             "-", "", "HEAD:spec.yaml", "@{-1}", "HEAD~999", "refs/heads/../x", "$(id)", "HEAD\n-l", "..",
+             "HEAD..HEAD~1", "main", "v1", "HOSTILE_TREE", "deadbeef", "\x00", "ünï"]
+TREE_PLANTS = ["link-root", "link-up", "link-abs", "link-chain-out", "big-file", "many-dirs", "link-in", "unicode",
+               "sops"]
+
+
+def _git(repo: Path, *args: str) -> str:
+    done = subprocess.run(["git", "-c", "user.name=f", "-c", "user.email=f@f", "-c", "commit.gpgsign=false",
+                           "-C", str(repo), *args], capture_output=True, text=True, check=False)
+    return done.stdout.strip()
+
+
+def _hostile_tree(repo: Path) -> str:
+    """A commit whose tree holds names a checkout could not (.., .git); '' if git refuses it."""
+    blob = _git(repo, "hash-object", "-w", "spec.yaml")
+    tree = subprocess.run(["git", "-C", str(repo), "mktree"], input=f"100644 blob {blob}\t..\n100644 blob {blob}\t"
+                          ".git\n100644 blob {blob}\tspec.yaml\n", capture_output=True, text=True, check=False)
+    if tree.returncode != 0:
+        return ""
+    return _git(repo, "commit-tree", tree.stdout.strip(), "-m", "hostile")
+
+
+@settings(HOSTILE, max_examples=max(10, HOSTILE_EXAMPLES // 2))
+@given(st.integers(0, 2**32), st.one_of(st.sampled_from(REVISIONS), st.text(max_size=20)))
+def test_fuzz_plan_git(seed: int, revision: str) -> None:
+    """plan --against git:REV with hostile revision strings and hostile trees."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    rng = random.Random(seed)
+    repo, outside, spec = _tenants(seed, rng)
+    _git(repo, "init", "-q")
+    (repo / "victim.txt").write_text("keep\n")
+    for plant in [p for p in TREE_PLANTS if rng.random() < 0.3]:
+        with contextlib.suppress(OSError):
+            if plant == "big-file":
+                with open(repo / "big.bin", "wb") as fh:
+                    fh.truncate(5 * 1024 * 1024)
+            elif plant == "many-dirs":
+                for i in range(30):
+                    (repo / "d" / str(i)).mkdir(parents=True)
+                    (repo / "d" / str(i) / "x.yaml").write_text(f"n: {i}\n")
+            elif plant == "unicode":
+                (repo / "ünï cødé.yaml").write_text("a: b\n")
+            elif plant == "sops":
+                (repo / ".sops.yaml").write_text("creation_rules: [{unencrypted_regex: '.*'}]\n")
+            else:
+                _plant(repo, outside, random.Random(hash(plant) & 0xFFFF))
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "one")
+    _git(repo, "tag", "v1")
+    spec.write_text(mutate(spec.read_text(), rng))
+    _git(repo, "commit", "-qam", "two")
+    if revision == "HOSTILE_TREE":
+        revision = _hostile_tree(repo) or "HEAD"
+    args = ["plan", spec.name, "--against", f"git:{revision}"]
+    _clean(_run("plan git:", args, repo), args)
+    assert (repo / "victim.txt").read_text() == "keep\n"
+
+
+SOPS_RULES = ["creation_rules:\n  - age: {r}\n", "creation_rules:\n  - age: {r}\n    unencrypted_regex: '.*'\n",
+              "creation_rules:\n  - age: {r}\n    encrypted_regex: '.*'\n",
+              "creation_rules:\n  - age: {r}\n    encrypted_regex: '^nothing$'\n",
+              "creation_rules:\n  - path_regex: elsewhere\n    age: {r}\n",
+              "creation_rules:\n  - key_groups: [{{age: [{r}]}}]\n", "creation_rules: []\n", "{{\n", "42\n",
+              "creation_rules:\n  - age: age1notarecipient\n",
+              "creation_rules:\n  - age: {r}\n    encrypted_suffix: _x\n"]
+
+
+@settings(HOSTILE, max_examples=max(10, HOSTILE_EXAMPLES // 2))
+@given(st.integers(0, 2**32), st.sampled_from(SOPS_RULES),
+       st.sampled_from(["root", "above-root", "output", "spec-dir"]), st.sampled_from([0o644, 0o664, 0o666, -1]),
+       st.booleans())
+def test_fuzz_sops_config(seed: int, rules: str, where: str, mode: int, flag: bool) -> None:
+    """Planted .sops.yaml rules: whatever they say, a written secrets.sops.yaml holds every
+    value encrypted and no file under -o holds a credential in plain text."""
+    pyrage = pytest.importorskip("pyrage")
+    if not (Path(os.sys.executable).parent / "sops").exists() and shutil.which("sops") is None:
+        pytest.skip("sops is not installed")
+    rng = random.Random(seed)
+    base = Path(tempfile.mkdtemp(prefix="fuzz-sops-"))
+    repo = base / "repo"
+    shutil.copytree(EXAMPLES / "credentials", repo / "app" / "credentials")
+    (repo / ".git").mkdir()
+    spec = repo / "app" / "spec.yaml"
+    spec.write_text((EXAMPLES / "jindo-imagenet-oss.yaml").read_text() if rng.random() < 0.7
+                    else mutate((EXAMPLES / "jindo-imagenet-oss.yaml").read_text(), rng))
+    recipient = str(pyrage.x25519.Identity.generate().to_public())
+    text = rules.format(r=recipient)
+    folder = {"root": repo, "above-root": base, "output": repo / "app" / "out", "spec-dir": repo / "app"}[where]
+    folder.mkdir(parents=True, exist_ok=True)
+    config = folder / ".sops.yaml"
+    if mode == -1:
+        (base / "real-sops.yaml").write_text(text)
+        config.symlink_to(base / "real-sops.yaml")
+    else:
+        config.write_text(text)
+        config.chmod(mode)
+    args = ["build", "spec.yaml", "-o", "out", *(["--sops-age", recipient] if flag else [])]
+    result = _run("build -o (sops)", args, repo / "app")
+    written = b"".join(p.read_bytes() for p in (repo / "app" / "out").iterdir() if p.is_file()) \
+        if (repo / "app" / "out").is_dir() else b""
+    plain = (repo / "app" / "credentials" / "imagenet-oss.env").read_text()
+    for line in plain.splitlines():
+        if "=" in line and not line.startswith("#"):
+            assert line.split("=", 1)[1].encode() not in written, (args, rules)
+    sealed = repo / "app" / "out" / "secrets.sops.yaml"
+    if sealed.exists():
+        assert result.code == 0
+        for doc in yaml.safe_load_all(sealed.read_text()):
+            assert doc["kind"] == "Secret" and all(str(v).startswith("ENC[") for v in doc["data"].values())
+
+
+HEALTH_PLANTS = ["user-file", "dir-link", "folder-link", "file-link", "fifo", "damaged-marker", "escaping-marker",
+                 "marker-link", "file-for-folder", "foreign-dir"]
+
+
+@HOSTILE
+@given(st.integers(0, 2**32), st.booleans())
+def test_fuzz_argocd_health(seed: int, first: bool) -> None:
+    """argocd health into existing trees: never through a link, never over a file it did not
+    write; whatever it refuses, the victim's files are untouched."""
+    rng = random.Random(seed)
+    base = Path(tempfile.mkdtemp(prefix="fuzz-health-"))
+    victim = base / "victim"
+    victim.mkdir()
+    (victim / "health.lua").write_text("-- dotfile\n")
+    (victim / ".fluidgen-health").write_text('{"files": ["health.lua"]}\n')
+    before = {p.name: p.read_bytes() for p in victim.iterdir()}
+    out = base / "argocd"
+    if first:
+        assert run_cli("argocd", "health", str(out)).code == 0
+    lua = sorted(out.rglob("health.lua")) if out.is_dir() else []
+    for plant in [p for p in HEALTH_PLANTS if rng.random() < 0.25]:
+        target = rng.choice(lua) if lua else out / "resource_customizations/data.fluid.io/Dataset/health.lua"
+        with contextlib.suppress(OSError):
+            if plant == "dir-link" and not out.exists():
+                out.symlink_to(victim)
+            elif plant == "user-file" and not target.exists():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text("-- mine\n")
+            elif plant == "folder-link" and target.parent.is_dir():
+                shutil.rmtree(target.parent)
+                target.parent.symlink_to(victim)
+            elif plant == "file-link" and target.exists():
+                target.unlink()
+                target.symlink_to(victim / "health.lua")
+            elif plant == "fifo" and target.parent.is_dir() and not target.is_symlink():
+                target.unlink(missing_ok=True)
+                os.mkfifo(target)
+            elif plant == "damaged-marker" and out.is_dir():
+                (out / ".fluidgen-health").write_text(rng.choice(["{", "[]", '{"files": [1]}']))
+            elif plant == "escaping-marker" and out.is_dir():
+                (out / ".fluidgen-health").write_text('{"files": ["../victim/health.lua", "/etc/hostname"]}')
+            elif plant == "marker-link" and out.is_dir():
+                (out / ".fluidgen-health").unlink(missing_ok=True)
+                (out / ".fluidgen-health").symlink_to(victim / ".fluidgen-health")
+            elif plant == "file-for-folder":
+                out.mkdir(exist_ok=True)
+                (out / "resource_customizations").mkdir(exist_ok=True)
+                with contextlib.suppress(IsADirectoryError):
+                    (out / "resource_customizations" / "data.fluid.io").write_text("x")
+            elif plant == "foreign-dir" and not out.exists():
+                out.mkdir()
+                (out / "README.md").write_text("mine\n")
+    args = ["argocd", "health", str(out)]
+    _run("argocd health", args, base)
+    assert {p.name: p.read_bytes() for p in victim.iterdir()} == before, args
