@@ -30,6 +30,7 @@ from .fluid.sync import (
     edits,
     scales,
 )
+from .fluidsource import FluidSource
 from .lower.context import Context
 from .rules import Rule
 from .structural.dsl import Schema
@@ -176,6 +177,10 @@ class Lowering:
     default_profile: str | None = None
     no_default_profile: str = ""  # why there is no bundled default profile, when there is none
     removed_note: str = ""  # why a version lacks it
+    # Where Fluid chooses the FUSE mount's ro (read-only Dataset) or rw from the Dataset's access
+    # modes, in a default set that the runtime's fuse.args replace (FG131; the engine's
+    # finish_runtime puts the mode back). None: the engine keeps ro itself, or has no such args.
+    fuse_mode_source: FluidSource | None = None
 
 
 @dataclass(frozen=True)

@@ -11,12 +11,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from . import uri
 from .fluidsource import decided_by, source
 from .quantity import to_bytes
+from .uri import REFERENCE_PREFIX, is_reference
 
 READ_ONLY, READ_WRITE = "ReadOnlyMany", "ReadWriteMany"
-NATIVE_SCHEMES = ("local://", "pvc://")  # Fluid mounts these itself (pkg/common IsFluidNativeScheme)
-REFERENCE_SCHEME = "dataset://"
 LOCAL_STORAGE_ROOT = "/underFSStorage"  # pkg/common/ufs_path.go LocalStorageRootPath
 
 
@@ -38,7 +38,7 @@ def alluxio_root_ufs(mounts: Sequence[tuple[str | None, str, str | None]]) -> tu
     sits at `/`; otherwise the local /underFSStorage."""
     if len(mounts) == 1:
         name, point, path = mounts[0]
-        if not point.startswith(NATIVE_SCHEMES) and mount_path(name, path) == "/":
+        if not is_native(point) and mount_path(name, path) == "/":
             return point, 0
     return LOCAL_STORAGE_ROOT, None
 
@@ -56,9 +56,9 @@ def fuse_read_only(access_modes: Sequence[str]) -> bool:
 def reference_subpath(mount_point: str) -> str | None:
     """The folder inside the referenced Dataset's volume that a dataset://<ns>/<name>/<sub>
     reference serves: `<sub>` ("" for a trailing "/", None when there is no third part)."""
-    if not mount_point.startswith(REFERENCE_SCHEME):
+    if not is_reference(mount_point):
         return None
-    parts = mount_point[len(REFERENCE_SCHEME):].split("/", 2)
+    parts = mount_point[len(REFERENCE_PREFIX):].split("/", 2)
     return parts[2] if len(parts) == 3 else None
 
 
@@ -66,7 +66,7 @@ def reference_subpath(mount_point: str) -> str | None:
 def reference_dataset(mount_points: Sequence[str]) -> tuple[bool, str | None]:
     """(whether the Dataset is a reference, why Fluid refuses it): one dataset:// mount and
     nothing else; several, or one beside other mounts, is refused."""
-    refs = sum(1 for m in mount_points if m.startswith(REFERENCE_SCHEME))
+    refs = sum(1 for m in mount_points if is_reference(m))
     if refs > 1:
         return False, f"{refs} dataset:// mounts; a reference Dataset has exactly one"
     if refs == 1 and len(mount_points) > 1:
@@ -112,11 +112,10 @@ def host_network(mode: str | None) -> bool:
     return mode != "ContainerNetwork"
 
 
-
 @decided_by(source("pkg/common/fluid_ufs_scheme.go", "IsFluidNativeScheme"))
 def is_native(mount_point: object) -> bool:
     """Fluid mounts local:// and pvc:// itself, as volumes of the runtime's pods."""
-    return isinstance(mount_point, str) and mount_point.startswith(NATIVE_SCHEMES)
+    return isinstance(mount_point, str) and uri.is_native(mount_point)
 
 
 @dataclass(frozen=True)

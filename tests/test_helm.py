@@ -33,8 +33,10 @@ def test_helm_values_carry_the_profile_tuning_without_credentials() -> None:
     assert result.code == 0, result.err
     values = yaml.safe_load(result.out)
     ref = reference("alluxio-imagenet-oss.yaml")["AlluxioRuntime"]["spec"]
+    # the guide's properties plus libfuse 2, which its FUSE options need (profiles/alluxio-imagenet.yaml)
     assert {k: v for k, v in values["properties"].items()
-            if not k.startswith("alluxio.master.mount") and k != DATA_REPLICAS_PROPERTY} == ref["properties"]
+            if not k.startswith("alluxio.master.mount") and k != DATA_REPLICAS_PROPERTY} == \
+        {**ref["properties"], "alluxio.fuse.jnifuse.libfuse.version": "2"}
     # What Fluid itself sets from data.replicas (pkg/ddc/alluxio/transform.go transformCommonPart)
     assert values["properties"][DATA_REPLICAS_PROPERTY] == "1"
     assert values["properties"]["alluxio.master.mount.table.root.ufs"] == "oss://imagenet-bucket/imagenet/"

@@ -29,7 +29,9 @@ def test_alluxio_reference_imports_to_a_profile_and_credentials() -> None:
     spec = yaml.safe_load(got.out)
     assert len(got.out.splitlines()) * 4 <= _lines(source), got.out
     assert spec["runtime"]["profile"] == "alluxio-imagenet"
-    assert "overrides" not in spec["runtime"]
+    # The guide's manifest does not pin libfuse 2, which its nonempty needs on today's Fluid (the
+    # profile does; FG133): the exact round trip takes the pin out again.
+    assert spec["runtime"]["overrides"] == {"properties": {"alluxio.fuse.jnifuse.libfuse.version": None}}
     creds = spec["source"][0]["credentials"]
     assert set(creds["fromEnv"]) == {"fs.oss.accessKeyId", "fs.oss.accessKeySecret"}
     assert "fs.oss.accessKeyId" not in spec["source"][0]["options"]
@@ -51,7 +53,8 @@ def test_alluxio_reference_builds_back_to_the_input(tmp_path: Path) -> None:
     spec_file.write_text(run_cli("import", str(source)).out)
     env = {**os.environ, "FS_OSS_ACCESS_KEY_ID": "<OSS_ACCESS_KEY_ID>",
            "FS_OSS_ACCESS_KEY_SECRET": "<OSS_ACCESS_KEY_SECRET>", "FLUIDGEN_CACHE_DIR": str(tmp_path / "c")}
-    built = run_cli("build", str(spec_file), "--ignore", "FG102", env=env)  # the guide's placeholders
+    # the guide's placeholders, and its nonempty without libfuse 2 (FG133), both kept by the round trip
+    built = run_cli("build", str(spec_file), "--ignore", "FG102", "--ignore", "FG133", env=env)
     assert built.code == 0, built.err
     given = [o.data for o in group(objects_of(load_text(str(source), source.read_text()))[0])[0][0].objects()]
     given[1]["spec"]["fuse"].pop("shortCircuitPolicy")  # reported as dropped: no Fluid version has it
@@ -188,12 +191,13 @@ def test_output_dir_with_a_tuning_profile_builds_back(tmp_path: Path) -> None:
     assert sorted(p.name for p in out.iterdir()) == ["imagenet.profile.yaml", "imagenet.yaml"]
     assert "overrides" not in (out / "imagenet.yaml").read_text()
     profile = yaml.safe_load((out / "imagenet.profile.yaml").read_text())
-    assert profile["kind"] == "Profile" and "properties" in profile["settings"][0]["set"]
+    assert profile["kind"] == "Profile" and all(k.startswith("properties/") for k in profile["settings"][0]["set"])
     values = {o: v for o, v in yaml.safe_load_all(case.read_text()).__next__()["spec"]["mounts"][0]["options"].items()
               if "access" in o.lower()}
     env = {**os.environ, "FS_OSS_ACCESS_KEY_ID": values["fs.oss.accessKeyId"],
            "FS_OSS_ACCESS_KEY_SECRET": values["fs.oss.accessKeySecret"]}
-    built = run_cli("build", str(out / "imagenet.yaml"), "--ignore", "FG102", env=env)
+    # the sample's nonempty without libfuse 2 (FG133) is kept by the round trip
+    built = run_cli("build", str(out / "imagenet.yaml"), "--ignore", "FG102", "--ignore", "FG133", env=env)
     assert built.code == 0, built.err
     given = [o.data for o in group(objects_of(load_text(str(case), case.read_text()))[0])[0][0].objects()]
     assert compare(given, list(yaml.safe_load_all(built.out)), "default") == []

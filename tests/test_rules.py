@@ -144,6 +144,10 @@ spec:
   ttlSecondsAfterFinished: 300
 """]),
     "FG129": ("v1.0.8", [dataset(), runtime(spec="replicas: 1\nmaster: {resources: {requests: {cpu: '-1'}}}")]),
+    "FG131": ("v1.0.8", [dataset(), runtime(spec='fuse: {args: [fuse, "--fuse-opts=kernel_cache"]}')]),
+    "FG132": ("v1.0.8", [dataset(), runtime(
+        spec="master: {replicas: 3}\nproperties: {alluxio.master.journal.type: UFS}")]),
+    "FG133": ("v1.0.8", [dataset(), runtime(spec='fuse: {args: [fuse, "--fuse-opts=kernel_cache,ro,nonempty"]}')]),
 }
 
 

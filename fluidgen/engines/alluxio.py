@@ -17,9 +17,12 @@ Option names per storage are Alluxio's own UFS properties, as Fluid's docs use t
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
 
-from ..contract import Created, Edits, Engine, Lowering, Mounts, MountSync, Storage, Workloads, scales
+from ..contract import Context, Created, Edits, Engine, Hooks, Lowering, Mounts, MountSync, Storage, Workloads, scales
 from ..fluid.common import (
     IMAGE,
     IMAGE_PULL_SECRETS,
@@ -36,7 +39,8 @@ from ..fluid.common import (
     VOLUME_MOUNTS,
     VOLUMES,
 )
-from ..fluidsource import source
+from ..fluidbase import fuse_read_only
+from ..fluidsource import decided_by, source
 from ..manifest import fluid_runtime_at, fuse_options, fuse_spec, kind_of, mapping, mounts_of, names_given, spec_of
 from ..rules import Finding, Object, Rule
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
@@ -123,6 +127,198 @@ def _root_path_with_many_mounts(obj_: Object, objects: list[Object]) -> Iterator
                                                          "/underFSStorage at the root. Drop path or the other mounts")
 
 
+# -- Fluid's own defaults for an AlluxioRuntime --------------------------------------------------
+# pkg/ddc/alluxio/transform_optimization.go, the same at every version versions.py lists.
+
+_OPTIMIZE = "pkg/ddc/alluxio/transform_optimization.go"
+LIBFUSE_VERSION = "alluxio.fuse.jnifuse.libfuse.version"
+JOURNAL_TYPE = "alluxio.master.journal.type"
+# Properties Fluid sets when the runtime does not (setDefaultProperties), for one master and a
+# Dataset that is not all HTTP; default_properties() adds what depends on the runtime.
+DEFAULT_PROPERTIES: Mapping[str, str] = MappingProxyType({
+    "alluxio.fuse.jnifuse.enabled": "true",
+    LIBFUSE_VERSION: "3",
+    "alluxio.master.metastore": "ROCKS",
+    "alluxio.user.update.file.accesstime.disabled": "true",
+    "alluxio.user.client.cache.enabled": "false",
+    "alluxio.master.metastore.inode.cache.max.size": "10000000",
+    "alluxio.master.journal.log.size.bytes.max": "500MB",
+    "alluxio.master.metadata.sync.concurrency.level": "128",
+    "alluxio.master.metadata.sync.executor.pool.size": "128",
+    "alluxio.master.metadata.sync.ufs.prefetch.pool.size": "128",
+    "alluxio.user.block.worker.client.pool.min": "512",
+    "alluxio.fuse.debug.enabled": "false",
+    "alluxio.user.ufs.block.read.location.policy": "alluxio.client.block.policy.LocalFirstPolicy",
+    "alluxio.user.block.write.location.policy.class": "alluxio.client.block.policy.LocalFirstAvoidEvictionPolicy",
+    "alluxio.worker.allocator.class": "alluxio.worker.block.allocator.MaxFreeAllocator",
+    "alluxio.user.block.size.bytes.default": "16MB",
+    "alluxio.user.streaming.reader.chunk.size.bytes": "32MB",
+    "alluxio.user.local.reader.chunk.size.bytes": "32MB",
+    "alluxio.worker.network.reader.buffer.size": "32MB",
+    "alluxio.user.metrics.collection.enabled": "true",
+    "alluxio.master.rpc.executor.max.pool.size": "1024",
+    "alluxio.master.rpc.executor.core.pool.size": "128",
+    "alluxio.user.file.passive.cache.enabled": "false",
+    "alluxio.user.block.avoid.eviction.policy.reserved.size.bytes": "2GB",
+    "alluxio.master.journal.folder": "/journal",
+    JOURNAL_TYPE: "UFS",
+    "alluxio.user.block.master.client.pool.gc.threshold": "10min",
+    "alluxio.user.file.master.client.threads": "1024",
+    "alluxio.user.block.master.client.threads": "1024",
+    "alluxio.user.file.create.ttl.action": "FREE",
+    "alluxio.user.file.readtype.default": "CACHE",
+    "alluxio.security.stale.channel.purge.interval": "365d",
+    "alluxio.user.metadata.cache.enabled": "true",
+    "alluxio.user.metadata.cache.expiration.time": "10min",
+    "alluxio.user.metadata.cache.max.size": "6000000",
+    "alluxio.fuse.cached.paths.max": "1000000",
+    "alluxio.job.worker.threadpool.size": "32",
+    "alluxio.user.worker.list.refresh.interval": "2min",
+    "alluxio.user.logging.threshold": "1000ms",
+    "alluxio.fuse.logging.threshold": "1000ms",
+    "alluxio.worker.block.master.client.pool.size": "1024",
+    "alluxio.job.master.finished.job.retention.time": "30sec",
+    "alluxio.underfs.object.store.breadcrumbs.enabled": "false",
+})
+HTTP_PROPERTIES: Mapping[str, str] = MappingProxyType({  # optimizeDefaultPropertiesAndFuseForHTTP
+    "alluxio.user.block.size.bytes.default": "256MB",
+    "alluxio.user.streaming.reader.chunk.size.bytes": "256MB",
+    "alluxio.user.local.reader.chunk.size.bytes": "256MB",
+    "alluxio.worker.network.reader.buffer.size": "256MB",
+    "alluxio.user.streaming.data.timeout": "300sec",
+})
+# Fluid's JVM options for a component the runtime gives none (optimizeDefaultForMaster,
+# optimizeDefaultForWorker, optimizeDefaultFuse); given options replace them.
+DEFAULT_JVM: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "master": ("-Xmx16G", "-XX:+UnlockExperimentalVMOptions"),
+    "worker": ("-Xmx12G", "-XX:+UnlockExperimentalVMOptions", "-XX:MaxDirectMemorySize=32g"),
+    "fuse": ("-Xmx16G", "-Xms16G", "-XX:+UseG1GC", "-XX:MaxDirectMemorySize=32g", "-XX:+UnlockExperimentalVMOptions"),
+})
+# FUSE options only libfuse 2 accepts: Fluid uses them only with libfuse version "2"
+# (optimizeDefaultFuse, Fluid #3235 "Adapt to libfuse 3": libfuse 3 has no nonempty).
+LIBFUSE2_ONLY = ("nonempty",)
+FUSE_OPTS = "--fuse-opts="
+NEW_FUSE_ARGS_FROM = (2, 8, 0)  # transform_fuse.go newFuseArgsVersion: the mount path moves into the args
+FALLBACK_FUSE_TAG = "2.3.0-SNAPSHOT-2c41226"  # pkg/common/alluxio.go DefaultAlluxioFuseImage
+
+
+@decided_by(source(_OPTIMIZE, "optimizeDefaultProperties"), source(_OPTIMIZE, "setDefaultProperties"),
+            source(_OPTIMIZE, "optimizeDefaultPropertiesAndFuseForHTTP"))
+def default_properties(given: Mapping[str, str], masters: int = 1, read_only: bool = True,
+                       one_cache_path: bool = False, http_only: bool = False) -> dict[str, str]:
+    """The properties Fluid ends with: the given ones, then each default the runtime did not set."""
+    out = dict(given)
+    defaults = dict(DEFAULT_PROPERTIES)
+    if masters > 1:
+        defaults[JOURNAL_TYPE] = "EMBEDDED"
+    if read_only and one_cache_path:
+        defaults["alluxio.user.direct.memory.io.enabled"] = "true"
+    if http_only:
+        defaults.update(HTTP_PROPERTIES)
+    for key, value in defaults.items():
+        out.setdefault(key, value)
+    return out
+
+
+@decided_by(source(_OPTIMIZE, "optimizeDefaultFuse"))
+def default_fuse_opts(read_only: bool, libfuse: str | None) -> str:
+    """Fluid's --fuse-opts when the runtime gives no fuse.args (libfuse: the runtime's
+    alluxio.fuse.jnifuse.libfuse.version property; only "2" changes the set)."""
+    if libfuse == "2":
+        return ("kernel_cache,ro,max_read=131072,attr_timeout=7200,entry_timeout=7200,nonempty" if read_only
+                else "kernel_cache,rw,max_read=131072")
+    return "kernel_cache,ro,attr_timeout=7200,entry_timeout=7200" if read_only else "kernel_cache,rw"
+
+
+@decided_by(source(_OPTIMIZE, "optimizeDefaultFuse"))
+def optimized_fuse_args(given: Sequence[str], read_only: bool, libfuse: str | None, mount_path_in_args: bool,
+                        mount_path: str) -> list[str]:
+    """optimizeDefaultFuse: the runtime's fuse.args as given (they replace Fluid's whole
+    default set), else Fluid's; the mount path and "/" appended for images that take them."""
+    args = list(given) or ["fuse", "--fuse-opts=" + default_fuse_opts(read_only, libfuse)]
+    return [*args, mount_path, "/"] if mount_path_in_args else args
+
+
+def _tag_version(tag: str) -> tuple[int, ...] | None:
+    found = re.match(r"v?(\d+(?:\.\d+)+)", tag.lower().removeprefix("release-"))
+    return tuple(int(p) for p in found.group(1).split(".")) if found else None
+
+
+@decided_by(source("pkg/ddc/alluxio/transform_fuse.go", "transformFuse"),
+            source("pkg/ddc/alluxio/transform_fuse.go", "checkIfNewFuseArgVersion"),
+            source("pkg/utils/version/version.go", "RuntimeVersion"),
+            source("pkg/common/alluxio.go", "DefaultAlluxioFuseImage"))
+def fuse_args(given: Sequence[str], read_only: bool, libfuse: str | None, image_tag: str = "",
+              mount_path: str = "", owner: tuple[int, int] | None = None) -> tuple[list[str], bool]:
+    """(the FUSE container's args, whether the mount path goes in the MOUNT_POINT env instead):
+    optimizeDefaultFuse's args with the mount path for fuse images 2.8.0 and later (Fluid's own
+    fallback image is older), then uid/gid of the Dataset owner and allow_other (unless an
+    allow_ option is there) added to the second arg."""
+    version = _tag_version(image_tag or FALLBACK_FUSE_TAG)
+    new = version is not None and version >= NEW_FUSE_ARGS_FROM
+    args = optimized_fuse_args(given, read_only, libfuse, new, mount_path)
+    if len(args) > 1 and owner is not None:
+        args[1] += f",uid={owner[0]},gid={owner[1]}"
+    if len(args) > 1 and "allow_" not in args[1]:
+        args[1] += ",allow_other"
+    return args, not new
+
+
+def _fuse_opts_at(args: list[Any]) -> int | None:
+    return next((i for i, a in enumerate(args) if isinstance(a, str) and a.startswith(FUSE_OPTS)), None)
+
+
+def _finish(ctx: Context, tree: dict[str, Any]) -> dict[str, Any]:
+    """fuse.args replace Fluid's default set, ro or rw included (optimizeDefaultFuse), so a
+    profile's or the spec's args get the mode Fluid would choose for the Dataset's access
+    modes, when they name neither."""
+    fuse = tree.get("fuse")
+    args = fuse.get("args") if isinstance(fuse, dict) else None
+    at = _fuse_opts_at(args) if isinstance(args, list) else None
+    if not isinstance(args, list) or at is None:
+        return tree
+    opts = args[at][len(FUSE_OPTS):].split(",")
+    if {"ro", "rw"} & set(opts):
+        return tree
+    mode = "ro" if fuse_read_only(ctx.spec.accessModes) else "rw"
+    opts.insert(1 if opts[:1] == ["kernel_cache"] else 0, mode)  # where Fluid's own sets have it
+    args[at] = FUSE_OPTS + ",".join(o for o in opts if o)
+    return tree
+
+
+def _properties(obj_: Object) -> dict[str, Any]:
+    """The runtime's properties as Fluid reads them: fuse.properties win (transformFuse)."""
+    return {**mapping(spec_of(obj_).get("properties")), **mapping(fuse_spec(obj_).get("properties"))}
+
+
+def _libfuse2_options_need_libfuse2(obj_: Object, _: list[Object]) -> Iterator[Finding]:
+    if kind_of(obj_) != KIND:
+        return
+    libfuse = str(_properties(obj_).get(LIBFUSE_VERSION, DEFAULT_PROPERTIES[LIBFUSE_VERSION]))
+    if libfuse == "2":
+        return
+    for i, opt in fuse_options(obj_):
+        if opt in LIBFUSE2_ONLY:
+            yield Finding(("spec", "fuse", "args", i),
+                          f"{opt} is a libfuse 2 option, but Fluid runs the JNI FUSE on libfuse {libfuse} "
+                          f"({LIBFUSE_VERSION} defaults to {DEFAULT_PROPERTIES[LIBFUSE_VERSION]}), which refuses "
+                          f'it and the mount fails; set properties {LIBFUSE_VERSION}: "2" or drop {opt}')
+
+
+def _ufs_journal_with_several_masters(obj_: Object, _: list[Object]) -> Iterator[Finding]:
+    if kind_of(obj_) != KIND:
+        return
+    masters = mapping(spec_of(obj_).get("master")).get("replicas")
+    journal = _properties(obj_).get(JOURNAL_TYPE)
+    if isinstance(masters, int) and masters > 1 and journal == "UFS":
+        where = "properties" if JOURNAL_TYPE in mapping(spec_of(obj_).get("properties")) else "fuse"
+        path = ("spec", "properties", JOURNAL_TYPE) if where == "properties" else \
+            ("spec", "fuse", "properties", JOURNAL_TYPE)
+        yield Finding(path, f"{masters} masters with a UFS journal: Fluid itself chooses the EMBEDDED journal "
+                            "(Raft, with the journal addresses it sets) for more than one master, and a UFS journal "
+                            "needs ZooKeeper for leader election; set EMBEDDED or leave the property to Fluid")
+
+
 ENGINE = Engine(
     name="alluxio",
     kind=KIND,
@@ -141,13 +337,30 @@ ENGINE = Engine(
              _option_given_twice),
         Rule("FG124", "error", 'Alluxio honours path "/" only for a Dataset\'s single object-store mount',
              _root_path_with_many_mounts),
+        Rule("FG132", "warning", "a UFS journal with several Alluxio masters; Fluid chooses EMBEDDED for them",
+             _ufs_journal_with_several_masters,
+             description="Fluid sets alluxio.master.journal.type to UFS for one master and EMBEDDED for more, "
+                         "with the embedded journal addresses of every master; a runtime that pins UFS with "
+                         "several masters gets no leader election (a UFS journal needs ZooKeeper).",
+             sources=(source(_OPTIMIZE, "optimizeDefaultProperties"), source(_OPTIMIZE, "setPortProperties")),
+             kinds=frozenset({KIND})),
+        Rule("FG133", "error", "libfuse 2 FUSE options need alluxio.fuse.jnifuse.libfuse.version 2",
+             _libfuse2_options_need_libfuse2,
+             description="Fluid runs the JNI FUSE on libfuse 3 unless the runtime's properties say 2, and puts "
+                         "nonempty in its own FUSE options only for libfuse 2: libfuse 3 refuses it, so the "
+                         "FUSE pod never mounts.",
+             sources=(source(_OPTIMIZE, "optimizeDefaultProperties"), source(_OPTIMIZE, "optimizeDefaultFuse")),
+             elsewhere=("Fluid #3235 (Adapt to libfuse 3); libfuse 3 removed the nonempty mount option",),
+             kinds=frozenset({KIND})),
     ),
+    hooks=Hooks(finish_runtime=_finish),
     lowering=Lowering(
         single_tier=False,
         # One copy of each block across workers unless the spec asks for more; the same as Fluid does
         # without the field (pkg/ddc/alluxio/transform.go: data.replicas <= 0 is taken as 1).
         defaults={"data": {"replicas": 1}},
         default_profile="alluxio-default",
+        fuse_mode_source=source(_OPTIMIZE, "optimizeDefaultFuse"),
     ),
     created=Created(
         objects=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"),

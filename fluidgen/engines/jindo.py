@@ -9,21 +9,26 @@ Sources in fluid-cloudnative/fluid, the same in every version versions.py lists:
 - pkg/ddc/jindocache/operate.go: DataLoad and DataProcess are supported.
 - pkg/ddc/jindocache/transform.go (FullnameOverride = <name>-jindofs) and
   charts/jindocache/templates: the objects Fluid creates.
+- pkg/ddc/jindocache/transform.go (transformFuseArg): without fuse.args Fluid chooses the
+  JindoFuse args per access mode (fuse_args below); given fuse.args replace that choice.
 - pkg/ddc/jindocache/transform_fuse.go: fuse.args replace Fluid's defaults, which include
   -oroot_ns=jindo for mounts that set path.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from ..contract import (
     ON_RESTART,
     ROLLING,
+    Context,
     Created,
     EditFact,
     Edits,
     Engine,
+    Hooks,
     Lowering,
     Mounts,
     MountSync,
@@ -46,7 +51,8 @@ from ..fluid.common import (
     VOLUME_MOUNTS,
     VOLUMES,
 )
-from ..fluidsource import before, since, source
+from ..fluidbase import fuse_read_only
+from ..fluidsource import before, decided_by, fact, for_version, since, source
 from ..manifest import fuse_spec, kind_of, mounts_of, same_place
 from ..rules import Finding, Object, Rule
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
@@ -111,6 +117,44 @@ _SYNC_EDITS = (
     EditFact("worker.resources", ON_RESTART, _ON_DELETE, "worker"),
     EditFact("fuse.resources", ON_RESTART, _FUSE, "fuse"), EditFact("fuse.metrics", ON_RESTART, _FUSE, "fuse"))
 
+
+# -- Fluid's own FUSE args for a JindoRuntime (pkg/ddc/jindocache/transform.go transformFuseArg) --
+
+_FUSE_ARG = "pkg/ddc/jindocache/transform.go"
+READ_ONLY_ARGS = ("-okernel_cache", "-oro", "-oattr_timeout=7200", "-oentry_timeout=7200", "-onegative_timeout=7200")
+READ_WRITE_ARGS = ("-oauto_cache", "-oattr_timeout=0", "-oentry_timeout=0", "-onegative_timeout=0")
+# -ono_symlink follows the defaults: always before V1_1_0_DEV, since then only for a Dataset of at most one mount.
+NO_SYMLINK_ANY_MOUNTS = (
+    fact(True, source(_FUSE_ARG, "transformFuseArg", versions=before(V1_1_0_DEV))),
+    fact(False, source(_FUSE_ARG, "transformFuseArg", versions=since(V1_1_0_DEV))),
+)
+
+
+@decided_by(source(_FUSE_ARG, "transformFuseArg"))
+def fuse_args(given: Sequence[str], read_only: bool, mounts: int, version: str) -> list[str]:
+    """The JindoFuse args: the runtime's fuse.args as given, or Fluid's set for the access mode."""
+    if given:
+        return list(given)
+    args = list(READ_ONLY_ARGS if read_only else READ_WRITE_ARGS)
+    if mounts <= 1 or for_version(version, *NO_SYMLINK_ANY_MOUNTS):
+        args.append("-ono_symlink")
+    return args
+
+
+def _finish(ctx: Context, tree: dict[str, Any]) -> dict[str, Any]:
+    """fuse.args replace Fluid's choice per access mode (transformFuseArg), -oro included: a
+    read-only Dataset's args get -oro when they lack it (after -okernel_cache, where Fluid's
+    set has it). A ReadWriteMany Dataset's args are left as given; FG131 reports an -oro there."""
+    fuse = tree.get("fuse")
+    args = fuse.get("args") if isinstance(fuse, dict) else None
+    if not isinstance(args, list) or not args or not fuse_read_only(ctx.spec.accessModes):
+        return tree
+    if any(isinstance(a, str) and "ro" in a.removeprefix("-o").split(",") for a in args):
+        return tree
+    args.insert(1 if args[0] == "-okernel_cache" else 0, "-oro")
+    return tree
+
+
 ENGINE = Engine(
     name="jindo",
     kind=KIND,
@@ -123,8 +167,10 @@ ENGINE = Engine(
     ),
     rules=(Rule("FG119", "warning", "JindoRuntime fuse.args replace Fluid's defaults, including -oroot_ns",
                 _args_drop_root_ns),),
+    hooks=Hooks(finish_runtime=_finish),
     lowering=Lowering(
         default_profile="jindo-default",
+        fuse_mode_source=source(_FUSE_ARG, "transformFuseArg"),
     ),
     created=Created(
         chart_fullname="{name}-jindofs",

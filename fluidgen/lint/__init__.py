@@ -19,10 +19,12 @@ from typing import Any
 
 from ..diagnostics import Diagnostic, PathT, did_you_mean
 from ..engine_table import ENGINES, REFERENCE_ENGINE
+from ..fluidsource import source
 from ..manifest import kind_of, meta
-from ..rules import Finding, Object, Rule
+from ..rules import Example, Finding, Object, Rule
 from ..yamlreader import Document
 from .fuse_jvm import client_cache_size, fuse_direct_io, fuse_metadata_timeouts, jvm_memory_budget, processor_count
+from .fuse_mode import fuse_mode_follows_access_modes
 from .references import (
     collides_with_fluid,
     credential_facts,
@@ -80,6 +82,22 @@ GENERIC: tuple[Rule, ...] = (
     Rule("FG129", "error", "resource requests and limits cannot be negative", negative_resources),
     Rule("FG130", "warning", "Fluid deletes an operation after its TTL, and a GitOps app re-creates and re-runs it",
          operation_ttl),
+    Rule("FG131", "warning", "FUSE ro/rw follows the Dataset's access modes, as in Fluid's own FUSE args",
+         fuse_mode_follows_access_modes,
+         description="Fluid mounts the FUSE of Alluxio and JindoCache ro when the Dataset names "
+                     "ReadOnlyMany (or no access mode) and rw otherwise, but only in the default args that "
+                     "a runtime's fuse.args replace. Args without ro make a read-only Dataset writable "
+                     "through FUSE; args with ro make every write to a ReadWriteMany Dataset fail.",
+         sources=(source("pkg/utils/dataset.go", "GetAccessModesOfDataset"),
+                  source("pkg/ddc/alluxio/transform_optimization.go", "optimizeDefaultFuse"),
+                  source("pkg/ddc/jindocache/transform.go", "transformFuseArg")),
+         example=Example(manifest=(
+             "apiVersion: data.fluid.io/v1alpha1\nkind: Dataset\nmetadata: {name: d}\n"
+             "spec: {mounts: [{mountPoint: 'oss://b/p', name: d}]}\n---\n"
+             f"apiVersion: data.fluid.io/v1alpha1\nkind: {ENGINES['alluxio'].kind}\nmetadata: {{name: d}}\n"
+             "spec: {fuse: {args: [fuse, '--fuse-opts=kernel_cache,attr_timeout=7200']}}\n"),
+             why="the Dataset is read-only (no accessModes), but the args leave out ro"),
+         kinds=frozenset()),
 )
 
 RULES: tuple[Rule, ...] = tuple(sorted(
