@@ -20,7 +20,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from . import emit
+from . import emit, project
 from .healthcheck import (
     FAMILIES,
     Cond,
@@ -35,14 +35,16 @@ from .healthcheck import (
     Pred,
     family_of,
 )
+from .inputs import Reader
+from .jobkinds import WORKLOADS
 from .kinds import table
+from .output import PUBLIC, Planned
+from .output import write_tree as write_files
 
 
 @cache
 def families() -> dict[str, str]:
     """Kind -> status family, for every kind Argo CD has no health check of its own for."""
-    from .jobkinds import WORKLOADS
-
     return {kind: family for kind, family in family_of().items() if kind not in WORKLOADS or WORKLOADS[kind].health}
 
 
@@ -209,9 +211,6 @@ HEALTH_MARKER = ".fluidgen-health"
 def write_tree(directory: str) -> list[str]:
     """The health tree written by the -o writer's rules (output.write_tree): never through a
     symbolic link, never over a file it did not write, each file atomically."""
-    from .output import PUBLIC, Planned
-    from .output import write_tree as write_files
-
     return write_files(directory, {rel: Planned(text, PUBLIC) for rel, text in tree().items()}, HEALTH_MARKER)
 
 
@@ -231,9 +230,6 @@ def parameters(directory: str = ".") -> list[dict[str, Any]]:
     """Argo CD's dynamic parameter announcements for an application directory: the
     environments of its fluidgen.yaml (plugin.yaml announces the static ones)."""
     import os
-
-    from . import project
-    from .inputs import Reader
 
     path = os.path.join(directory, project.FILE)
     if not os.path.lexists(path):

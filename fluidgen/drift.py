@@ -139,8 +139,6 @@ def _sealed_drift(reader: Reader, objects: list[dict[str, Any]], target: Path) -
 
 def diff(objects: list[dict[str, Any]], rendered: str) -> str:
     """A unified diff from the committed files to the expected ones ('' when they match)."""
-    from .output import KUSTOMIZATION, KUSTOMIZE_CONFIG
-
     reader = Reader()
     target = Path(rendered)
     want = expected_files([redact(o) for o in objects], target)

@@ -92,8 +92,6 @@ def check_paths(paths: Iterable[str], checks: Checks, reader: Reader | None = No
 
 def check_documents(docs: Iterable[Document], checks: Checks, reader: Reader | None = None) -> list[Diagnostic]:
     """The checks of check_paths on documents already in memory (the Python API's validate)."""
-    from .lint import lint_manifests
-
     reader = reader or Reader(allow=checks.allow_read)
     diags: list[Diagnostic] = []
     manifests: list[tuple[Document, set[str]]] = []

@@ -23,7 +23,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from . import versions
+from .engine_table import ENGINES
+from .fluid.operations import OPERATIONS
 from .healthcheck import FAMILIES, Cond, Family, Is, IsFalse, NoStatus, Pred, Status, family_of
+from .jobkinds import WORKLOADS
+from .kinds import RANK_WORKLOAD, rank, table
 
 API_VERSION = "kustomize.toolkit.fluxcd.io/v1"
 VERDICTS: dict[Status, str] = {"Healthy": "current", "Degraded": "failed", "Progressing": "inProgress",
@@ -86,10 +91,6 @@ def health_entry(api_version: str, kind: str, family: Family) -> dict[str, Any]:
 def judged_kinds(version: str) -> list[str]:
     """The kinds fluidgen emits on `version` that have a status to judge, batch/v1 Job aside
     (kstatus judges it)."""
-    from . import versions
-    from .engine_table import ENGINES
-    from .jobkinds import WORKLOADS
-
     runtimes = {e.kind: e.name for e in ENGINES.values()}
     out = []
     for kind in family_of():
@@ -104,8 +105,6 @@ def judged_kinds(version: str) -> list[str]:
 
 
 def health_exprs(version: str) -> list[dict[str, Any]]:
-    from .kinds import table
-
     return [health_entry(table()[kind].api_version, kind, FAMILIES[family_of()[kind]])
             for kind in judged_kinds(version)]
 
@@ -128,10 +127,6 @@ def kustomizations(objects: list[dict[str, Any]], fluid_versions: Iterable[str],
                    timeout: str | None = None, decryption_secret: str = DECRYPTION_SECRET) -> list[dict[str, Any]]:
     """The Flux Kustomizations that apply a build written by `build --gitops flux -o DIR`, with
     DIR at `path` in the source: the data first, the workloads (DIR/workloads) after it."""
-    from .fluid.operations import OPERATIONS
-    from .jobkinds import WORKLOADS
-    from .kinds import RANK_WORKLOAD, rank, table
-
     kinds = {str(o["kind"]) for o in objects}
     jobs = any(rank(k) >= RANK_WORKLOAD for k in kinds)
     judged = sorted({k for v in fluid_versions for k in judged_kinds(v) if k not in WORKLOADS})

@@ -21,7 +21,10 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
 
+from .engine_table import ENGINES
+from .fluid.operations import OPERATIONS
 from .fluidsource import FluidSource, source
+from .jobkinds import WORKLOADS
 from .versions import NAMES
 
 Status = Literal["Healthy", "Progressing", "Degraded", "Suspended"]
@@ -243,10 +246,6 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (DATASET, RUNTIME, FUSE_ONLY, 
 @cache
 def family_of() -> dict[str, str]:
     """Kind -> status family, for every kind fluidgen emits that has a status worth judging."""
-    from .engine_table import ENGINES
-    from .fluid.operations import OPERATIONS
-    from .jobkinds import WORKLOADS
-
     out = {"Dataset": DATASET.name}
     out.update({e.kind: e.health.status_shape for e in ENGINES.values()})
     out.update({kind: OPERATION.name for kind in OPERATIONS})

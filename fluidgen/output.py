@@ -39,6 +39,7 @@ from . import emit
 from .diagnostics import Diagnostic, FluidgenError
 from .fluid.common import GROUP
 from .fluid.operations import OPERATIONS
+from .kinds import RANK_WORKLOAD, rank
 
 MARKER = ".fluidgen-output"
 KUSTOMIZATION = "kustomization.yaml"
@@ -103,8 +104,6 @@ class Planned:
 
 def directory_files(objects: list[dict[str, Any]], sealed: str | None = None, flux: bool = False) -> dict[str, Planned]:
     """Every file a directory build holds, by name; `sealed` is the Secrets encrypted by sops."""
-    from .kinds import RANK_WORKLOAD, rank
-
     kept = [o for o in objects if not has_values(o)]
     secrets = [o for o in objects if has_values(o)]
     names = file_names(kept)

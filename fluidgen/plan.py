@@ -31,9 +31,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from . import versions
+from . import gittree, versions
 from .contract import Engine
-from .diagnostics import PathT, format_path
+from .diagnostics import Diagnostic, PathT, format_path
 from .engine_table import BY_KIND
 from .fluid.operations import OPERATIONS
 from .fluid.sync import (
@@ -48,6 +48,7 @@ from .fluid.sync import (
     MountSync,
 )
 from .fluidbase import is_native, mount_delta, mount_path
+from .pipeline import CompileResult, compile_paths
 
 if TYPE_CHECKING:
     from .options import Options
@@ -398,10 +399,6 @@ def compile_at_revision(revision: str, specs: Iterable[str], overlays: Iterable[
     from the revision's tree into a private temporary directory and compiled there (see
     gittree.py for what a hostile revision string or tree can and cannot do)."""
     import tempfile
-
-    from . import gittree
-    from .diagnostics import Diagnostic
-    from .pipeline import CompileResult, compile_paths
 
     label = f"git:{revision}"
 
