@@ -215,7 +215,7 @@ def execute_diff(args: DiffArgs) -> int:
     report.text(problems, sys.stderr)
     if any(d.severity == "error" for d in problems):
         return EXIT_USER
-    text = diff(result.objects, args.rendered)
+    text = diff(result.objects, args.rendered, flux=result.flux)
     if not text:
         return EXIT_OK
     sys.stdout.write(text)

@@ -23,7 +23,16 @@ from typing import Any
 from . import emit
 from .diagnostics import Diagnostic, FluidgenError
 from .inputs import Reader
-from .output import GITIGNORE, KUSTOMIZATION, KUSTOMIZE_CONFIG, SECRETS, SOPS_FILE, directory_files, has_values
+from .output import (
+    GITIGNORE,
+    KUSTOMIZATION,
+    KUSTOMIZE_CONFIG,
+    SECRETS,
+    SOPS_FILE,
+    WORKLOADS,
+    directory_files,
+    has_values,
+)
 
 REDACTED = "<redacted>"
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
@@ -59,12 +68,14 @@ def _flatten(docs: list[Any]) -> list[Any]:
     return out
 
 
-def expected_files(objects: list[dict[str, Any]], rendered: Path) -> dict[str, str]:
-    """What `rendered` should hold: one file (stdout form) or a kustomize base directory.
-    A directory's secrets.yaml is not compared: it is git-ignored and never committed; its
-    secrets.sops.yaml is compared by Secret names and keys (encryption differs on every run)."""
+def expected_files(objects: list[dict[str, Any]], rendered: Path, flux: bool = False) -> dict[str, str]:
+    """What `rendered` should hold: one file (stdout form) or a kustomize base directory (in
+    Flux's layout with `flux`). A directory's secrets.yaml is not compared: it is git-ignored
+    and never committed; its secrets.sops.yaml is compared by Secret names and keys
+    (encryption differs on every run)."""
     if rendered.is_dir():
-        return {name: p.text for name, p in directory_files(objects).items()
+        sealed = "" if (rendered / SOPS_FILE).is_file() else None  # Flux's base lists it
+        return {name: p.text for name, p in directory_files(objects, sealed, flux).items()
                 if name not in (SECRETS, GITIGNORE, SOPS_FILE)}
     return {rendered.name: emit.dump_all(objects)}
 
@@ -103,9 +114,16 @@ def _not_plain_file(path: Path) -> str | None:
     return None
 
 
+def _workloads(rendered: Path) -> list[Path]:
+    """The files of Flux's DIR/workloads, when it is a real directory (a link is never read)."""
+    sub = rendered / WORKLOADS
+    return sorted(sub.glob("*.y*ml")) if sub.is_dir() and not sub.is_symlink() else []
+
+
 def _committed(rendered: Path) -> dict[str, Path]:
     if rendered.is_dir():
-        return {p.name: p for p in sorted(rendered.glob("*.y*ml")) if p.name not in (SECRETS, SOPS_FILE)}
+        return {**{p.name: p for p in sorted(rendered.glob("*.y*ml")) if p.name not in (SECRETS, SOPS_FILE)},
+                **{f"{WORKLOADS}/{p.name}": p for p in _workloads(rendered)}}
     return {rendered.name: rendered} if rendered.exists() else {}
 
 
@@ -137,11 +155,11 @@ def _sealed_drift(reader: Reader, objects: list[dict[str, Any]], target: Path) -
                                      f"{sealed} (from specs, names and keys)"))
 
 
-def diff(objects: list[dict[str, Any]], rendered: str) -> str:
+def diff(objects: list[dict[str, Any]], rendered: str, flux: bool = False) -> str:
     """A unified diff from the committed files to the expected ones ('' when they match)."""
     reader = Reader()
     target = Path(rendered)
-    want = expected_files([redact(o) for o in objects], target)
+    want = expected_files([redact(o) for o in objects], target, flux)
     have = _committed(target)
     kinds = {k for k in map(_kind_of, objects) if k is not None}
     kustomize = {("kustomize.config.k8s.io/v1beta1", "Kustomization")}
@@ -157,7 +175,7 @@ def diff(objects: list[dict[str, Any]], rendered: str) -> str:
             problem = _not_plain_file(path)
             old = f"# {path} {problem}; it is not read\n" if problem else _plain_text(reader, path, want[name])
         else:
-            old = _normalised(reader, path, kustomize if name == KUSTOMIZATION else kinds)
+            old = _normalised(reader, path, kustomize if name.endswith(KUSTOMIZATION) else kinds)
         new = want.get(name, "")
         if old != new:
             label = str(path)
@@ -223,7 +241,8 @@ def rendered_files(rendered: str) -> list[str]:
     """The regular files of RENDERED (links and FIFOs in it are never read; missing() names them)."""
     target = Path(rendered)
     if target.is_dir():  # secrets.yaml is git-ignored by the .gitignore fluidgen writes beside it
-        return [str(p) for p in sorted(target.glob("*.y*ml")) if _not_plain_file(p) is None and p.name != SECRETS]
+        return [str(p) for p in [*sorted(target.glob("*.y*ml")), *_workloads(target)]
+                if _not_plain_file(p) is None and p.name != SECRETS]
     return [rendered] if _not_plain_file(target) is None else []
 
 

@@ -101,6 +101,13 @@ def test_flux_output_puts_workloads_apart(tmp_path: Path) -> None:
         built = subprocess.run([tool, "kustomize", str(folder)], capture_output=True, text=True, check=True).stdout
         kinds = {d["kind"] for d in docs(built)}
         assert ("MPIJob" in kinds) == (folder.name == "workloads")
+    # diff and plan read the layout: in step, then drift when the job goes
+    in_step = run_cli("diff", "--gitops", "flux", "-f", str(IMAGENET), "-f", str(MPI), str(out))
+    assert in_step.code == 0, in_step.out + in_step.err
+    drift = run_cli("diff", "--gitops", "flux", str(IMAGENET), str(out))
+    assert drift.code == 1 and "workloads/mpijob-horovod-resnet50-v2-4x8-fluid.yaml (committed)" in drift.out
+    plan = run_cli("plan", "--gitops", "flux", "-f", str(IMAGENET), "-f", str(MPI), "--against", str(out))
+    assert plan.code == 0 and "MPIJob" not in plan.out  # the job is found where it was written
     # again into the same directory (owned), then without the job: the sub-directory goes
     again = run_cli("build", "--gitops", "flux", str(IMAGENET), "-o", str(out), "--write-secrets")
     assert again.code == 0, again.err
@@ -142,6 +149,8 @@ def test_flux_sops_base_lists_the_encrypted_secrets_and_decrypts(tmp_path: Path)
                             env={**os.environ, "SOPS_AGE_KEY_FILE": str(key_file)})
     plain = docs(run_cli("build", "--gitops", "flux", str(EXAMPLES / "jindo-imagenet-oss.yaml")).out)
     assert next(yaml.safe_load_all(opened.stdout)) == next(d for d in plain if d["kind"] == "Secret")
+    in_step = run_cli("diff", "--gitops", "flux", str(EXAMPLES / "jindo-imagenet-oss.yaml"), str(out))
+    assert in_step.code == 0, in_step.out + in_step.err
     kustomization = docs(run_cli("flux", "kustomization", str(EXAMPLES / "jindo-imagenet-oss.yaml"),
                                  "--path", "./rendered").out)
     assert kustomization[0]["spec"]["decryption"] == {"provider": "sops", "secretRef": {"name": "sops-age"}}
