@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable, Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import TypeVar, cast
 
-from .manifest import kind_of, meta, spec_of
-from .rules import Object
+from .manifest import Manifest, Tree, kind_of, meta, spec_of
 
 T = TypeVar("T")
 
@@ -40,15 +39,15 @@ def _key(value: object) -> Hashable:
 class Entry:
     """One object of the set, with the parts every rule reads."""
 
-    obj: Object
+    obj: Manifest
     kind: str
     name: object  # metadata.name as written
     namespace: object  # metadata.namespace as written (None when absent)
-    metadata: dict[str, Any]
-    spec: dict[str, Any]
+    metadata: Tree
+    spec: Tree
 
     @classmethod
-    def of(cls, obj: Object) -> Entry:
+    def of(cls, obj: Manifest) -> Entry:
         metadata = meta(obj)
         return cls(obj, kind_of(obj), metadata.get("name"), metadata.get("namespace"), metadata, spec_of(obj))
 
@@ -82,18 +81,18 @@ def dataset_ref(op: Entry) -> DatasetRef | None:
 class ManifestIndex:
     """Every manifest of one lint run, indexed once; each lookup returns the first match in input order."""
 
-    def __init__(self, objects: Iterable[Object], runtime_kinds: Collection[str] = ()) -> None:
+    def __init__(self, objects: Iterable[Manifest], runtime_kinds: Collection[str] = ()) -> None:
         self.entries: tuple[Entry, ...] = tuple(Entry.of(o) for o in objects)
         self.runtime_kinds = frozenset(runtime_kinds)
         self._by_kind: dict[str, list[Entry]] = {}
         self._found: dict[tuple[str, Hashable, Hashable], Entry] = {}
-        self._placed: dict[tuple[str, Hashable, Hashable], Entry] = {}
+        self._placed: dict[tuple[str, Hashable, Hashable], list[Entry]] = {}
         self._runtimes: dict[tuple[Hashable, Hashable], Entry] = {}
         self._views: dict[Callable[[ManifestIndex], object], object] = {}
         for m in self.entries:
             self._by_kind.setdefault(m.kind, []).append(m)
             self._found.setdefault((m.kind, _key(m.name), _key(m.namespace or "default")), m)
-            self._placed.setdefault((m.kind, _key(m.name), _key(m.namespace)), m)
+            self._placed.setdefault((m.kind, _key(m.name), _key(m.namespace)), []).append(m)
             if m.kind in self.runtime_kinds:
                 self._runtimes.setdefault((_key(m.name), _key(m.namespace)), m)
 
@@ -107,7 +106,8 @@ class ManifestIndex:
 
     def at(self, kind: str, name: object, namespace: object) -> Entry | None:
         """The object of that kind with exactly this name and namespace as written."""
-        return self._placed.get((kind, _key(name), _key(namespace)))
+        found = self._placed.get((kind, _key(name), _key(namespace)))
+        return found[0] if found else None
 
     def is_runtime(self, m: Entry) -> bool:
         return m.kind in self.runtime_kinds
@@ -119,6 +119,10 @@ class ManifestIndex:
     def bound_dataset(self, runtime: Entry) -> Entry | None:
         """The Dataset a runtime binds to (same namespace and name)."""
         return self.at("Dataset", runtime.name, runtime.namespace)
+
+    def bound_datasets(self, runtime: Entry) -> list[Entry]:
+        """Every Dataset of the runtime's namespace and name: one, unless the input repeats it."""
+        return list(self._placed.get(("Dataset", _key(runtime.name), _key(runtime.namespace)), ()))
 
     def operation_dataset(self, op: Entry) -> Entry | None:
         """The Dataset a data operation works on; a reference without a namespace means the operation's own."""

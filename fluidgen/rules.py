@@ -15,9 +15,7 @@ from dataclasses import dataclass
 
 from .diagnostics import PathT, Severity
 from .fluidsource import FluidSource
-from .manifest import Manifest
-
-Object = Manifest  # what a rule reads: a manifest as parsed YAML
+from .manifest_index import Entry, ManifestIndex
 
 
 @dataclass(frozen=True)
@@ -26,7 +24,7 @@ class Finding:
     message: str
 
 
-Check = Callable[[Object, list[Object]], Iterator[Finding]]
+Check = Callable[[Entry, ManifestIndex], Iterator[Finding]]
 
 
 @dataclass(frozen=True)
@@ -43,11 +41,22 @@ class Rule:
     severity: Severity
     summary: str
     check: Check
-    description: str = ""  # what is checked and what goes wrong otherwise, in a few sentences
-    sources: tuple[FluidSource, ...] = ()  # the code in fluid-cloudnative/fluid the rule rests on
-    example: Example | None = None
+    description: str  # what is checked and what goes wrong otherwise, in a few sentences
+    sources: tuple[FluidSource, ...]  # the code in fluid-cloudnative/fluid the rule rests on
+    example: Example
     kinds: frozenset[str] = frozenset()  # the kinds the check reads; empty: every kind
     elsewhere: tuple[str, ...] = ()  # what it rests on outside Fluid (Kubernetes, an engine's own docs)
 
     def applies_to(self, kind: str) -> bool:
         return not self.kinds or kind in self.kinds
+
+
+def walk_strings(value: object, path: PathT = ()) -> Iterator[tuple[PathT, str]]:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from walk_strings(v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from walk_strings(v, (*path, i))
+    elif isinstance(value, str):
+        yield path, value

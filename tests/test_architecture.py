@@ -27,11 +27,11 @@ PACKAGE = ROOT / "fluidgen"
 # fnmatch-style patterns over dotted module names ("fluidgen." left out; "" is the package).
 FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Engine-neutral helpers that import nothing above: errors and their positions, merging,
-    # quantities, names, versions, YAML writing, safe manifest reads, URI and Fluid's
-    # reference facts, pipeline options, the rule shape, spec value types, Fluid sources, and
-    # the vocabulary schemas are written in (structural dsl/kube/validate, fluid/common.py).
-    ("toolkit", ("", "diagnostics", "merge", "quantity", "names", "versions", "emit", "manifest", "uri",
-                 "options", "rules", "spectypes", "fluidsource", "fluidbase", "structural",
+    # quantities, names, versions, YAML writing, safe manifest reads and the index rules read,
+    # URI and Fluid's reference facts, pipeline options, the rule shape, spec value types, Fluid
+    # sources, and the vocabulary schemas are written in (structural dsl/kube/validate, fluid/common.py).
+    ("toolkit", ("", "diagnostics", "merge", "quantity", "names", "versions", "emit", "manifest",
+                 "manifest_index", "uri", "options", "rules", "spectypes", "fluidsource", "fluidbase", "structural",
                  "structural.dsl", "structural.kube", "structural.validate", "fluid", "fluid.common",
                  "engines", "lower", "importer")),
     # Reading and remembering input: the YAML reader, inputs, settings, the build cache, sops,
@@ -46,7 +46,7 @@ FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("table", ("engine_table",)),
     # Readers of the table: kinds, the Fluid API model, lint, the whole spec, profiles, health.
     ("readers", ("kinds", "fluid.schemas", "lint", "lint.*", "spec", "specschema", "profiles", "objectcheck",
-                 "manifest_index", "healthcheck")),
+                 "healthcheck")),
     ("lowering", ("lower.*",)),
     ("commands", ("pipeline", "project", "filecheck", "drift", "output", "plan", "init", "argocd", "flux", "helm",
                   "explain", "commands", "cli", "__main__", "importer.*", "api")),

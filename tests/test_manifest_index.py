@@ -109,3 +109,13 @@ def test_a_view_is_built_once_per_index() -> None:
     index = _index(_obj("Dataset", "a"))
     assert index.view(count) == 1 and index.view(count) == 1 and len(calls) == 1
     assert _index().view(count) == 0 and len(calls) == 2
+
+
+def test_bound_datasets_keeps_every_repeat() -> None:
+    first, again = _obj("Dataset", "data", "ml"), _obj("Dataset", "data", "ml", accessModes=["ReadWriteMany"])
+    index = _index(first, _obj("JindoRuntime", "data", "ml"), again)
+    runtime = index.find("JindoRuntime", "data", "ml")
+    assert runtime is not None
+    assert [d.obj for d in index.bound_datasets(runtime)] == [first, again]
+    bound = index.bound_dataset(runtime)
+    assert bound is not None and bound.obj is first

@@ -7,8 +7,11 @@ import json
 
 import pytest
 
-from fluidgen.lint import RULES
+from fluidgen.engine_table import RUNTIME_KINDS
+from fluidgen.lint import RULES, lint_manifests
 from fluidgen.lint.docs import page
+from fluidgen.rules import Rule
+from fluidgen.yamlreader import load_text
 
 from .conftest import ROOT, run_cli
 
@@ -56,3 +59,28 @@ def test_rules_flag_as_json_carries_the_documentation() -> None:
         assert entry["summary"] == rule.summary and entry["description"] == rule.description
         assert [s["path"] for s in entry["sources"]] == [s.path for s in rule.sources]
         assert entry["defined_in"].startswith("fluidgen/") and (ROOT / entry["defined_in"]).is_file()
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[r.id for r in RULES])
+def test_every_rule_is_documented(rule: Rule) -> None:
+    assert rule.summary and rule.description.strip() and len(rule.description) > len(rule.summary)
+    assert rule.sources or rule.elsewhere, "name the Fluid code (or what outside Fluid) the rule rests on"
+    assert rule.example.manifest.strip() and rule.example.why.strip()
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[r.id for r in RULES])
+def test_every_example_is_reported_by_its_rule(rule: Rule) -> None:
+    """The documented example is real: linted as a manifest file, the rule reports it."""
+    docs = load_text(f"{rule.id}.yaml", rule.example.manifest)
+    assert docs and all(isinstance(d.data, dict) for d in docs)
+    found = lint_manifests([(d, set()) for d in docs])
+    assert rule.id in {d.code for d in found}, [str(d) for d in found]
+    assert "FG102" not in {d.code for d in found} or rule.id == "FG102", "an example holds no <placeholder>"
+
+
+def test_rules_declare_the_kinds_they_read() -> None:
+    """A rule given kinds is never called for another kind (the runner skips it)."""
+    by_id = {r.id: r for r in RULES}
+    assert by_id["FG114"].kinds == frozenset({"Dataset"}) and not by_id["FG114"].applies_to("AlluxioRuntime")
+    assert by_id["FG105"].applies_to("anything")
+    assert by_id["FG104"].kinds == RUNTIME_KINDS

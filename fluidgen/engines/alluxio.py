@@ -41,8 +41,9 @@ from ..fluid.common import (
 )
 from ..fluidbase import fuse_read_only
 from ..fluidsource import decided_by, source
-from ..manifest import fluid_runtime_at, fuse_options, fuse_spec, kind_of, mapping, mounts_of, names_given, spec_of
-from ..rules import Finding, Object, Rule
+from ..manifest import fuse_options, fuse_spec, mapping, mounts_of, names_given
+from ..manifest_index import Entry, ManifestIndex
+from ..rules import Example, Finding, Rule
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
 from ..uri import is_native
 
@@ -87,23 +88,26 @@ STORAGE = {
 }
 
 
-def _kernel_cache_needs_jni(obj_: Object, _: list[Object]) -> Iterator[Finding]:
-    if kind_of(obj_) != KIND:
-        return
-    props = {**mapping(spec_of(obj_).get("properties")), **mapping(fuse_spec(obj_).get("properties"))}
-    for i, opt in fuse_options(obj_):
+def _kernel_cache_needs_jni(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
+    props = {**mapping(entry.spec.get("properties")), **mapping(fuse_spec(entry.obj).get("properties"))}
+    for i, opt in fuse_options(entry.obj):
         if opt == "kernel_cache" and props.get("alluxio.fuse.jnifuse.enabled") != "true":
             yield Finding(("spec", "fuse", "args", i), "kernel_cache needs the JNI FUSE; set "
                                                        'alluxio.fuse.jnifuse.enabled: "true"')
 
 
-def _option_given_twice(obj_: Object, objects: list[Object]) -> Iterator[Finding]:
+def _bound_here(dataset: Entry, index: ManifestIndex) -> bool:
+    runtime = index.bound_runtime(dataset)
+    return runtime is not None and runtime.kind == KIND
+
+
+def _option_given_twice(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
     """genEncryptOptions fails a mount whose option is also an encryptOption."""
-    if kind_of(obj_) != "Dataset" or kind_of(fluid_runtime_at(obj_, objects) or {}) != KIND:
+    if not _bound_here(entry, index):
         return
-    spec = spec_of(obj_)
+    spec = entry.spec
     shared = {name for _, name in names_given(spec.get("sharedEncryptOptions"))}
-    for i, mount in enumerate(mounts_of(obj_)):
+    for i, mount in enumerate(mounts_of(entry.obj)):
         plain = {**mapping(spec.get("sharedOptions")), **mapping(mount.get("options"))}
         seen = set(shared)
         for j, name in names_given(mount.get("encryptOptions")):
@@ -114,10 +118,10 @@ def _option_given_twice(obj_: Object, objects: list[Object]) -> Iterator[Finding
             seen.add(name)
 
 
-def _root_path_with_many_mounts(obj_: Object, objects: list[Object]) -> Iterator[Finding]:
-    if kind_of(obj_) != "Dataset" or kind_of(fluid_runtime_at(obj_, objects) or {}) != KIND:
+def _root_path_with_many_mounts(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
+    if not _bound_here(entry, index):
         return
-    mounts = mounts_of(obj_)
+    mounts = mounts_of(entry.obj)
     for i, m in enumerate(mounts):
         native = is_native(m.get("mountPoint", ""))
         if isinstance(m.get("path"), str) and m["path"].strip("/") == "" and (len(mounts) > 1 or native):
@@ -286,18 +290,16 @@ def _finish(ctx: Context, tree: dict[str, Any]) -> dict[str, Any]:
     return tree
 
 
-def _properties(obj_: Object) -> dict[str, Any]:
+def _properties(entry: Entry) -> dict[str, Any]:
     """The runtime's properties as Fluid reads them: fuse.properties win (transformFuse)."""
-    return {**mapping(spec_of(obj_).get("properties")), **mapping(fuse_spec(obj_).get("properties"))}
+    return {**mapping(entry.spec.get("properties")), **mapping(fuse_spec(entry.obj).get("properties"))}
 
 
-def _libfuse2_options_need_libfuse2(obj_: Object, _: list[Object]) -> Iterator[Finding]:
-    if kind_of(obj_) != KIND:
-        return
-    libfuse = str(_properties(obj_).get(LIBFUSE_VERSION, DEFAULT_PROPERTIES[LIBFUSE_VERSION]))
+def _libfuse2_options_need_libfuse2(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
+    libfuse = str(_properties(entry).get(LIBFUSE_VERSION, DEFAULT_PROPERTIES[LIBFUSE_VERSION]))
     if libfuse == "2":
         return
-    for i, opt in fuse_options(obj_):
+    for i, opt in fuse_options(entry.obj):
         if opt in LIBFUSE2_ONLY:
             yield Finding(("spec", "fuse", "args", i),
                           f"{opt} is a libfuse 2 option, but Fluid runs the JNI FUSE on libfuse {libfuse} "
@@ -305,18 +307,117 @@ def _libfuse2_options_need_libfuse2(obj_: Object, _: list[Object]) -> Iterator[F
                           f'it and the mount fails; set properties {LIBFUSE_VERSION}: "2" or drop {opt}')
 
 
-def _ufs_journal_with_several_masters(obj_: Object, _: list[Object]) -> Iterator[Finding]:
-    if kind_of(obj_) != KIND:
-        return
-    masters = mapping(spec_of(obj_).get("master")).get("replicas")
-    journal = _properties(obj_).get(JOURNAL_TYPE)
+def _ufs_journal_with_several_masters(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
+    masters = mapping(entry.spec.get("master")).get("replicas")
+    journal = _properties(entry).get(JOURNAL_TYPE)
     if isinstance(masters, int) and masters > 1 and journal == "UFS":
-        where = "properties" if JOURNAL_TYPE in mapping(spec_of(obj_).get("properties")) else "fuse"
+        where = "properties" if JOURNAL_TYPE in mapping(entry.spec.get("properties")) else "fuse"
         path = ("spec", "properties", JOURNAL_TYPE) if where == "properties" else \
             ("spec", "fuse", "properties", JOURNAL_TYPE)
         yield Finding(path, f"{masters} masters with a UFS journal: Fluid itself chooses the EMBEDDED journal "
                             "(Raft, with the journal addresses it sets) for more than one master, and a UFS journal "
                             "needs ZooKeeper for leader election; set EMBEDDED or leave the property to Fluid")
+
+
+_BOUND_DATASET = """\
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: AlluxioRuntime
+metadata: {name: imagenet, namespace: default}
+spec:
+  replicas: 1
+"""
+RULES = (
+    Rule(
+        "FG108", "warning", "kernel_cache is only supported by the JNI-based AlluxioFuse", _kernel_cache_needs_jni,
+        kinds=frozenset({KIND}),
+        description="The `kernel_cache` FUSE option is one the JNI-based AlluxioFuse supports; Fluid writes it "
+                    "into its default FUSE arguments together with the JNI FUSE properties. The rule asks for "
+                    '`alluxio.fuse.jnifuse.enabled: "true"` in the runtime\'s or the FUSE\'s properties when '
+                    "`fuse.args` name kernel_cache.",
+        sources=(source("pkg/ddc/alluxio/transform_optimization.go", "optimizeDefaultFuse"),
+                 source("pkg/ddc/alluxio/transform_optimization.go", "optimizeDefaultProperties")),
+        elsewhere=("Alluxio documentation, AlluxioFuse deep learning tuning guide: the JNI-based AlluxioFuse "
+                   "supports kernel_cache",),
+        example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: AlluxioRuntime
+metadata: {name: imagenet, namespace: default}
+spec:
+  properties: {alluxio.fuse.jnifuse.enabled: "false"}
+  fuse:
+    args: [fuse, "--fuse-opts=kernel_cache,ro,attr_timeout=7200,entry_timeout=7200"]
+""", "kernel_cache is asked of a FUSE that is not the JNI one.")),
+    Rule(
+        "FG123", "error", "Alluxio refuses a mount whose option is also an encryptOption", _option_given_twice,
+        kinds=frozenset({"Dataset"}),
+        description="For a Dataset bound to an AlluxioRuntime, Fluid merges each mount's options with its "
+                    "encryptOptions (and the shared ones) and fails the mount when a name is given twice, as a "
+                    "plain option and an encryptOption or as two encryptOptions.",
+        sources=(source("pkg/ddc/alluxio/ufs_internal.go", "genEncryptOptions"),
+                 source("pkg/ddc/alluxio/ufs_internal.go", "genUFSMountOptions")),
+        example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: imagenet, namespace: default}
+spec:
+  mounts:
+    - mountPoint: oss://imagenet-bucket/train/
+      name: train
+      options: {fs.oss.accessKeyId: LTAI-EXAMPLE}
+      encryptOptions:
+        - name: fs.oss.accessKeyId
+          valueFrom: {secretKeyRef: {name: imagenet-oss, key: fs.oss.accessKeyId}}
+""" + _BOUND_DATASET, "fs.oss.accessKeyId is both an option and an encryptOption: the mount fails.")),
+    Rule(
+        "FG124", "error", 'Alluxio honours path "/" only for a Dataset\'s single object-store mount',
+        _root_path_with_many_mounts, kinds=frozenset({"Dataset"}),
+        description="Alluxio mounts a Dataset's storage at the root of its namespace only when the Dataset has "
+                    'exactly one mount, it sets `path: /`, and it is not pvc:// or local://; otherwise the root '
+                    "is /underFSStorage and every mount appears below it, so `path: /` on one of several mounts "
+                    "(or on a pvc:// mount) is not honoured.",
+        sources=(source("pkg/utils/ufs_path_builder.go", "GenAlluxioUFSRootPath"),),
+        example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: imagenet, namespace: default}
+spec:
+  mounts:
+    - {mountPoint: "oss://imagenet-bucket/train/", name: train, path: /}
+    - {mountPoint: "oss://imagenet-bucket/val/", name: val}
+""" + _BOUND_DATASET, 'path "/" cannot be honoured for one mount of two.')),
+    Rule("FG132", "warning", "a UFS journal with several Alluxio masters; Fluid chooses EMBEDDED for them",
+         _ufs_journal_with_several_masters,
+         description="Fluid sets alluxio.master.journal.type to UFS for one master and EMBEDDED for more, "
+                     "with the embedded journal addresses of every master; a runtime that pins UFS with "
+                     "several masters gets no leader election (a UFS journal needs ZooKeeper).",
+         sources=(source(_OPTIMIZE, "optimizeDefaultProperties"), source(_OPTIMIZE, "setPortProperties")),
+         kinds=frozenset({KIND}),
+         example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: AlluxioRuntime
+metadata: {name: imagenet, namespace: default}
+spec:
+  master: {replicas: 3}
+  properties: {alluxio.master.journal.type: UFS}
+""", "Three masters on a UFS journal have no leader election; Fluid itself would choose EMBEDDED.")),
+    Rule("FG133", "error", "libfuse 2 FUSE options need alluxio.fuse.jnifuse.libfuse.version 2",
+         _libfuse2_options_need_libfuse2,
+         description="Fluid runs the JNI FUSE on libfuse 3 unless the runtime's properties say 2, and puts "
+                     "nonempty in its own FUSE options only for libfuse 2: libfuse 3 refuses it, so the "
+                     "FUSE pod never mounts.",
+         sources=(source(_OPTIMIZE, "optimizeDefaultProperties"), source(_OPTIMIZE, "optimizeDefaultFuse")),
+         elsewhere=("Fluid #3235 (Adapt to libfuse 3); libfuse 3 removed the nonempty mount option",),
+         kinds=frozenset({KIND}),
+         example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: AlluxioRuntime
+metadata: {name: imagenet, namespace: default}
+spec:
+  fuse:
+    args: [fuse, "--fuse-opts=kernel_cache,ro,nonempty"]
+""", "nonempty is a libfuse 2 option, but the JNI FUSE runs on libfuse 3 unless the properties say 2.")),
+)
 
 
 ENGINE = Engine(
@@ -330,29 +431,7 @@ ENGINE = Engine(
         schemes=frozenset({"oss", "s3", "s3a", "hdfs", "gs", "cos", "obs", "http", "https", "pvc", "local"}),
         storage=STORAGE,
     ),
-    rules=(
-        Rule("FG108", "warning", "kernel_cache is only supported by the JNI-based AlluxioFuse",
-             _kernel_cache_needs_jni),
-        Rule("FG123", "error", "Alluxio refuses a mount whose option is also an encryptOption",
-             _option_given_twice),
-        Rule("FG124", "error", 'Alluxio honours path "/" only for a Dataset\'s single object-store mount',
-             _root_path_with_many_mounts),
-        Rule("FG132", "warning", "a UFS journal with several Alluxio masters; Fluid chooses EMBEDDED for them",
-             _ufs_journal_with_several_masters,
-             description="Fluid sets alluxio.master.journal.type to UFS for one master and EMBEDDED for more, "
-                         "with the embedded journal addresses of every master; a runtime that pins UFS with "
-                         "several masters gets no leader election (a UFS journal needs ZooKeeper).",
-             sources=(source(_OPTIMIZE, "optimizeDefaultProperties"), source(_OPTIMIZE, "setPortProperties")),
-             kinds=frozenset({KIND})),
-        Rule("FG133", "error", "libfuse 2 FUSE options need alluxio.fuse.jnifuse.libfuse.version 2",
-             _libfuse2_options_need_libfuse2,
-             description="Fluid runs the JNI FUSE on libfuse 3 unless the runtime's properties say 2, and puts "
-                         "nonempty in its own FUSE options only for libfuse 2: libfuse 3 refuses it, so the "
-                         "FUSE pod never mounts.",
-             sources=(source(_OPTIMIZE, "optimizeDefaultProperties"), source(_OPTIMIZE, "optimizeDefaultFuse")),
-             elsewhere=("Fluid #3235 (Adapt to libfuse 3); libfuse 3 removed the nonempty mount option",),
-             kinds=frozenset({KIND})),
-    ),
+    rules=RULES,
     hooks=Hooks(finish_runtime=_finish),
     lowering=Lowering(
         single_tier=False,

@@ -62,8 +62,8 @@ from ..fluid.common import (
     VOLUMES,
 )
 from ..fluidsource import since, source
-from ..manifest import kind_of, meta, spec_of
-from ..rules import Finding, Object, Rule
+from ..manifest_index import Entry, ManifestIndex
+from ..rules import Example, Finding, Rule
 from ..spectypes import Model, Name
 from ..structural.dsl import BOOL, QUANTITY, STR, STR_LIST, STR_MAP, array, fields, int32, k8s, obj, string
 from ..versions import V1_1_0_DEV
@@ -175,25 +175,52 @@ def _class(ctx: Context) -> list[dict[str, Any]]:
 
 # -- rules over manifests ----------------------------------------------------------------
 
-def _load_needs_the_class(obj_: Object, objects: list[Object]) -> Iterator[Finding]:
+def _load_needs_the_class(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
     """A DataLoad on a CacheRuntime runs only when its class lists DataLoad."""
-    if kind_of(obj_) != "DataLoad":
-        return
-    ref = spec_of(obj_).get("dataset")
+    ref = entry.spec.get("dataset")
     if not isinstance(ref, dict):
         return
-    name, namespace = ref.get("name"), ref.get("namespace") or meta(obj_).get("namespace")
-    runtime = next((o for o in objects if kind_of(o) == KIND and meta(o).get("name") == name
-                    and meta(o).get("namespace") == namespace), None)
-    class_name = spec_of(runtime).get("runtimeClassName") if runtime is not None else None
-    found = next((o for o in objects if kind_of(o) == CLASS_KIND and meta(o).get("name") == class_name), None)
+    runtime = index.at(KIND, ref.get("name"), ref.get("namespace") or entry.namespace)
+    class_name = runtime.spec.get("runtimeClassName") if runtime is not None else None
+    found = next((c for c in index.of_kind(CLASS_KIND) if c.name == class_name), None)
     if found is None:
         return
-    specs = found.get("dataOperationSpecs")
+    specs = found.obj.get("dataOperationSpecs")
     declared = {s.get("name") for s in specs if isinstance(s, dict)} if isinstance(specs, list) else set()
     if "DataLoad" not in declared:
         yield Finding(("spec", "dataset"), f"{CLASS_KIND} {class_name} lists no DataLoad in dataOperationSpecs, so "
                                            f"Fluid refuses this DataLoad as not supported")
+
+
+RULES = (
+    Rule(
+        "FG128", "error", "a DataLoad on a CacheRuntime needs its class to declare DataLoad", _load_needs_the_class,
+        kinds=frozenset({"DataLoad"}),
+        description="A CacheRuntime's data operations are what its CacheRuntimeClass declares in "
+                    "`dataOperationSpecs`. Fluid looks up the DataLoad entry there and reports a DataLoad on a "
+                    "runtime whose class has none as not supported.",
+        sources=(source("pkg/ddc/cache/engine/dataload.go", "genDataLoadValue", versions=since(V1_1_0_DEV)),
+                 source("pkg/ddc/cache/engine/dataload.go", "findDataOperationSpec", versions=since(V1_1_0_DEV))),
+        example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: CacheRuntimeClass
+metadata: {name: curvine}
+fileSystemType: curvine
+dataOperationSpecs: []
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: CacheRuntime
+metadata: {name: imagenet, namespace: default}
+spec:
+  runtimeClassName: curvine
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: DataLoad
+metadata: {name: warmup, namespace: default}
+spec:
+  dataset: {name: imagenet, namespace: default}
+""", "The class curvine declares no DataLoad, so Fluid refuses this one.")),
+)
 
 
 _SYNC = source("pkg/ddc/cache/engine/sync.go", "syncRuntimeSpec", since(V1_1_0_DEV))
@@ -209,8 +236,7 @@ ENGINE = Engine(
     ),
     extra_kinds=(ExtraKind(CLASS_KIND, CLASS, namespaced=False, top_level=True),),
     section=SpecSection("cacheClass", CacheClassSettings, SECTION_DOC),
-    rules=(Rule("FG128", "error", "a DataLoad on a CacheRuntime needs its class to declare DataLoad",
-                _load_needs_the_class),),
+    rules=RULES,
     lowering=Lowering(
         single_tier=False,
         emptydir_needs_path=False,

@@ -53,8 +53,9 @@ from ..fluid.common import (
 )
 from ..fluidbase import fuse_read_only
 from ..fluidsource import before, decided_by, fact, for_version, since, source
-from ..manifest import fuse_spec, kind_of, mounts_of, same_place
-from ..rules import Finding, Object, Rule
+from ..manifest import fuse_spec, mounts_of
+from ..manifest_index import Entry, ManifestIndex
+from ..rules import Example, Finding, Rule
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
 from ..versions import V1_1_0_DEV
 
@@ -92,15 +93,41 @@ STORAGE = {
 }
 
 
-def _args_drop_root_ns(obj_: Object, objects: list[Object]) -> Iterator[Finding]:
-    if kind_of(obj_) != KIND or not fuse_spec(obj_).get("args"):
+def _args_drop_root_ns(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
+    if not fuse_spec(entry.obj).get("args"):
         return
-    for d in objects:
-        if kind_of(d) == "Dataset" and same_place(d, obj_) and any(m.get("path") for m in mounts_of(d)):
-            yield Finding(("spec", "fuse", "args"),
-                          "fuse.args replaces Fluid's JindoFuse defaults, including the -oroot_ns=jindo it adds "
-                          "for mounts that set path; add it to fuse.args or drop the mount path")
-            return
+    if any(any(m.get("path") for m in mounts_of(d.obj)) for d in index.bound_datasets(entry)):
+        yield Finding(("spec", "fuse", "args"),
+                      "fuse.args replaces Fluid's JindoFuse defaults, including the -oroot_ns=jindo it adds "
+                      "for mounts that set path; add it to fuse.args or drop the mount path")
+
+
+RULES = (
+    Rule(
+        "FG119", "warning", "JindoRuntime fuse.args replace Fluid's defaults, including -oroot_ns", _args_drop_root_ns,
+        kinds=frozenset({KIND}),
+        description="When a JindoRuntime sets `fuse.args`, Fluid uses them instead of the FUSE arguments it "
+                    "would write. Fluid's Jindo FUSE arguments add `-oroot_ns=jindo` when the Dataset's mount "
+                    "sets a path; the rule reports `fuse.args` on a runtime whose Dataset has a mount with a "
+                    "path.",
+        sources=(source("pkg/ddc/jindocache/transform.go", "transformFuseArg"),
+                 source("pkg/ddc/jindo/transform.go", "transformFuseArg")),
+        example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: imagenet, namespace: default}
+spec:
+  mounts:
+    - {mountPoint: "oss://imagenet-bucket/", name: imagenet, path: /train}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: JindoRuntime
+metadata: {name: imagenet, namespace: default}
+spec:
+  fuse:
+    args: ["-okernel_cache", "-oro"]
+""", "These args replace Fluid's, so the mount path's root_ns option is gone.")),
+)
 
 
 # jindocache's SyncRuntime copies master, worker and FUSE resources and the FUSE metrics switch
@@ -165,8 +192,7 @@ ENGINE = Engine(
         schemes=frozenset({"oss", "s3", "cos", "obs", "hdfs", "dls", "pvc", "local"}),
         storage=STORAGE,
     ),
-    rules=(Rule("FG119", "warning", "JindoRuntime fuse.args replace Fluid's defaults, including -oroot_ns",
-                _args_drop_root_ns),),
+    rules=RULES,
     hooks=Hooks(finish_runtime=_finish),
     lowering=Lowering(
         default_profile="jindo-default",

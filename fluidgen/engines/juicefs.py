@@ -50,9 +50,10 @@ from ..fluid.common import (
     VOLUMES,
 )
 from ..fluidsource import before, since, source
-from ..manifest import kind_of, levels_of
+from ..manifest import levels_of
+from ..manifest_index import Entry, ManifestIndex
 from ..quantity import to_bytes
-from ..rules import Finding, Object, Rule
+from ..rules import Example, Finding, Rule
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, k8s_list, obj
 from ..versions import V1_1_0_DEV
 
@@ -87,11 +88,10 @@ MIGRATE_STORAGE = {
 }
 
 
-def _byte_quota(obj_: Object, _: list[Object]) -> Iterator[Finding]:
+def _byte_quota(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
     """cache-size is quota >> 20 (genMountOptions): below 1 MiB it is 0, and there is no cache."""
-    if kind_of(obj_) != KIND:
-        return
-    for i, level in enumerate(levels_of(obj_)):
+
+    for i, level in enumerate(levels_of(entry.obj)):
         quota = level.get("quota") if isinstance(level, dict) else None
         try:
             size = to_bytes(quota) if isinstance(quota, int | str) and not isinstance(quota, bool) else None
@@ -102,6 +102,27 @@ def _byte_quota(obj_: Object, _: list[Object]) -> Iterator[Finding]:
             yield Finding(("spec", "tieredstore", "levels", i, "quota"),
                           f"quota {quota} is {int(size)} bytes, so the JuiceFS cache-size becomes 0 MiB and nothing "
                           f"is cached{hint}")
+
+
+RULES = (
+    Rule(
+        "FG117", "error", "a JuiceFS quota below 1 MiB makes a cache-size of 0 (quota is bytes, in MiB)", _byte_quota,
+        kinds=frozenset({KIND}),
+        description="Fluid turns a JuiceFS tier's quota into the `cache-size` mount option by shifting the "
+                    "byte count right by 20 bits (MiB). A quota written as a bare number is bytes, so anything "
+                    "below 1 MiB (such as `quota: 40960` meant as MiB) becomes cache-size 0 and nothing is "
+                    "cached.",
+        sources=(source("pkg/ddc/juicefs/transform_fuse.go", "genMountOptions"),),
+        example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: JuiceFSRuntime
+metadata: {name: jfsdemo, namespace: default}
+spec:
+  tieredstore:
+    levels:
+      - {mediumtype: SSD, path: /cache, quota: 40960}
+""", "40960 bytes is 0 MiB of cache; write 40Gi (or 40960Mi).")),
+)
 
 
 # SyncRuntime re-renders the runtime (transform) and copies into the worker StatefulSet its node
@@ -146,8 +167,7 @@ ENGINE = Engine(
         migrate_storage=MIGRATE_STORAGE,
         single_mount=True,
     ),
-    rules=(Rule("FG117", "error", "a JuiceFS quota below 1 MiB makes a cache-size of 0 (quota is bytes, in MiB)",
-                _byte_quota),),
+    rules=RULES,
     lowering=Lowering(
         path_separator=":",
         default_profile="juicefs-default",

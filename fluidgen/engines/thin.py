@@ -52,9 +52,10 @@ from ..fluid.common import (
     VOLUMES,
 )
 from ..fluidsource import source
-from ..manifest import fuse_spec, is_reference_dataset, kind_of, mapping, meta, same_place, spec_of
+from ..manifest import fuse_spec, is_reference_dataset, mapping
+from ..manifest_index import Entry, ManifestIndex
 from ..merge import deep_merge
-from ..rules import Finding, Object, Rule
+from ..rules import Example, Finding, Rule
 from ..spectypes import Model, Name
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, k8s, obj, string
 from ..uri import REFERENCE, scheme_of
@@ -183,36 +184,92 @@ def _keep_read_only(ctx: Context, profile_spec: dict[str, Any]) -> None:
 
 # -- rules over manifests ----------------------------------------------------------------
 
-def _references(obj_: Object, objects: list[Object]) -> bool:
-    """Is obj_ a runtime bound to a reference Dataset (only dataset:// mounts)?"""
-    return any(same_place(d, obj_) and is_reference_dataset(d) for d in objects)
+def _references(runtime: Entry, index: ManifestIndex) -> bool:
+    """Is it a runtime bound to a reference Dataset (only dataset:// mounts)?"""
+    return any(is_reference_dataset(d.obj) for d in index.bound_datasets(runtime))
 
 
-def _reference_spec(obj_: Object, objects: list[Object]) -> Iterator[Finding]:
-    if kind_of(obj_) == KIND and _references(obj_, objects):
-        for key in sorted(spec_of(obj_)):
+def _reference_spec(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
+    if _references(entry, index):
+        for key in sorted(entry.spec):
             yield Finding(("spec", key), "Fluid ignores the ThinRuntime spec of a reference dataset (the "
                                          "referenced dataset's runtime serves the data)")
 
 
-def _profile_drops_ro(obj_: Object, objects: list[Object]) -> Iterator[Finding]:
-    if kind_of(obj_) != PROFILE_KIND:
-        return
-    options = fuse_spec(obj_).get("options")
+def _profile_drops_ro(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
+    options = fuse_spec(entry.obj).get("options")
     if not isinstance(options, dict) or {"ro", "rw"} & set(options):
         return
-    for runtime in objects:
-        if kind_of(runtime) != KIND or spec_of(runtime).get("profileName") != meta(obj_).get("name"):
+    for runtime in index.of_kind(KIND):
+        if runtime.spec.get("profileName") != entry.name:
             continue
-        if {"ro", "rw"} & set(mapping(fuse_spec(runtime).get("options"))):
+        if {"ro", "rw"} & set(mapping(fuse_spec(runtime.obj).get("options"))):
             continue
-        for d in objects:
-            if kind_of(d) == "Dataset" and same_place(d, runtime) and \
-                    "ReadOnlyMany" in (spec_of(d).get("accessModes") or ["ReadOnlyMany"]):
+        for d in index.bound_datasets(runtime):
+            if "ReadOnlyMany" in (d.spec.get("accessModes") or ["ReadOnlyMany"]):
                 yield Finding(("spec", "fuse", "options"),
                               f"these options replace the ro that Fluid adds for the ReadOnlyMany Dataset "
-                              f"{meta(d).get('name')}, so its FUSE program gets no ro; add ro: \"\"")
+                              f"{d.name}, so its FUSE program gets no ro; add ro: \"\"")
                 return
+
+
+_REFERENCE = """\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: shared-imagenet, namespace: team-a}
+spec:
+  mounts:
+    - {mountPoint: "dataset://default/imagenet", name: imagenet}
+---
+"""
+RULES = (
+    Rule(
+        "FG121", "warning", "Fluid ignores the ThinRuntime spec of a dataset:// reference", _reference_spec,
+        kinds=frozenset({KIND}),
+        description="For a reference Dataset Fluid builds the reference-dataset engine, which serves the "
+                    "referenced Dataset's data through that Dataset's runtime; nothing in the ThinRuntime's "
+                    "spec takes effect.",
+        sources=(source("pkg/ddc/thin/engine.go", "Build"),
+                 source("pkg/ddc/thin/engine.go", "CheckReferenceDatasetRuntime")),
+        example=Example(_REFERENCE + """\
+apiVersion: data.fluid.io/v1alpha1
+kind: ThinRuntime
+metadata: {name: shared-imagenet, namespace: team-a}
+spec:
+  replicas: 2
+""", "replicas: 2 is ignored; the referenced dataset's runtime serves the data.")),
+    Rule(
+        "FG122", "warning", "ThinRuntimeProfile fuse.options replace the ro Fluid adds for read-only datasets",
+        _profile_drops_ro, kinds=frozenset({PROFILE_KIND}),
+        description="For a Dataset whose access modes include ReadOnlyMany (the default), Fluid gives the "
+                    "ThinRuntime's FUSE program the option `ro`, unless the profile sets `fuse.options`: then "
+                    "those options replace Fluid's, `ro` included. The rule reports a profile without ro or rw "
+                    "used by such a runtime whose own options set neither.",
+        sources=(source("pkg/ddc/thin/transform_fuse.go", "parseFuseOptions"),),
+        example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: ThinRuntimeProfile
+metadata: {name: nfs-profile}
+spec:
+  fileSystemType: nfs
+  fuse:
+    image: example/nfs-fuse
+    options: {nolock: ""}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: ThinRuntime
+metadata: {name: exports, namespace: default}
+spec:
+  profileName: nfs-profile
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: exports, namespace: default}
+spec:
+  mounts:
+    - {mountPoint: "nfs.example.com:/exports", name: exports}
+""", "The profile's options replace Fluid's, so the read-only dataset is mounted without ro.")),
+)
 
 
 ENGINE = Engine(
@@ -227,11 +284,7 @@ ENGINE = Engine(
     ),
     extra_kinds=(ExtraKind(PROFILE_KIND, PROFILE_SPEC, namespaced=False),),
     section=SpecSection("thin", ThinSettings, SETTINGS_DOC),
-    rules=(
-        Rule("FG121", "warning", "Fluid ignores the ThinRuntime spec of a dataset:// reference", _reference_spec),
-        Rule("FG122", "warning", "ThinRuntimeProfile fuse.options replace the ro Fluid adds for read-only datasets",
-             _profile_drops_ro),
-    ),
+    rules=RULES,
     lowering=Lowering(
         default_profile="thin-default",
     ),

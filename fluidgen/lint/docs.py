@@ -8,6 +8,7 @@ import json
 import re
 from collections.abc import Iterable
 
+from ..engine_table import ENGINES
 from ..rules import Rule
 from ..versions import NAMES
 
@@ -27,6 +28,13 @@ line `# fluidgen-lint: ignore=FG103,FG109`, for one object with the annotation
 """
 
 _CODE = re.compile(r"(`[^`]*`)")
+
+
+def runtime_head(engine: str, name: str = "imagenet", namespace: str = "default") -> str:
+    """The first lines of an example runtime of `engine`, up to its `spec:` (the kind read from the
+    engine table, where it is written once)."""
+    return (f"apiVersion: data.fluid.io/v1alpha1\nkind: {ENGINES[engine].kind}\n"
+            f"metadata: {{name: {name}, namespace: {namespace}}}\nspec:\n")
 
 
 def _text(value: str) -> str:
@@ -55,7 +63,7 @@ def as_json(rules: Iterable[Rule]) -> str:
         "description": rule.description,
         "sources": [{"path": s.path, "function": s.function, "versions": list(s.versions)} for s in rule.sources],
         "elsewhere": list(rule.elsewhere),
-        "example": None if rule.example is None else {"manifest": rule.example.manifest, "why": rule.example.why},
+        "example": {"manifest": rule.example.manifest, "why": rule.example.why},
         "defined_in": _where(rule),
     } for rule in rules], indent=2) + "\n"
 
@@ -69,10 +77,8 @@ def _section(rule: Rule) -> list[str]:
     rests += [f"- {_text(e)}" for e in rule.elsewhere]
     if rests:
         out += ["Rests on:", "", *rests, ""]
-    if rule.example is not None:
-        out += ["Reported:", "", "```yaml", rule.example.manifest.rstrip("\n"), "```", "",
-                _text(rule.example.why), ""]
-    return out
+    example = rule.example
+    return [*out, "Reported:", "", "```yaml", example.manifest.rstrip("\n"), "```", "", _text(example.why), ""]
 
 
 def _versions(names: tuple[str, ...]) -> str:

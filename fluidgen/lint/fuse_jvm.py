@@ -5,24 +5,30 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
-from ..manifest import components_of, fuse_options, fuse_spec, jvm_flag, levels_of, spec_of
+from ..fluidsource import source
+from ..manifest import components_of, fuse_options, fuse_spec, jvm_flag, levels_of
+from ..manifest_index import Entry, ManifestIndex
 from ..quantity import cpu_to_millis, java_size_to_bytes, to_bytes
-from ..rules import Finding, Object
+from ..rules import Example, Finding, Rule
+from .docs import runtime_head
 
 MEMORY_CLIENT_CACHE_LIMIT = 1800 * 2**20
 
+# Alluxio's AlluxioFuse tuning guide (its Chinese documentation, "使用Docker部署AlluxioFuse加速深度学习训练").
+TUNING_GUIDE = "Alluxio documentation, AlluxioFuse deep learning tuning guide (docs.alluxio.io/os/user/stable/cn)"
+OPTIMIZATION = "pkg/ddc/alluxio/transform_optimization.go"
 
-def fuse_direct_io(obj: Object, _: list[Object]) -> Iterator[Finding]:
-    for i, opt in fuse_options(obj):
+
+def fuse_direct_io(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
+    for i, opt in fuse_options(entry.obj):
         if opt == "direct_io":
             yield Finding(("spec", "fuse", "args", i), "direct_io disables the page cache and read-ahead "
                                                        "and is unstable under heavy IO; use kernel_cache")
 
 
-def client_cache_size(obj: Object, _: list[Object]) -> Iterator[Finding]:
-    spec = spec_of(obj)
-    for base, props in ((("spec", "properties"), spec.get("properties")),
-                        (("spec", "fuse", "properties"), fuse_spec(obj).get("properties"))):
+def client_cache_size(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
+    for base, props in ((("spec", "properties"), entry.spec.get("properties")),
+                        (("spec", "fuse", "properties"), fuse_spec(entry.obj).get("properties"))):
         if not isinstance(props, dict) or props.get("alluxio.user.client.cache.store.type") != "MEMORY":
             continue
         size = props.get("alluxio.user.client.cache.size", "512MB")
@@ -32,8 +38,8 @@ def client_cache_size(obj: Object, _: list[Object]) -> Iterator[Finding]:
                           f"a MEMORY client cache of {size} lives on the JVM heap; keep it within 1800MB")
 
 
-def processor_count(obj: Object, _: list[Object]) -> Iterator[Finding]:
-    for name, comp in components_of(obj):
+def processor_count(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
+    for name, comp in components_of(entry.obj):
         found = jvm_flag(comp.get("jvmOptions"), "-XX:ActiveProcessorCount=")
         resources = comp.get("resources")
         limits = resources.get("limits") if isinstance(resources, dict) else None
@@ -47,8 +53,8 @@ def processor_count(obj: Object, _: list[Object]) -> Iterator[Finding]:
                           "the JVM sizes thread pools for CPUs it cannot use")
 
 
-def jvm_memory_budget(obj: Object, _: list[Object]) -> Iterator[Finding]:
-    for name, comp in components_of(obj):
+def jvm_memory_budget(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
+    for name, comp in components_of(entry.obj):
         resources = comp.get("resources")
         limits = resources.get("limits") if isinstance(resources, dict) else None
         limit = limits.get("memory") if isinstance(limits, dict) else None
@@ -61,7 +67,7 @@ def jvm_memory_budget(obj: Object, _: list[Object]) -> Iterator[Finding]:
             if size:
                 parts[label] = size
         if name == "worker":
-            for level in levels_of(obj):
+            for level in levels_of(entry.obj):
                 in_memory = isinstance(level, dict) and level.get("mediumtype") == "MEM"
                 if in_memory and level.get("volumeType") == "emptyDir":
                     with contextlib.suppress(ValueError):
@@ -76,8 +82,8 @@ def jvm_memory_budget(obj: Object, _: list[Object]) -> Iterator[Finding]:
                           f"{used} exceeds the {name} memory limit {limit}; the container will be OOM-killed")
 
 
-def fuse_metadata_timeouts(obj: Object, _: list[Object]) -> Iterator[Finding]:
-    opts = fuse_options(obj)
+def fuse_metadata_timeouts(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
+    opts = fuse_options(entry.obj)
     names = {o.split("=", 1)[0] for _, o in opts}
     if "kernel_cache" in names:
         missing = [n for n in ("attr_timeout", "entry_timeout") if n not in names]
@@ -86,3 +92,73 @@ def fuse_metadata_timeouts(obj: Object, _: list[Object]) -> Iterator[Finding]:
             yield Finding(("spec", "fuse", "args", where),
                           f"kernel_cache without {' and '.join(missing)} keeps the 1 s default, so every "
                           "file is looked up again each second; 7200 suits read-only training data")
+
+
+RULES = (
+    Rule(
+        "FG107", "warning", "direct_io bypasses the page cache (AlluxioFuse tuning guide)", fuse_direct_io,
+        description="With `direct_io` among the FUSE options the kernel neither caches nor reads ahead, so "
+                    "every read of a training epoch goes to the FUSE process; the AlluxioFuse guide also "
+                    "reports it unstable under heavy IO. Fluid's own default for read-only data is "
+                    "`kernel_cache`.",
+        sources=(source(OPTIMIZATION, "optimizeDefaultFuse"),),
+        elsewhere=(f"{TUNING_GUIDE}: direct_io, kernel_cache",),
+        example=Example(runtime_head("alluxio") + """\
+  fuse:
+    args: [fuse, "--fuse-opts=direct_io,ro"]
+""", "Reads skip the page cache; use kernel_cache for read-only training data.")),
+    Rule(
+        "FG109", "warning", "ActiveProcessorCount above the CPU limit oversizes JVM thread pools", processor_count,
+        description="`-XX:ActiveProcessorCount` tells a master, worker or FUSE JVM how many CPUs it has; "
+                    "thread pools are sized from it. Above the component's CPU limit the threads contend for "
+                    "CPUs the container cannot use. Fluid passes `jvmOptions` to the JVM unchanged.",
+        sources=(source(OPTIMIZATION, "optimizeDefaultForMaster"), source(OPTIMIZATION, "optimizeDefaultForWorker"),
+                 source(OPTIMIZATION, "optimizeDefaultFuse")),
+        elsewhere=("OpenJDK: -XX:ActiveProcessorCount overrides the CPU count the JVM sizes its thread pools by",),
+        example=Example(runtime_head("alluxio") + """\
+  fuse:
+    jvmOptions: ["-XX:ActiveProcessorCount=24"]
+    resources: {limits: {cpu: 8}}
+""", "The FUSE JVM plans for 24 CPUs inside a container limited to 8.")),
+    Rule(
+        "FG110", "error", "JVM heap + direct memory (+ MEM tier) must fit the memory limit", jvm_memory_budget,
+        description="A JVM's heap (`-Xmx`) and direct memory (`-XX:MaxDirectMemorySize`) live inside the "
+                    "container's memory limit, and so does a worker's MEM tier on an emptyDir; more than the "
+                    "limit and the container is OOM-killed under load. Fluid checks only the MEM tier "
+                    "against the worker limit; the JVM sizes come from `jvmOptions` unchanged.",
+        sources=(source("pkg/ddc/alluxio/transform_resources.go", "transformResourcesForWorker"),
+                 source(OPTIMIZATION, "optimizeDefaultForWorker"), source(OPTIMIZATION, "optimizeDefaultFuse")),
+        elsewhere=("Kubernetes: a container over its memory limit is OOM-killed; a Memory emptyDir counts "
+                   "against that limit",),
+        example=Example(runtime_head("alluxio") + """\
+  fuse:
+    jvmOptions: ["-Xmx16G", "-XX:MaxDirectMemorySize=32g"]
+    resources: {limits: {memory: 32Gi}}
+""", "16 GiB of heap and 32 GiB of direct memory do not fit a 32 GiB limit.")),
+    Rule(
+        "FG111", "warning", "a MEMORY client cache above 1800MB stresses the FUSE JVM heap", client_cache_size,
+        description="With `alluxio.user.client.cache.store.type: MEMORY` the client cache lives on the FUSE "
+                    "JVM heap; the AlluxioFuse guide advises at most 1800MB. Fluid sets "
+                    "`alluxio.user.client.cache.enabled: false` by default and passes these properties on.",
+        sources=(source(OPTIMIZATION, "optimizeDefaultProperties"),),
+        elsewhere=(f"{TUNING_GUIDE}: alluxio.user.client.cache.size",),
+        example=Example(runtime_head("alluxio") + """\
+  properties:
+    alluxio.user.client.cache.enabled: "true"
+    alluxio.user.client.cache.store.type: MEMORY
+    alluxio.user.client.cache.size: 4GB
+""", "A 4GB client cache on the FUSE heap invites long GC pauses.")),
+    Rule(
+        "FG116", "warning", "kernel_cache wants long attr/entry timeouts (AlluxioFuse tuning guide)",
+        fuse_metadata_timeouts,
+        description="`kernel_cache` keeps file data in the page cache, but without `attr_timeout` and "
+                    "`entry_timeout` the kernel asks FUSE for every file's metadata again after one second. "
+                    "Fluid's default FUSE options for read-only data set both to 7200.",
+        sources=(source(OPTIMIZATION, "optimizeDefaultFuse"),),
+        elsewhere=(f"{TUNING_GUIDE}: attr_timeout, entry_timeout",),
+        example=Example(runtime_head("alluxio") + """\
+  properties: {alluxio.fuse.jnifuse.enabled: "true"}
+  fuse:
+    args: [fuse, "--fuse-opts=kernel_cache,ro"]
+""", "Every file is looked up again each second; add attr_timeout=7200,entry_timeout=7200.")),
+)

@@ -6,24 +6,30 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..engine_table import ENGINES
 from ..fluidbase import fuse_read_only
-from ..manifest import fuse_options, fuse_spec, kind_of, meta, same_place, spec_of
-from ..rules import Finding, Object
+from ..fluidsource import source
+from ..manifest import fuse_options, fuse_spec
+from ..manifest_index import Entry, ManifestIndex
+from ..rules import Example, Finding, Rule
 from .binding import engine_of
 
+# The runtimes whose FUSE mode Fluid sets from the Dataset's access modes.
+FUSE_MODE_KINDS = frozenset(e.kind for e in ENGINES.values() if e.lowering.fuse_mode_source is not None)
 
-def fuse_mode_follows_access_modes(obj: Object, objects: list[Object]) -> Iterator[Finding]:
-    engine = engine_of(obj)
-    if engine is None or engine.lowering.fuse_mode_source is None or not fuse_spec(obj).get("args"):
+
+def fuse_mode_follows_access_modes(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
+    engine = engine_of(entry.obj)
+    if engine is None or engine.lowering.fuse_mode_source is None or not fuse_spec(entry.obj).get("args"):
         return
-    dataset = next((d for d in objects if kind_of(d) == "Dataset" and same_place(d, obj)), None)
+    dataset = index.bound_dataset(entry)
     if dataset is None:
         return
-    modes = spec_of(dataset).get("accessModes")
+    modes = dataset.spec.get("accessModes")
     modes = [m for m in modes if isinstance(m, str)] if isinstance(modes, list) else []
-    options = fuse_options(obj)
+    options = fuse_options(entry.obj)
     ro = next((i for i, o in options if o == "ro"), None)
-    name, cite = meta(dataset).get("name"), engine.lowering.fuse_mode_source.cite()
+    name, cite = dataset.name, engine.lowering.fuse_mode_source.cite()
     if fuse_read_only(modes) and ro is None:
         yield Finding(("spec", "fuse", "args"),
                       f"Dataset {name} is read-only, and Fluid's own FUSE args for it would mount ro ({cite}), "
@@ -32,3 +38,23 @@ def fuse_mode_follows_access_modes(obj: Object, objects: list[Object]) -> Iterat
         yield Finding(("spec", "fuse", "args", ro),
                       f"Dataset {name} is ReadWriteMany, but these fuse.args mount it ro, so every write fails "
                       f"(Fluid's own args would not: {cite}); drop ro")
+
+
+RULES = (
+    Rule("FG131", "warning", "FUSE ro/rw follows the Dataset's access modes, as in Fluid's own FUSE args",
+         fuse_mode_follows_access_modes,
+         description="Fluid mounts the FUSE of Alluxio and JindoCache ro when the Dataset names "
+                     "ReadOnlyMany (or no access mode) and rw otherwise, but only in the default args that "
+                     "a runtime's fuse.args replace. Args without ro make a read-only Dataset writable "
+                     "through FUSE; args with ro make every write to a ReadWriteMany Dataset fail.",
+         sources=(source("pkg/utils/dataset.go", "GetAccessModesOfDataset"),
+                  source("pkg/ddc/alluxio/transform_optimization.go", "optimizeDefaultFuse"),
+                  source("pkg/ddc/jindocache/transform.go", "transformFuseArg")),
+         example=Example(manifest=(
+             "apiVersion: data.fluid.io/v1alpha1\nkind: Dataset\nmetadata: {name: d}\n"
+             "spec: {mounts: [{mountPoint: 'oss://b/p', name: d}]}\n---\n"
+             f"apiVersion: data.fluid.io/v1alpha1\nkind: {ENGINES['alluxio'].kind}\nmetadata: {{name: d}}\n"
+             "spec: {fuse: {args: [fuse, '--fuse-opts=kernel_cache,attr_timeout=7200']}}\n"),
+             why="the Dataset is read-only (no accessModes), but the args leave out ro"),
+         kinds=FUSE_MODE_KINDS),
+)

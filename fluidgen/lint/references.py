@@ -5,31 +5,42 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from typing import Any
 
 from ..contract import Storage
-from ..diagnostics import did_you_mean
-from ..engine_table import REFERENCE_ENGINE
+from ..diagnostics import PathT, did_you_mean
+from ..engine_table import ENGINES, REFERENCE_ENGINE, RUNTIME_KINDS
 from ..fluid.dataset import created_volume_names
 from ..fluid.operations import OPERATIONS
-from ..manifest import is_reference_dataset, kind_of, meta, mounts_of, names_given, same_place, spec_of
-from ..rules import Finding, Object
-from ..structural.validate import PathT
+from ..fluidsource import source
+from ..manifest import is_reference_dataset, mounts_of, names_given
+from ..manifest_index import MIGRATE_ENDS, Entry, ManifestIndex, dataset_ref
+from ..rules import Example, Finding, Rule
 from ..uri import scheme_of
-from .binding import bound_dataset, bound_runtime, engine_of, find, is_runtime
+from .binding import engine_of
+from .docs import runtime_head
+
+REFERENCE_KIND = REFERENCE_ENGINE.kind  # the runtime a dataset:// Dataset gets
 
 
 def _scheme(uri: object) -> str:
     return scheme_of(str(uri))
 
 
-def runtime_binding(obj: Object, objects: list[Object]) -> Iterator[Finding]:
-    if not is_runtime(obj) or bound_dataset(obj, objects) is not None:
+def runtime_binding(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
+    if index.bound_dataset(entry) is not None:
         return
-    ns, name = meta(obj).get("namespace"), meta(obj).get("name")
+    ns, name = entry.namespace, entry.name
     yield Finding(("metadata", "name"), f"no Dataset named {name} in namespace {ns or '(default)'} among the files "
                                         "given; Fluid binds a runtime to the Dataset with the same namespace and "
                                         f"name. {_elsewhere('Dataset', ns, name)}")
+
+
+def reference_engine(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
+    """Fluid serves a reference Dataset through the engine marked `references` (thin:
+    pkg/ddc/thin/referencedataset); a runtime of another engine cannot mount it."""
+    if any(is_reference_dataset(d.obj) for d in index.bound_datasets(entry)):
+        yield Finding(("kind",), "its Dataset is a dataset:// reference, which Fluid serves through a "
+                                 f"{REFERENCE_KIND}; {entry.kind} cannot mount it")
 
 
 # -- credentials --------------------------------------------------------------------------
@@ -40,7 +51,6 @@ def _storage_findings(kind: str, scheme: str, facts: Storage, uri: object, secre
     for path, name in secret:
         if name not in facts.secret_options and not facts.other_names_read:
             reads = ", ".join(sorted(facts.secret_options)) or "no credentials at all"
-
             yield Finding(path, f"{kind} does not read {name} for {scheme}:// (it reads {reads})"
                                 f"{did_you_mean(name, facts.secret_options - given)}")  # not one already given
     missing = sorted(facts.required - given)
@@ -65,27 +75,27 @@ def _storage_findings(kind: str, scheme: str, facts: Storage, uri: object, secre
         yield Finding(uri_at, f"{kind} cannot parse {text!r}; write {facts.uri_example}")
 
 
-def credential_facts(obj: Object, objects: list[Object]) -> Iterator[Finding]:
-    if kind_of(obj) == "Dataset":
-        yield from _dataset_credentials(obj, objects)
-    elif kind_of(obj) == "DataMigrate":
-        yield from _migrate_credentials(obj, objects)
+def credential_facts(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
+    if entry.kind == "Dataset":
+        yield from _dataset_credentials(entry, index)
+    else:
+        yield from _migrate_credentials(entry, index)
 
 
-def _keys(value: Any) -> set[str]:
+def _keys(value: object) -> set[str]:
     return {str(k) for k in value} if isinstance(value, dict) else set()
 
 
-def _dataset_credentials(obj: Object, objects: list[Object]) -> Iterator[Finding]:
-    runtime = bound_runtime(obj, objects)
-    engine = engine_of(runtime) if runtime is not None else None
+def _dataset_credentials(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
+    runtime = index.bound_runtime(entry)
+    engine = engine_of(runtime.obj) if runtime is not None else None
     if engine is None or runtime is None:
         return
-    spec = spec_of(obj)
+    spec = entry.spec
     shared: list[tuple[PathT, str]] = [(("spec", "sharedEncryptOptions", j, "name"), n)
                                        for j, n in names_given(spec.get("sharedEncryptOptions"))]
-    runtime_props = _keys(spec_of(runtime).get("properties"))  # Alluxio reads UFS keys from properties too
-    for i, mount in enumerate(mounts_of(obj)):
+    runtime_props = _keys(runtime.spec.get("properties"))  # Alluxio reads UFS keys from properties too
+    for i, mount in enumerate(mounts_of(entry.obj)):
         facts = engine.mounts.storage.get(_scheme(mount.get("mountPoint")))
         if facts is None:
             continue
@@ -96,14 +106,14 @@ def _dataset_credentials(obj: Object, objects: list[Object]) -> Iterator[Finding
                                      secret, plain, ("spec", "mounts", i), ("spec", "mounts", i, "mountPoint"))
 
 
-def _migrate_credentials(obj: Object, objects: list[Object]) -> Iterator[Finding]:
-    spec = spec_of(obj)
-    ends: dict[str, dict[str, Any]] = {side: spec[side] for side in ("from", "to") if isinstance(spec.get(side), dict)}
-    ours: dict[str, Any] | None = next((e["dataset"] for e in ends.values() if isinstance(e.get("dataset"), dict)),
-                                       None)
-    dataset = find(objects, "Dataset", ours.get("name"), ours.get("namespace")) if ours else None
-    runtime = bound_runtime(dataset, objects) if dataset is not None else None
-    engine = engine_of(runtime) if runtime is not None else None
+def _migrate_credentials(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
+    ends: dict[str, dict[str, object]] = {side: entry.spec[side] for side in MIGRATE_ENDS
+                                          if isinstance(entry.spec.get(side), dict)}
+    ref = dataset_ref(entry)
+    # the migrated Dataset as the end names it (Fluid's CRD requires its namespace)
+    dataset = index.find("Dataset", ref.name, ref.namespace) if ref is not None else None
+    runtime = index.bound_runtime(dataset) if dataset is not None else None
+    engine = engine_of(runtime.obj) if runtime is not None else None
     if engine is None:
         return
     for side, end in ends.items():
@@ -125,24 +135,6 @@ def _migrate_credentials(obj: Object, objects: list[Object]) -> Iterator[Finding
 
 # -- data operations ----------------------------------------------------------------------
 
-def _dataset_ref(obj: Object) -> tuple[PathT, Any, Any] | None:
-    """(path, name, namespace) of the Dataset an operation works on."""
-    spec, ns = spec_of(obj), meta(obj).get("namespace")
-    kind = kind_of(obj)
-    if kind == "DataBackup":
-        return ("spec", "dataset"), spec.get("dataset"), ns
-    if kind == "DataMigrate":
-        for side in ("from", "to"):
-            end = spec.get(side)
-            if isinstance(end, dict) and isinstance(end.get("dataset"), dict):
-                return ("spec", side, "dataset"), end["dataset"].get("name"), end["dataset"].get("namespace")
-        return None
-    ref = spec.get("dataset")
-    if isinstance(ref, dict):
-        return ("spec", "dataset"), ref.get("name"), ref.get("namespace", None)
-    return None
-
-
 # What Fluid's controllers do with an operation that names no Dataset: they look it up by that
 # empty name and fail (pkg/controllers/v1alpha1/{dataload,dataprocess,databackup}/implement.go
 # GetTargetDataset; DataMigrate: pkg/utils/datamigrate.go GetTargetDatasetNamespacedNameOfMigrate,
@@ -155,29 +147,27 @@ _NO_DATASET = {
 }
 
 
-def operation_references(obj: Object, objects: list[Object]) -> Iterator[Finding]:
-    if kind_of(obj) not in OPERATIONS:
-        return
-    ns = meta(obj).get("namespace")
-    found = _dataset_ref(obj)
-    if found is None or not found[1]:
-        yield Finding(found[0] if found else ("spec",), _NO_DATASET.get(kind_of(obj), _NO_DATASET[""]))
+def operation_references(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
+    ns = entry.namespace
+    ref = dataset_ref(entry)
+    if ref is None or not ref.name:
+        yield Finding(ref.path if ref else ("spec",), _NO_DATASET.get(entry.kind, _NO_DATASET[""]))
     else:
-        path, name, namespace = found
-        if namespace is None and kind_of(obj) == "DataLoad":
-            yield Finding(path, "set dataset.namespace: Fluid fails a DataLoad whose dataset namespace is empty or "
-                                "differs from its own (pkg/controllers/v1alpha1/dataload)")
-        elif namespace is not None and ns is not None and namespace != ns:
-            yield Finding((*path, "namespace"), f"the Dataset is in namespace {namespace} but this {kind_of(obj)} "
-                                                f"is in {ns}; Fluid runs an operation only in its Dataset's namespace")
-        where = namespace or ns
-        if name is not None and find(objects, "Dataset", name, where) is None:
-            yield Finding(path, f"no Dataset named {name} in namespace {where or '(default)'} among the files "
-                                f"given; the operation would fail. {_elsewhere('Dataset', where, name)}")
-    after = spec_of(obj).get("runAfter")
+        if ref.namespace is None and entry.kind == "DataLoad":
+            yield Finding(ref.path, "set dataset.namespace: Fluid fails a DataLoad whose dataset namespace is empty "
+                                    "or differs from its own (pkg/controllers/v1alpha1/dataload)")
+        elif ref.namespace is not None and ns is not None and ref.namespace != ns:
+            yield Finding((*ref.path, "namespace"), f"the Dataset is in namespace {ref.namespace} but this "
+                                                    f"{entry.kind} is in {ns}; Fluid runs an operation only in its "
+                                                    "Dataset's namespace")
+        where = ref.namespace or ns
+        if ref.name is not None and index.operation_dataset(entry) is None:
+            yield Finding(ref.path, f"no Dataset named {ref.name} in namespace {where or '(default)'} among the files "
+                                    f"given; the operation would fail. {_elsewhere('Dataset', where, ref.name)}")
+    after = entry.spec.get("runAfter")
     if isinstance(after, dict):
         kind, name, namespace = str(after.get("kind")), after.get("name"), after.get("namespace") or ns
-        if find(objects, kind, name, namespace) is None:
+        if index.find(kind, name, namespace) is None:
             yield Finding(("spec", "runAfter"), f"no {kind} named {name} in namespace {namespace or '(default)'} "
                                                 "among the files given; the operation would wait for it forever. "
                                                 f"{_elsewhere(kind, namespace, name)}")
@@ -187,60 +177,174 @@ def _elsewhere(kind: str, namespace: object, name: object) -> str:
     return f"If it is applied from elsewhere, say so: --external {kind}/{namespace or 'default'}/{name}"
 
 
-def operation_ttl(obj: Object, _: list[Object]) -> Iterator[Finding]:
+def operation_ttl(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
     """Fluid deletes a finished operation after ttlSecondsAfterFinished, except one that runs on a
     Cron or OnEvent policy (GetTTL in pkg/controllers/v1alpha1/<operation>/implement.go)."""
-    ttl = spec_of(obj).get("ttlSecondsAfterFinished")
-    if kind_of(obj) not in OPERATIONS or ttl is None or spec_of(obj).get("policy") in ("Cron", "OnEvent"):
+    ttl = entry.spec.get("ttlSecondsAfterFinished")
+    if ttl is None or entry.spec.get("policy") in ("Cron", "OnEvent"):
         return
     yield Finding(("spec", "ttlSecondsAfterFinished"),
-                  f"Fluid deletes this {kind_of(obj)} {ttl} s after it finishes; an auto-syncing Argo CD or Flux "
+                  f"Fluid deletes this {entry.kind} {ttl} s after it finishes; an auto-syncing Argo CD or Flux "
                   "app then creates it again and it runs again, forever. Under GitOps leave the TTL out "
                   "(fluidgen build --gitops argocd does)")
 
 
 # -- names Fluid creates ------------------------------------------------------------------
 
-def created_by_fluid(objects: list[Object]) -> dict[tuple[str, str, str], str]:
+def created_by_fluid(index: ManifestIndex) -> dict[tuple[str, str, str], str]:
     """(kind, namespace, name) -> what creates it, for every object Fluid's controllers make."""
     out: dict[tuple[str, str, str], str] = {}
-    for o in objects:
-        name, ns = meta(o).get("name"), str(meta(o).get("namespace") or "")
+    for entry in index.entries:
+        name, ns = entry.name, str(entry.namespace or "")
         if not isinstance(name, str):
             continue
-        if kind_of(o) == "Dataset":
+        if entry.kind == "Dataset":
             volumes = created_volume_names(name, ns)
             out[("PersistentVolume", "", volumes["PersistentVolume"])] = f"Dataset {ns}/{name}"
             out[("PersistentVolumeClaim", ns, volumes["PersistentVolumeClaim"])] = f"Dataset {ns}/{name}"
-        engine = engine_of(o)
+        engine = engine_of(entry.obj)
         if engine is not None:
             for kind, made in engine.created.names(name):
                 out[(kind, ns, made)] = f"{engine.kind} {ns}/{name}"
-        op = OPERATIONS.get(kind_of(o))
+        op = OPERATIONS.get(entry.kind)
         if op is not None:
             out[("Job" if op.kind != "DataBackup" else "Pod", ns, op.job_name.format(name=name))] = \
                 f"{op.kind} {ns}/{name}"
     return out
 
 
-def collides_with_fluid(obj: Object, objects: list[Object]) -> Iterator[Finding]:
-    name = meta(obj).get("name")
-    ns = "" if kind_of(obj) == "PersistentVolume" else str(meta(obj).get("namespace") or "")
-    maker = created_by_fluid(objects).get((kind_of(obj), ns, str(name)))
+def collides_with_fluid(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
+    ns = "" if entry.kind == "PersistentVolume" else str(entry.namespace or "")
+    maker = index.view(created_by_fluid).get((entry.kind, ns, str(entry.name)))
     if maker is not None:
-        yield Finding(("metadata", "name"), f"{kind_of(obj)} {name} is the name Fluid gives an object it creates for "
-                                            f"{maker}; rename this one")
+        yield Finding(("metadata", "name"), f"{entry.kind} {entry.name} is the name Fluid gives an object it "
+                                            f"creates for {maker}; rename this one")
 
 
-def _serves_reference(runtime: Object, objects: list[Object]) -> bool:
-    """Is `runtime` bound to a reference Dataset (only dataset:// mounts)?"""
-    return any(same_place(d, runtime) and is_reference_dataset(d) for d in objects)
-
-
-def reference_engine(obj: Object, objects: list[Object]) -> Iterator[Finding]:
-    """Fluid serves a reference Dataset through the engine marked `references` (thin:
-    pkg/ddc/thin/referencedataset); a runtime of another engine cannot mount it."""
-    serving = REFERENCE_ENGINE.kind
-    if is_runtime(obj) and kind_of(obj) != serving and _serves_reference(obj, objects):
-        yield Finding(("kind",), "its Dataset is a dataset:// reference, which Fluid serves through a "
-                                 f"{serving}; {kind_of(obj)} cannot mount it")
+RULES = (
+    Rule(
+        "FG104", "error", "a runtime binds to the Dataset with its namespace and name", runtime_binding,
+        kinds=RUNTIME_KINDS,
+        description="Fluid has no field that links a runtime to its Dataset: the runtime controller looks up "
+                    "the Dataset with the runtime's own namespace and name, and a runtime without one waits "
+                    "and serves nothing. Objects applied from elsewhere can be declared with "
+                    "`--external Dataset/<namespace>/<name>`.",
+        sources=(source("pkg/controllers/runtime_controller.go", "ReconcileInternal"),
+                 source("pkg/utils/dataset.go", "GetDataset")),
+        example=Example(runtime_head("alluxio", "imagenet-cache") + """\
+  replicas: 1
+""", "No Dataset is named imagenet-cache, so this runtime binds to nothing.")),
+    Rule(
+        "FG118", "error", "each runtime reads fixed credential names per storage, and needs complete sets",
+        credential_facts, kinds=frozenset({"Dataset", "DataMigrate"}),
+        description="Each engine reads its credentials from encryptOptions with names of its own, per "
+                    "storage scheme (for example JindoCache: fs.oss.accessKeyId and fs.oss.accessKeySecret, "
+                    "together), and some need plain options such as an endpoint. A Dataset is checked against "
+                    "the engine of the runtime it binds to, a DataMigrate's external storage against the "
+                    "engine of its Dataset: names the engine does not read, halves of a key pair, and "
+                    "missing required names or options are reported. The facts per engine and scheme are "
+                    "the engine modules' storage tables, each with its source.",
+        sources=(source("pkg/ddc/alluxio/ufs_internal.go", "genUFSMountOptions"),
+                 source("pkg/ddc/jindocache/transform.go", "transformMaster"),
+                 source("pkg/ddc/juicefs/transform_fuse.go", "genValue"),
+                 source("pkg/ddc/juicefs/data_migrate.go", "genDataUrl"),
+                 source("pkg/ddc/efc/utils.go", "getMountInfo")),
+        example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: imagenet, namespace: default}
+spec:
+  mounts:
+    - mountPoint: oss://imagenet-bucket/train/
+      name: train
+      options: {fs.oss.endpoint: oss-cn-shanghai-internal.aliyuncs.com}
+      encryptOptions:
+        - name: fs.oss.accessKeyId
+          valueFrom: {secretKeyRef: {name: imagenet-oss, key: fs.oss.accessKeyId}}
+---
+""" + runtime_head("jindo") + """\
+  replicas: 1
+""", "JindoCache needs the key id and the key secret together; the secret half is missing.")),
+    Rule(
+        "FG120", "error", f"a dataset:// reference is served by a {REFERENCE_KIND}, not another engine",
+        reference_engine, kinds=RUNTIME_KINDS - {REFERENCE_KIND},
+        description="A Dataset whose mounts are all dataset:// references reads another Dataset's cache. "
+                    f"Fluid's runtime controller refuses any runtime but a {REFERENCE_KIND} for such a Dataset "
+                    '("dataset mounting another dataset can only use thin runtime").',
+        sources=(source("pkg/controllers/runtime_controller.go", "CheckIfReferenceDatasetIsSupported"),),
+        example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: shared-imagenet, namespace: team-a}
+spec:
+  mounts:
+    - {mountPoint: "dataset://default/imagenet", name: imagenet}
+---
+""" + runtime_head("alluxio", "shared-imagenet", "team-a") + """\
+  replicas: 1
+""", f"An {ENGINES['alluxio'].kind} cannot serve a reference dataset; use a {REFERENCE_KIND}.")),
+    Rule(
+        "FG125", "error", "a data operation runs in its Dataset's namespace, after an operation that exists",
+        operation_references, kinds=frozenset(OPERATIONS),
+        description="A data operation names its Dataset (and may name an operation to run after, "
+                    "`runAfter`). Fluid fails a DataLoad whose dataset namespace is empty or differs from its "
+                    "own, and runs an operation only in its Dataset's namespace. An operation whose Dataset "
+                    "does not exist never starts (the controller retries every 20 s), nor does one whose "
+                    "preceding operation does not exist.",
+        sources=(source("pkg/controllers/v1alpha1/dataload/implement.go", "Validate"),
+                 source("pkg/controllers/operation_controller.go", "ReconcileInternal"),
+                 source("pkg/controllers/v1alpha1/dataflow/operations.go", "reconcileOperationDataFlow")),
+        example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: DataLoad
+metadata: {name: warmup, namespace: default}
+spec:
+  dataset: {name: imagenet, namespace: default}
+""", "No Dataset imagenet is among the files (declare it with --external if it is applied elsewhere).")),
+    Rule(
+        "FG126", "error", "names Fluid's controllers create for a Dataset, runtime or operation are taken",
+        collides_with_fluid,
+        description="For a bound Dataset Fluid creates a PersistentVolume and a PersistentVolumeClaim, for a "
+                    "runtime the StatefulSets, DaemonSet, Services and ConfigMaps of its chart, and for a "
+                    "data operation a Job (a Pod for DataBackup), all with names derived from the owner's. "
+                    "An object of your own with one of those names collides with what Fluid creates.",
+        sources=(source("pkg/ddc/base/pv.go", "GetPersistentVolumeName"),
+                 source("pkg/utils/dataload.go", "GetDataLoadJobName"),
+                 source("pkg/utils/datamigrate.go", "GetDataMigrateJobName"),
+                 source("pkg/utils/dataprocess.go", "GetDataProcessJobName"),
+                 source("pkg/utils/databackup.go", "GetDataBackupPodName")),
+        elsewhere=("each engine module's created names, with the chart templates (charts/<engine>/templates) "
+                   "they are read from",),
+        example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: imagenet, namespace: default}
+spec:
+  mounts:
+    - {mountPoint: "oss://imagenet-bucket/train/", name: train}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: imagenet, namespace: default}
+spec:
+  accessModes: [ReadOnlyMany]
+  resources: {requests: {storage: 1Ti}}
+""", "Fluid creates the claim imagenet for the Dataset; this one takes its name.")),
+    Rule(
+        "FG130", "warning",
+        "Fluid deletes an operation after its TTL, and a GitOps app re-creates and re-runs it", operation_ttl,
+        kinds=frozenset(OPERATIONS),
+        description="With `ttlSecondsAfterFinished` Fluid deletes a finished data operation (except one on a "
+                    "Cron or OnEvent policy). Under Argo CD or Flux with auto-sync the deleted object is "
+                    "missing from the cluster, so the app creates it again, and it runs again, without end.",
+        sources=tuple(source(f"pkg/controllers/v1alpha1/{op.lower()}/implement.go", "GetTTL")
+                      for op in sorted(OPERATIONS)),
+        example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: DataLoad
+metadata: {name: warmup, namespace: default}
+spec:
+  dataset: {name: imagenet, namespace: default}
+  ttlSecondsAfterFinished: 300
+""", "Five minutes after it finishes the DataLoad is deleted, then re-created by the GitOps app.")),
+)

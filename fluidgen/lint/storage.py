@@ -8,13 +8,16 @@ from collections.abc import Iterator
 
 from ..diagnostics import PathT
 from ..engine_table import ENGINES
+from ..fluidsource import source
 from ..kinds import table
-from ..manifest import kind_of, levels_of, meta, mounts_of, spec_of, walk_strings
+from ..manifest import levels_of, mounts_of, walk_strings
+from ..manifest_index import Entry, ManifestIndex
 from ..names import dns1035_label, dns1123_subdomain
 from ..quantity import QUANTITY_RE, quantity_hint, to_bytes
-from ..rules import Finding, Object
+from ..rules import Example, Finding, Rule
 from ..uri import is_reference, scheme_of
-from .binding import bound_runtime, engine_of
+from .binding import engine_of
+from .docs import runtime_head
 
 SECRET_OPTION = re.compile(r"(accesskeysecret|secretkey|secret-key|secret_key|password|token|metaurl)$",
                            re.IGNORECASE)
@@ -23,13 +26,11 @@ PLACEHOLDER = re.compile(r"<[A-Za-z_][A-Za-z0-9_ -]*>")
 SINGLE_TIER = frozenset(e.kind for e in ENGINES.values() if e.lowering.single_tier)
 
 
-def plain_credentials(obj: Object, objects: list[Object]) -> Iterator[Finding]:
-    if kind_of(obj) != "Dataset":
-        return
-    spec = spec_of(obj)
-    runtime = bound_runtime(obj, objects)
-    engine = engine_of(runtime) if runtime is not None else None
-    for i, mount in enumerate(mounts_of(obj)):
+def plain_credentials(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
+    spec = entry.spec
+    runtime = index.bound_runtime(entry)
+    engine = engine_of(runtime.obj) if runtime is not None else None
+    for i, mount in enumerate(mounts_of(entry.obj)):
         options = mount.get("options")
         # The engine's own credential names for this storage (fs.oss.accessKeyId beside the secret),
         # as well as every name that looks like a secret.
@@ -47,19 +48,17 @@ def plain_credentials(obj: Object, objects: list[Object]) -> Iterator[Finding]:
                                                           "use sharedEncryptOptions")
 
 
-def placeholders(obj: Object, _: list[Object]) -> Iterator[Finding]:
-    if kind_of(obj) == "Secret":  # never look into, or quote, Secret values
+def placeholders(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
+    if entry.kind == "Secret":  # never look into, or quote, Secret values
         return
-    for path, text in walk_strings(obj):
+    for path, text in walk_strings(entry.obj):
         match = PLACEHOLDER.search(text)
         if match:
             yield Finding(path, f"placeholder {match.group(0)} was never filled in")
 
 
-def nfs_version_conflict(obj: Object, _: list[Object]) -> Iterator[Finding]:
-    if kind_of(obj) != "PersistentVolume":
-        return
-    options = spec_of(obj).get("mountOptions")
+def nfs_version_conflict(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
+    options = entry.spec.get("mountOptions")
     options = options if isinstance(options, list) else []
     versions = [(i, o.split("=", 1)[1]) for i, o in enumerate(options)
                 if isinstance(o, str) and o.split("=", 1)[0] in ("vers", "nfsvers") and "=" in o]
@@ -69,20 +68,20 @@ def nfs_version_conflict(obj: Object, _: list[Object]) -> Iterator[Finding]:
                       f"conflicting NFS versions ({said}); the last one wins, keep only the one you mean")
 
 
-def dns_names(obj: Object, _: list[Object]) -> Iterator[Finding]:
+def dns_names(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
     """The name rule of the kind table: DNS-1035 labels for Datasets and runtimes (Fluid), a
     DNS-1123 subdomain for everything else (the API server)."""
-    name = meta(obj).get("name")
+    name = entry.name
     if not isinstance(name, str):
         return
-    info = table().get(kind_of(obj))
+    info = table().get(entry.kind)
     problem = dns1035_label(name) if info is not None and info.name_rule == "dns1035" else dns1123_subdomain(name)
     if problem is not None:
         yield Finding(("metadata", "name"), problem)
 
 
-def watermarks(obj: Object, _: list[Object]) -> Iterator[Finding]:
-    for i, level in enumerate(levels_of(obj)):
+def watermarks(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
+    for i, level in enumerate(levels_of(entry.obj)):
         if not isinstance(level, dict):
             continue
         try:
@@ -95,7 +94,6 @@ def watermarks(obj: Object, _: list[Object]) -> Iterator[Finding]:
 
 
 def _quota_problems(level: dict[str, object], separator: str) -> Iterator[tuple[str, str]]:
-    paths = [p for p in str(level.get("path", "")).split(separator) if p]
     quota, quota_list = level.get("quota"), level.get("quotaList")
     if quota is None and quota_list is None:
         yield "quota", "set quota or quotaList; Fluid refuses a level with neither"
@@ -104,15 +102,24 @@ def _quota_problems(level: dict[str, object], separator: str) -> Iterator[tuple[
     elif isinstance(quota, str | int) and not isinstance(quota, bool) and _not_positive(quota):
         yield "quota", f"quota {quota} leaves no room to cache anything; give a positive size such as 10Gi"
     if isinstance(quota_list, str):
-        items = [q.strip() for q in quota_list.split(",")]
-        if len(items) < 2:
-            yield "quotaList", f'quotaList "{quota_list}" holds one value; use quota for a single size'
-        elif quota_list != ",".join(items) or not all(QUANTITY_RE.match(q) for q in items):
-            yield "quotaList", f'quotaList "{quota_list}" must be sizes joined by "," with no spaces'
-        elif any(_not_positive(q) for q in items):
-            yield "quotaList", f'quotaList "{quota_list}" has a size that is zero or negative'
-        elif paths and len(items) != len(paths):
-            yield "quotaList", f"{len(items)} quotas for {len(paths)} paths; give one quota per path"
+        paths = [p for p in str(level.get("path", "")).split(separator) if p]
+        problem = _quota_list_problem(quota_list, paths)
+        if problem:
+            yield "quotaList", problem
+
+
+def _quota_list_problem(quota_list: str, paths: list[str]) -> str | None:
+    """convertToTieredstoreInfo splits quotaList on "," and wants one quantity per path."""
+    items = [q.strip() for q in quota_list.split(",")]
+    if len(items) < 2:
+        return f'quotaList "{quota_list}" holds one value; use quota for a single size'
+    if quota_list != ",".join(items) or not all(QUANTITY_RE.match(q) for q in items):
+        return f'quotaList "{quota_list}" must be sizes joined by "," with no spaces'
+    if any(_not_positive(q) for q in items):
+        return f'quotaList "{quota_list}" has a size that is zero or negative'
+    if paths and len(items) != len(paths):
+        return f"{len(items)} quotas for {len(paths)} paths; give one quota per path"
+    return None
 
 
 def _not_positive(quantity: str | int) -> bool:
@@ -122,24 +129,24 @@ def _not_positive(quantity: str | int) -> bool:
         return False
 
 
-def quota_forms(obj: Object, _: list[Object]) -> Iterator[Finding]:
-    engine = engine_of(obj)
+def quota_forms(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
+    engine = engine_of(entry.obj)
     separator = engine.lowering.path_separator if engine is not None else ","
-    for i, level in enumerate(levels_of(obj)):
+    for i, level in enumerate(levels_of(entry.obj)):
         if isinstance(level, dict):
             for key, message in _quota_problems(level, separator):
                 yield Finding(("spec", "tieredstore", "levels", i, key), message)
 
 
-def single_tier(obj: Object, _: list[Object]) -> Iterator[Finding]:
-    if kind_of(obj) in SINGLE_TIER and len(levels_of(obj)) > 1:
+def single_tier(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
+    if len(levels_of(entry.obj)) > 1:
         yield Finding(("spec", "tieredstore", "levels", 1),
-                      f"{kind_of(obj)} only uses the first tieredstore level; the others are ignored")
+                      f"{entry.kind} only uses the first tieredstore level; the others are ignored")
 
 
-def distinct_media(obj: Object, _: list[Object]) -> Iterator[Finding]:
+def distinct_media(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
     seen: dict[str, int] = {}
-    for i, level in enumerate(levels_of(obj)):
+    for i, level in enumerate(levels_of(entry.obj)):
         medium = level.get("mediumtype") if isinstance(level, dict) else None
         if isinstance(medium, str):
             if medium in seen:
@@ -149,20 +156,20 @@ def distinct_media(obj: Object, _: list[Object]) -> Iterator[Finding]:
             seen.setdefault(medium, i)
 
 
-def mount_uniqueness(obj: Object, _: list[Object]) -> Iterator[Finding]:
+def mount_uniqueness(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
     seen: dict[tuple[str, str], int] = {}
-    for i, m in enumerate(mounts_of(obj)):
-        name = str(m.get("name", ""))
-        for label, value in (("name", name), ("path", str(m.get("path") or f"/{name}"))):
+    for i, mount in enumerate(mounts_of(entry.obj)):
+        name = str(mount.get("name", ""))
+        for label, value in (("name", name), ("path", str(mount.get("path") or f"/{name}"))):
             if value and (label, value) in seen:
-                yield Finding(("spec", "mounts", i, label if label in m else "mountPoint"),
+                yield Finding(("spec", "mounts", i, label if label in mount else "mountPoint"),
                               f'mount {label} "{value}" is also used by mounts[{seen[(label, value)]}]')
             seen.setdefault((label, value), i)
 
 
-def negative_resources(obj: Object, _: list[Object]) -> Iterator[Finding]:
+def negative_resources(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
     """Requests and limits below zero (the API server refuses them in every pod Fluid makes)."""
-    for path, value in _resource_quantities(obj.get("spec"), ("spec",)):
+    for path, value in _resource_quantities(entry.obj.get("spec"), ("spec",)):
         try:
             if to_bytes(value) < 0:
                 yield Finding(path, f"{value} is negative; resource requests and limits cannot be")
@@ -184,9 +191,186 @@ def _resource_quantities(value: object, path: PathT) -> Iterator[tuple[PathT, st
             yield from _resource_quantities(item, (*path, i))
 
 
-def reference_dataset_alone(obj: Object, _: list[Object]) -> Iterator[Finding]:
-    mounts = mounts_of(obj)
-    for i, m in enumerate(mounts):
-        if is_reference(m.get("mountPoint", "")) and len(mounts) > 1:
+def reference_dataset_alone(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
+    mounts = mounts_of(entry.obj)
+    for i, mount in enumerate(mounts):
+        if is_reference(mount.get("mountPoint", "")) and len(mounts) > 1:
             yield Finding(("spec", "mounts", i, "mountPoint"), "a dataset:// mount must be the only mount of its "
                                                                "Dataset")
+
+
+RULES = (
+    Rule(
+        "FG101", "error", "credentials in plain options are stored unencrypted and shown by kubectl",
+        plain_credentials, kinds=frozenset({"Dataset"}),
+        description="A mount's `options` (and the Dataset's `sharedOptions`) are plain fields of the Dataset "
+                    "object: anyone who may read Datasets sees them, and `kubectl get -o yaml` prints them. "
+                    "Fluid reads secret values from `encryptOptions`, each naming a key of a Secret. The rule "
+                    "flags option names that look like credentials (access key secrets, secret keys, "
+                    "passwords, tokens, JuiceFS metaurl) and the names the bound runtime's engine reads as "
+                    "credentials for that storage (such as fs.oss.accessKeyId).",
+        sources=(source("api/v1alpha1/dataset_types.go", "EncryptOptions"),
+                 source("api/v1alpha1/dataset_types.go", "SharedOptions"),
+                 source("api/v1alpha1/dataset_types.go", "EncryptOption")),
+        example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: imagenet, namespace: default}
+spec:
+  mounts:
+    - mountPoint: oss://imagenet-bucket/train/
+      name: train
+      options:
+        fs.oss.accessKeySecret: s3cr3t
+""", "The key secret sits in the Dataset in plain text; put it in a Secret and name it in encryptOptions.")),
+    Rule(
+        "FG102", "error", "a <placeholder> from documentation is not a real value", placeholders,
+        description="Fluid's samples write values to fill in as `<bucket-name>` or `<s3-bucket-region>`. A "
+                    "manifest copied without filling them in is accepted by the API server and fails only when "
+                    "the engine mounts the storage. Every string of every object except Secrets is checked "
+                    "(Secret values are never read or quoted).",
+        sources=(source("docs/en/samples/s3_configuration.md", "bucket-name"),),
+        example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: demo, namespace: default}
+spec:
+  mounts:
+    - mountPoint: s3://<bucket-name>/<path-to-data>/
+      name: data
+""", "`<bucket-name>` was copied from the sample and never replaced.")),
+    Rule(
+        "FG103", "warning", "vers= and nfsvers= disagree; mount.nfs silently keeps the last one",
+        nfs_version_conflict, kinds=frozenset({"PersistentVolume"}),
+        description="`vers=` and `nfsvers=` are two spellings of one NFS mount option (nfs(5)). Given with "
+                    "different versions in a PersistentVolume's `mountOptions`, the mount uses one of them "
+                    "without a word; keep only the version you mean. Fluid mounts such a volume through the "
+                    "pvc:// scheme as it is.",
+        sources=(),
+        elsewhere=("nfs(5) (nfs-utils): the vers=n and nfsvers=n mount options",),
+        example=Example("""\
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: imagenet-nfs}
+spec:
+  capacity: {storage: 1Ti}
+  accessModes: [ReadOnlyMany]
+  mountOptions: [vers=3, nfsvers=4.1]
+  nfs: {server: nfs.example.com, path: /export/imagenet}
+""", "Two NFS versions are asked for; only one of them takes effect.")),
+    Rule(
+        "FG105", "error", "names the API server accepts; DNS-1035 labels for Datasets and runtimes (Fluid)",
+        dns_names,
+        description="Every object name must be a DNS-1123 subdomain (the API server refuses others). Fluid "
+                    "asks more of Datasets and runtimes: their names become Service, StatefulSet and Helm "
+                    "release names, so Fluid's controllers accept only DNS-1035 labels (lower case letters, "
+                    "digits and '-', starting with a letter, at most 63 characters) and report the others "
+                    "as a failed reconcile.",
+        sources=(source("pkg/controllers/v1alpha1/dataset/dataset_controller.go", "reconcileDataset"),
+                 source("pkg/controllers/runtime_controller.go", "ReconcileInternal")),
+        elsewhere=("Kubernetes: k8s.io/apimachinery/pkg/util/validation (IsDNS1123Subdomain, IsDNS1035Label)",),
+        example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: 2024-imagenet, namespace: default}
+spec:
+  mounts:
+    - {mountPoint: "oss://imagenet-bucket/train/", name: train}
+""", "A Dataset name must start with a letter; Fluid refuses 2024-imagenet.")),
+    Rule(
+        "FG106", "error", "the low watermark must be below the high one", watermarks,
+        description="A cache tier's `high` and `low` ratios are handed to the engine as its eviction "
+                    "watermarks (Alluxio's and GooseFS's tier properties, JindoCache's storage.watermark "
+                    "ratios): eviction starts at the high one and frees space down to the low one, so the "
+                    "low ratio must be smaller.",
+        sources=(source("pkg/ddc/alluxio/transform.go", "transformCommonPart"),
+                 source("pkg/ddc/jindocache/transform.go", "transformWorker")),
+        example=Example(runtime_head("alluxio") + """\
+  tieredstore:
+    levels:
+      - {mediumtype: SSD, path: /mnt/ssd, quota: 100Gi, high: "0.8", low: "0.9"}
+""", "low 0.9 is above high 0.8: the engine has no room to evict into.")),
+    Rule(
+        "FG112", "error", "quota/quotaList must be positive sizes, one per cache path", quota_forms,
+        description="Fluid turns each tier into cache paths with quotas: with `quotaList` it splits the list "
+                    "on ',' and parses each part as a Kubernetes quantity, and fails the runtime when the "
+                    "count differs from the number of paths; with neither `quota` nor `quotaList` it fails "
+                    "too. A size of zero or below caches nothing.",
+        sources=(source("pkg/ddc/base/runtime.go", "convertToTieredstoreInfo"),),
+        example=Example(runtime_head("alluxio") + """\
+  tieredstore:
+    levels:
+      - {mediumtype: SSD, path: "/mnt/a,/mnt/b", quotaList: "100Gi,100Gi,50Gi"}
+""", "Three quotas for two paths: Fluid refuses the runtime.")),
+    Rule(
+        "FG113", "error", "Jindo, JuiceFS and EFC use only the first cache tier", single_tier,
+        kinds=SINGLE_TIER,
+        description="These runtimes build their cache from `tieredstore.levels[0]` only; further levels "
+                    "are accepted by the API and ignored, so the cache is smaller than the manifest says.",
+        sources=(source("pkg/ddc/jindocache/transform.go", "transformWorker"),
+                 source("pkg/ddc/juicefs/transform.go", "transformWorkers"),
+                 source("pkg/ddc/efc/transform_tieredstore.go", "transformWorkerTieredStore")),
+        example=Example(runtime_head("jindo") + """\
+  tieredstore:
+    levels:
+      - {mediumtype: MEM, path: /dev/shm, quota: 20Gi}
+      - {mediumtype: SSD, path: /mnt/ssd, quota: 200Gi}
+""", "The SSD level is never used by JindoCache.")),
+    Rule(
+        "FG114", "error", "mount names and paths must be unique within a Dataset", mount_uniqueness,
+        kinds=frozenset({"Dataset"}),
+        description="Each mount appears in the Dataset's namespace at its `path`, or at /<name> without one; "
+                    "two mounts with one name or one path land on the same place, and the engine mounts one "
+                    "over the other or refuses the second.",
+        sources=(source("pkg/utils/ufs_path_builder.go", "GenUFSPathInUnifiedNamespace"),),
+        example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: imagenet, namespace: default}
+spec:
+  mounts:
+    - {mountPoint: "oss://bucket-a/train/", name: train}
+    - {mountPoint: "oss://bucket-b/train/", name: train}
+""", "Both mounts would appear at /train.")),
+    Rule(
+        "FG115", "error", "a dataset:// reference must be the Dataset's only mount", reference_dataset_alone,
+        kinds=frozenset({"Dataset"}),
+        description="A Dataset that mounts another one (`dataset://<namespace>/<name>`) is a reference "
+                    "dataset: Fluid accepts exactly one dataset:// mount and no other mount beside it, and "
+                    "fails the Dataset otherwise.",
+        sources=(source("pkg/ddc/base/dataset.go", "CheckReferenceDataset"),),
+        example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: shared, namespace: team-a}
+spec:
+  mounts:
+    - {mountPoint: "dataset://default/imagenet", name: imagenet}
+    - {mountPoint: "oss://bucket/extra/", name: extra}
+""", "A reference dataset may not mix a dataset:// mount with another mount.")),
+    Rule(
+        "FG127", "error", "each cache medium appears in one tieredstore level", distinct_media,
+        description="Fluid numbers the levels by medium (MEM, SSD, HDD): two levels with the same "
+                    "`mediumtype` get the same level number, and the engine sees one tier configured twice. "
+                    "Several directories of one medium belong in one level's `path`, joined with ','.",
+        sources=(source("pkg/utils/tieredstore/tiered_store.go", "GetTieredLevel"),
+                 source("pkg/utils/tieredstore/tiered_store.go", "makeMediumTypeSorted")),
+        example=Example(runtime_head("alluxio") + """\
+  tieredstore:
+    levels:
+      - {mediumtype: SSD, path: /mnt/ssd0, quota: 100Gi}
+      - {mediumtype: SSD, path: /mnt/ssd1, quota: 100Gi}
+""", "Write one SSD level with path /mnt/ssd0,/mnt/ssd1 and quotaList 100Gi,100Gi.")),
+    Rule(
+        "FG129", "error", "resource requests and limits cannot be negative", negative_resources,
+        description="Fluid copies a runtime's or operation's `resources` into the pods it creates; the API "
+                    "server refuses a pod with a negative request or limit, so the runtime never starts.",
+        sources=(source("pkg/ddc/alluxio/transform_resources.go", "transformResourcesForMaster"),
+                 source("pkg/ddc/alluxio/transform_resources.go", "transformResourcesForWorker")),
+        elsewhere=("Kubernetes: pkg/apis/core/validation (ValidateResourceRequirements) refuses negative "
+                   "quantities",),
+        example=Example(runtime_head("alluxio") + """\
+  worker:
+    resources: {requests: {memory: -4Gi}}
+""", "A negative memory request is refused for the worker pods Fluid creates.")),
+)
