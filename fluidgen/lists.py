@@ -23,6 +23,13 @@ def is_list(data: Any) -> bool:
         and "items" in data
 
 
+def start(doc: Document) -> PathT:
+    """The path of a document's first key: where the object starts (a document's root has no
+    position of its own, so locating () would say line 1 for every document of a file)."""
+    keys = [path for path in doc.positions if len(path) == 1]
+    return min(keys, key=lambda path: doc.positions[path]) if keys else ()
+
+
 def open_lists(docs: list[Document]) -> tuple[list[Document], list[Diagnostic]]:
     """The documents with every List replaced by its items, in order."""
     out: list[Document] = []

@@ -23,17 +23,32 @@ def spec_path(name: str, namespace: str | None, directory: str | None) -> str:
 
 
 def write_specs(directory: str, texts: dict[str, str], kept: list[dict[str, Any]]) -> None:
+    """Every file or none: each target is checked with lstat first (a dangling symbolic link is
+    in the way too), created exclusively without following a link, and on any failure the
+    files already created are removed again."""
     target = Path(directory)
     files = dict(texts)
     if kept:
         files[KEPT] = emit.dump_all(kept)
-    clashes = [name for name in files if (target / name).exists()]
-    if clashes:
-        raise FluidgenError([Diagnostic(str(target / name), 0, 0, "error", "already exists; an import never replaces "
-                                                                            "a file (move it, or choose another -o)")
+    odd = [name for name in files if os.path.basename(name) != name or name.startswith(".")]
+    clashes = [name for name in files if name not in odd and os.path.lexists(target / name)]
+    if odd or clashes:
+        raise FluidgenError([Diagnostic(str(target / name), 0, 0, "error", "not a plain file name; nothing was written")
+                             for name in odd] +
+                            [Diagnostic(str(target / name), 0, 0, "error", "already exists (a file or a link); an "
+                                        "import never replaces one and wrote nothing (move it, or choose another -o)")
                              for name in clashes])
     target.mkdir(parents=True, exist_ok=True)
-    for name, text in files.items():
-        fd = os.open(target / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
+    written: list[Path] = []
+    name = ""
+    try:
+        for name, text in files.items():
+            fd = os.open(target / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+            written.append(target / name)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(text)
+    except OSError as exc:
+        for path in written:
+            path.unlink(missing_ok=True)
+        raise FluidgenError([Diagnostic(str(target / name), 0, 0, "error", f"cannot be written ({exc.strerror}); "
+                                                                            "nothing was written")]) from None

@@ -17,10 +17,9 @@ from ..engine_table import ENGINES
 from ..lower import runtimekeys
 from ..specparts import DEFAULT_GPU_LABEL
 from ..uri import REFERENCE, scheme_of
+from .credentials import credential_name
 from .objects import Obj, Scenario
 
-# option names that hold a secret whatever the engine (a value must never stay in options)
-SECRET_NAME = re.compile(r"secret|password|passwd|token|access[._-]?key|credential", re.I)
 GPU_LABELS = (DEFAULT_GPU_LABEL, "nvidia.com/gpu.product")
 
 
@@ -168,7 +167,7 @@ def _mount_credentials(m: dict[str, Any], secret: frozenset[str], at: str, out: 
                        taken: set[str]) -> dict[str, Any]:
     """A mount's options and credentials: secret-named options become env var names."""
     options = dict(m.get("options") or {})
-    moved = {k: str(v) for k, v in options.items() if k in secret or SECRET_NAME.search(k)}
+    moved = {k: str(v) for k, v in options.items() if k in secret or credential_name(k)}
     entry: dict[str, Any] = {}
     plain = {k: v for k, v in options.items() if k not in moved}
     if plain:
@@ -277,7 +276,7 @@ def shared(scenario: Scenario, ds: dict[str, Any], taken: set[str]) -> Section[d
     found = Findings()
     spec: dict[str, Any] = {}
     options = dict(ds.get("sharedOptions") or {})
-    moved = {k: str(v) for k, v in options.items() if SECRET_NAME.search(k)}
+    moved = {k: str(v) for k, v in options.items() if credential_name(k)}
     if {k: v for k, v in options.items() if k not in moved}:
         spec["sharedOptions"] = {k: v for k, v in options.items() if k not in moved}
     at = f"Dataset {scenario.name} sharedOptions"
@@ -401,22 +400,21 @@ def _after(op: Obj, i: int, position: dict[tuple[str, str], int], ordered: list[
 
 
 def _order(ops: list[Obj], out: Findings) -> list[Obj]:
-    """Input order, moved so that every operation comes after the one it runs after."""
+    """Input order, moved so that every operation comes after the one it runs after (iterative:
+    a runAfter chain is as long as the input makes it; a cycle ends where it closes)."""
     by_key = {(o.kind, o.name): o for o in ops}
+    placed: set[int] = set()
     done: list[Obj] = []
-    visiting: set[int] = set()
-
-    def visit(o: Obj) -> None:
-        if any(d is o for d in done) or id(o) in visiting:
-            return
-        visiting.add(id(o))
-        after = o.spec.get("runAfter")
-        if isinstance(after, dict) and _ref(after) in by_key:
-            visit(by_key[_ref(after)])
-        done.append(o)
-
     for o in ops:
-        visit(o)
+        chain: list[Obj] = []
+        current: Obj | None = o
+        while current is not None and id(current) not in placed and all(c is not current for c in chain):
+            chain.append(current)
+            after = current.spec.get("runAfter")
+            current = by_key.get(_ref(after)) if isinstance(after, dict) else None
+        for step in reversed(chain):
+            placed.add(id(step))
+            done.append(step)
     return done
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from ..diagnostics import Diagnostic
 from ..engine_table import ENGINES
 from ..fluid.operations import OPERATIONS
-from ..lists import open_lists
+from ..lists import open_lists, start
 from ..yamlreader import Document
 
 # metadata the API server or kubectl writes, never the author
@@ -58,8 +58,13 @@ class Obj:
         return self.kind, self.namespace or default_namespace, self.name
 
     def where(self) -> str:
-        file, line, _ = self.doc.locate(())
+        file, line, _ = self.doc.locate(start(self.doc))
         return f"{file}:{line}"
+
+    def diag(self, message: str) -> Diagnostic:
+        """An import error at the object's first line."""
+        file, line, col = self.doc.locate(start(self.doc))
+        return Diagnostic(file, line, col, "error", message, stage="import")
 
 
 @dataclass
@@ -128,12 +133,12 @@ def objects_of(docs: list[Document]) -> tuple[list[Obj], list[Diagnostic]]:
         data = doc.data
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str) \
                 or not isinstance(data.get("metadata"), dict) or not data["metadata"].get("name"):
-            notes.append(doc.diag((), "not a Kubernetes object with a kind and metadata.name; skipped",
+            notes.append(doc.diag(start(doc), "not a Kubernetes object with a kind and metadata.name; skipped",
                                   "warning", stage="import"))
             continue
         cleaned, dropped = clean(data)
         if dropped:
-            notes.append(doc.diag((), f"{data['kind']} {data['metadata']['name']}: dropped what the server "
+            notes.append(doc.diag(start(doc), f"{data['kind']} {data['metadata']['name']}: dropped what the server "
                                       f"set ({', '.join(dropped)})", "info", stage="import"))
         out.append(Obj(cleaned, doc))
     return out, notes

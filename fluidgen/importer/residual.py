@@ -26,8 +26,9 @@ from ..options import Options
 from ..pipeline import compile_document
 from ..yamlreader import load_text
 from . import compact, roundtrip
+from .credentials import credential_values
 from .files import spec_file
-from .mapping import SECRET_NAME, engine_of, first_class
+from .mapping import engine_of, first_class
 from .objects import Obj, Scenario
 
 DATASET_COMPUTED = ("mounts", "sharedOptions", "sharedEncryptOptions")
@@ -302,30 +303,6 @@ def _tuning_profile(imported: Imported, engine: Engine, residual: dict[str, Any]
     runtime["profile"] = imported.profile_file
     imported.notes.append(f"{engine.kind} {name}: tuning beyond {base or 'the built-in defaults'} "
                           f"({', '.join(sorted(residual))}) -> profile file {imported.profile_file}")
-
-
-VALUE_MAPS = ("options", "properties", "sharedOptions", "env")  # where a credential could hide in plain text
-
-
-def credential_values(tree: Any, path: tuple[str, ...] = ()) -> list[str]:
-    """Key paths of plain values named like credentials, outside the spec's credentials blocks."""
-    found: list[str] = []
-    if isinstance(tree, dict):
-        for key, value in tree.items():
-            where = (*path, str(key))
-            if key in ("credentials", "sharedCredentials"):
-                continue
-            if key in VALUE_MAPS and isinstance(value, dict):
-                found += [".".join((*where, k)) for k, v in value.items() if SECRET_NAME.search(str(k)) and v]
-            elif key in VALUE_MAPS and isinstance(value, list):  # [{name, value}] environment variables
-                found += [".".join((*where, str(e.get("name")))) for e in value if isinstance(e, dict)
-                          and SECRET_NAME.search(str(e.get("name", ""))) and e.get("value")]
-            else:
-                found += credential_values(value, where)
-    elif isinstance(tree, list):
-        for i, item in enumerate(tree):
-            found += credential_values(item, (*path, str(i)))
-    return found
 
 
 def compact_load(text: str) -> Any:

@@ -9,8 +9,8 @@ from typing import Any
 from ..diagnostics import Diagnostic, FluidgenError
 from ..filecheck import Checks, check_paths
 from ..inputs import Reader
+from .files import KEPT, spec_path
 from .files import spec_file as spec_file  # where cli.py finds it
-from .files import spec_path
 from .objects import Obj, group, objects_of
 from .residual import Imported, import_scenario
 
@@ -33,6 +33,11 @@ class ImportRun:
         return out
 
 
+MAX_OBJECTS = 1000  # objects per import (every input together)
+MAX_DATASETS = 100  # Datasets per import: each costs a build per candidate profile (~70 ms)
+MAX_OPERATIONS = 100  # data operations per Dataset (real dataflows have a handful)
+
+
 def read(paths: list[str], reader: Reader) -> tuple[list[Obj], list[Diagnostic]]:
     files, notes = reader.expand(paths)
     objects: list[Obj] = []
@@ -42,8 +47,10 @@ def read(paths: list[str], reader: Reader) -> tuple[list[Obj], list[Diagnostic]]
         except FluidgenError as exc:
             notes += exc.diagnostics
             continue
-        objects += found
         notes += more
+        objects += found
+        if len(objects) > MAX_OBJECTS:
+            break  # run refuses the input: reading on would only cost
     return objects, notes
 
 
@@ -54,17 +61,33 @@ def run(paths: list[str], version: str, reader: Reader | None = None, lint: bool
     reader = reader or Reader()
     objects, notes = read(paths, reader)
     result = ImportRun(diagnostics=notes)
+    if len(objects) > MAX_OBJECTS:
+        result.diagnostics.append(Diagnostic(
+            paths[0] if paths else "-", 1, 1, "error", f"{len(objects)} objects in the input; an import reads at most "
+            f"{MAX_OBJECTS}: import in parts, for example one namespace at a time (kubectl get ... -n NAMESPACE -o "
+            "yaml)", stage="import"))
+        return result  # nothing is compared or linted: the cost of an input stays bounded
     scenarios, result.kept = group(objects)
+    if len(scenarios) > MAX_DATASETS:
+        result.diagnostics.append(scenarios[MAX_DATASETS].dataset.diag(
+            f"{len(scenarios)} Datasets in the input; an import makes at most {MAX_DATASETS} specs at a time: import "
+            "in parts (one file or namespace at a time)"))
+        return result
     seen: dict[tuple[str, str], Obj] = {}
     for s in scenarios:
         key = (s.namespace or "default", s.name)
         if key in seen:
-            result.diagnostics.append(s.dataset.doc.diag((), (
-                f"a second Dataset {key[0]}/{key[1]} (the first is at {seen[key].where()}); import them separately"),
-                stage="import"))
+            result.diagnostics.append(s.dataset.diag(
+                f"a second Dataset {key[0]}/{key[1]} (the first is at {seen[key].where()}); import them separately"))
             continue
         seen[key] = s.dataset
+        if len(s.operations) > MAX_OPERATIONS:
+            result.diagnostics.append(s.dataset.diag(
+                f"Dataset {key[0]}/{key[1]} has {len(s.operations)} data operations; an import takes at most "
+                f"{MAX_OPERATIONS} per Dataset (import the operations in parts, or as they are with kubectl)"))
+            continue
         result.imported.append(import_scenario(s, version, spec_path(s.name, s.namespace, output_dir), output_dir))
+    result.diagnostics += collisions(result, output_dir is not None)
     if not scenarios and not any(d.severity == "error" for d in notes):
         result.diagnostics.append(Diagnostic(
             paths[0] if paths else "-", 1, 1, "error",
@@ -73,6 +96,26 @@ def run(paths: list[str], version: str, reader: Reader | None = None, lint: bool
     if lint:
         result.diagnostics += _lint(paths, version, reader)
     return result
+
+
+def collisions(result: ImportRun, to_directory: bool) -> list[Diagnostic]:
+    """Every file name two things would be written to (specs always: stdout joins them by name;
+    with -o also the generated profiles and kept.yaml), compared as a case-insensitive file
+    system would. Each is an error at the Dataset that comes second: no spec is ever lost."""
+    owners: dict[str, str] = {}
+    if to_directory and kept_documents(result):
+        owners[KEPT] = "the objects outside any spec"
+    out = []
+    for i in result.imported:
+        s = i.scenario
+        me = f"Dataset {s.namespace or 'default'}/{s.name} ({s.dataset.where()})"
+        names = [spec_file(s.name, s.namespace), *([i.profile_file] if to_directory and i.profile_file else [])]
+        for name in names:
+            first = owners.setdefault(name.casefold(), me)
+            if first != me:
+                out.append(s.dataset.diag(f"{me.split(' (')[0]} would be written to {name}, as {first}; nothing "
+                                          "is written: import them separately, each into its own -o directory"))
+    return out
 
 
 def _lint(paths: list[str], version: str, reader: Reader) -> list[Diagnostic]:
