@@ -18,9 +18,24 @@ def main(argv: list[str] | None = None) -> int:
     import os
 
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    if os.environ["PYDANTIC_DISABLE_PLUGINS"] in ("__all__", "1", "true"):
+        _no_plugin_loader()
     from .cli import run
 
     return run(args, cache_argv=args)
+
+
+def _no_plugin_loader() -> None:
+    """pydantic imports its plugin loader at the first model build even with plugins off, and
+    the loader imports importlib.metadata (with email, zipfile and csv: ~16-23 ms) at its
+    top. With plugins off its get_plugins() returns () without looking (pydantic
+    plugin/_loader.py, 2.x); a stand-in that returns the same saves the import. Not done
+    when a user's PYDANTIC_DISABLE_PLUGINS names only some plugins."""
+    import types
+
+    loader = types.ModuleType("pydantic.plugin._loader")
+    loader.get_plugins = lambda: ()  # type: ignore[attr-defined]
+    sys.modules.setdefault("pydantic.plugin._loader", loader)
 
 
 if __name__ == "__main__":

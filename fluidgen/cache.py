@@ -123,16 +123,20 @@ def _private(path: str, directory: bool) -> bool:
 
 
 def _fingerprint() -> list[Any]:
-    """The tool itself: every file of the installed package, by name and content digest."""
+    """The tool itself: every file of the installed package by name, size, inode, and
+    modification and change times. Any write to a file moves its change time (ctime), which
+    no user call can set back (os.utime sets only the access and modification times), so an
+    edit of the same size with the old mtime restored still changes the fingerprint; a stat
+    per file instead of reading and hashing the whole package on every hit."""
     root = os.path.dirname(os.path.abspath(__file__))
     files = []
     for folder, dirnames, names in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
         for name in sorted(names):
             if name.endswith((".py", ".yaml", ".typed", ".json", ".lua")):
-                path = os.path.join(folder, name)
-                with open(path, "rb") as fh:
-                    files.append([os.path.relpath(path, root), buildinputs.digest(fh.read())])
+                st = os.stat(os.path.join(folder, name))
+                files.append([os.path.relpath(os.path.join(folder, name), root), st.st_size, st.st_ino,
+                              st.st_mtime_ns, st.st_ctime_ns])
     return [sys.version_info[:2], files]
 
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import base64
+import os
 import shutil
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -226,3 +229,16 @@ def test_a_copy_whose_input_now_leads_outside_is_a_miss(tmp_path: Path) -> None:
     (copy / "credentials").symlink_to(outside)  # same content, but outside the application's directory
     result = run_process("build", *PLUGIN_ARGS, cwd=copy, cache=cache)
     assert result.how == "COMPILED" and result.code == 1 and "outside" in result.err
+
+
+def test_an_uncached_build_imports_no_plugin_scan_and_no_zip_reader(tmp_path: Path) -> None:
+    """issue 29: only the imports a build uses (pydantic's plugin loader pulls importlib.metadata
+    with email and csv; importlib.resources' readers pull zipfile)."""
+    code = ("import sys; from fluidgen.__main__ import main; rc = main(sys.argv[1:]); "
+            "print(sorted(m for m in ('importlib.metadata', 'email', 'zipfile', 'csv') if m in sys.modules), "
+            "file=sys.stderr); sys.exit(rc)")
+    env = {**os.environ, "FLUIDGEN_NO_CACHE": "1"}
+    env.pop("PYDANTIC_DISABLE_PLUGINS", None)
+    proc = subprocess.run([sys.executable, "-c", code, "build", str(EXAMPLES / "alluxio-imagenet-oss.yaml")],
+                          capture_output=True, text=True, env=env, check=False)
+    assert proc.returncode == 0 and proc.stderr.splitlines()[-1] == "[]", proc.stderr
