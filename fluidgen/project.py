@@ -79,6 +79,22 @@ class Selected:
     unused: list[Diagnostic]  # YAML files of the directory this environment does not build
 
 
+def _only_inside(path: str) -> None:
+    """A project file is a regular file whose real path stays in its directory: a hostile
+    repository's link to a file elsewhere, or a FIFO, is never read."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise FluidgenError([Diagnostic(path, 0, 0, "error", f"cannot read: {exc.strerror}")]) from exc
+    if not stat.S_ISREG(mode):
+        raise FluidgenError([Diagnostic(path, 0, 0, "error", "is not a regular file; not read")])
+    home = os.path.realpath(os.path.dirname(path) or ".")
+    if os.path.dirname(os.path.realpath(path)) != home:
+        raise FluidgenError([Diagnostic(path, 0, 0, "error", "is a link to a file outside its directory; not read")])
+
+
 def is_project(data: object) -> bool:
     return isinstance(data, dict) and data.get("kind") == KIND and str(data.get("apiVersion", "")).startswith(
         "fluidgen.io/")
@@ -94,6 +110,7 @@ def check(doc: Document) -> list[Diagnostic]:
 
 
 def load(path: str, reader: Reader) -> tuple[Project, Document]:
+    _only_inside(path)
     docs = reader.load(path)
     if len(docs) != 1 or not isinstance(docs[0].data, dict):
         raise FluidgenError([Diagnostic(path, 1, 1, "error", f"{FILE} holds one {KIND} mapping")])

@@ -222,3 +222,21 @@ def test_a_parameter_never_widens_what_fluidgen_reads(tmp_path: Path) -> None:
     assert refused.returncode == 1 and refused.stdout == ""
     operator = generate(app_dir, FLUIDGEN_ALLOW_READ=str(outside))  # the sidecar's own setting
     assert operator.returncode == 0, operator.stderr
+
+
+def test_parameters_and_build_never_read_a_planted_project_file(tmp_path: Path) -> None:
+    """A hostile repository's fluidgen.yaml: a link to a file elsewhere or a FIFO is not read."""
+    from .conftest import run_cli
+
+    secret = tmp_path / "elsewhere.yaml"
+    secret.write_text("apiVersion: fluidgen.io/v1alpha1\nkind: Project\nenvironments:\n  stolen: {specs: [x.yaml]}\n")
+    app_dir = app(tmp_path)
+    (app_dir / "fluidgen.yaml").symlink_to(secret)
+    listed = run_cli("argocd", "parameters", str(app_dir))
+    assert listed.code == 1 and "outside its directory" in listed.err and "stolen" not in listed.out + listed.err
+    built = run_cli("build", str(app_dir))
+    assert built.code == 1 and "outside its directory" in built.err
+    (app_dir / "fluidgen.yaml").unlink()
+    os.mkfifo(app_dir / "fluidgen.yaml")
+    fifo = run_cli("argocd", "parameters", str(app_dir))
+    assert fifo.code == 1 and "not a regular file" in fifo.err
