@@ -200,7 +200,8 @@ def _case(seed: int, rng: random.Random) -> tuple[Path, str, Path]:
 
 FLAGS = [["-q"], ["--strict"], ["-n", "ml"], ["-n", "Bad_NS"], ["--fluid-version", "v1.1.0-dev"],
          ["--fluid-version", "v9"], ["--format", "json"], ["--ignore", "FG101"], ["--ignore", "FG999"],
-         ["--target", "alluxio-helm"], ["-o", "out"], ["-o", "."], ["-o", "out", "--write-secrets"]]
+         ["--target", "alluxio-helm"], ["-o", "out"], ["-o", "."], ["-o", "out", "--write-secrets"],
+         ["--gitops", "flux"], ["--gitops", "flux", "-o", "out", "--write-secrets"]]
 SETTINGS = settings(max_examples=EXAMPLES_PER_COMMAND, derandomize=True, deadline=None, database=None,
                     suppress_health_check=list(HealthCheck))
 
@@ -629,3 +630,50 @@ def test_fuzz_argocd_health(seed: int, first: bool) -> None:
     args = ["argocd", "health", str(out)]
     _run("argocd health", args, base)
     assert {p.name: p.read_bytes() for p in victim.iterdir()} == before, args
+
+
+# --- Flux and the Argo CD plugin's parameters (issue 27) ------------------------------------------
+
+FLUX_OPTIONS = [["--path", "clusters/prod"], ["--path", "./"], ["--path", "../../etc"], ["--path", "\u00e9t\u00e9"],
+                ["--source", "OCIRepository/ml"], ["--source", "HelmRepository/x"], ["--source", "GitRepository/"],
+                ["--interval", "1h30m"], ["--interval", "soon"], ["--timeout", "0s"], ["--timeout", "-1m"],
+                ["--name", "a" * 70], ["--name", "ok"], ["--decryption-secret", "Bad Name"], ["--env", "prod"],
+                ["--fluid-version", "v1.1.0-dev"], ["--fluid-version", "v9"], ["-n", "Bad_NS"]]
+
+
+@SETTINGS
+@given(st.integers(0, 2**32))
+def test_fuzz_flux_kustomization(seed: int) -> None:
+    rng = random.Random(seed)
+    work, _, spec = _case(seed, rng)
+    options = [f for f in FLUX_OPTIONS if rng.random() < 0.06]
+    if not any(f[0] == "--path" for f in options):
+        options.append(["--path", "rendered"])
+    result = _run("flux kustomization", ["flux", "kustomization", spec.name, *[x for f in options for x in f]], work)
+    if result.code == 0:
+        assert result.out.startswith("apiVersion: kustomize.toolkit.fluxcd.io/v1"), result.out[:200]
+
+
+PROJECT_TEXT = """apiVersion: fluidgen.io/v1alpha1
+kind: Project
+environments:
+  prod:
+    specs: [[spec.yaml, envs/prod.yaml]]
+    namespace: ml-prod
+    gitops: flux
+  staging:
+    specs: [spec.yaml]
+"""
+
+
+@SETTINGS
+@given(st.integers(0, 2**32))
+def test_fuzz_argocd_parameters(seed: int) -> None:
+    rng = random.Random(seed)
+    work = Path(tempfile.mkdtemp(prefix="fuzz-params-"))
+    (work / "fluidgen.yaml").write_text(mutate(PROJECT_TEXT, rng), "utf-8", errors="surrogatepass")
+    result = _run("argocd parameters", ["argocd", "parameters", str(work)], work)
+    if result.code == 0:
+        import json
+
+        assert all(p["name"] == "env" for p in json.loads(result.out))
