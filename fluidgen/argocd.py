@@ -130,7 +130,7 @@ def _lua_pred(pred: Pred) -> str:
         return f"value({_lua_string(pred.path)}) == false"
     if isinstance(pred, Cond):
         return f"holds({_lua_string(pred.type)})"
-    return f"not {_lua_pred(pred.pred)}"
+    return f"not ({_lua_pred(pred.pred)})"
 
 
 def _lua_message(parts: tuple[Part, ...]) -> str:

@@ -167,3 +167,24 @@ def test_readiness_for_every_kind() -> None:
     assert readiness("Dataset").success_condition == "status.phase == Bound"
     with pytest.raises(ValueError):
         readiness("Deployment")
+
+
+def test_every_predicate_renders_alike_negated_or_not() -> None:
+    """The renderers on a synthetic family that uses every predicate, each also negated, over
+    objects that make each one true and false."""
+    from fluidgen.healthcheck import Cond, Family, Field, IfSet, IsFalse, Not, Rule, is_, judge
+
+    preds = [is_("status.phase", "A"), is_("status.phase", "A", ""), IsFalse("status.w.done"), Cond("Ready")]
+    said = IfSet("status.phase", (" ", Field("status.phase")))
+    cases = [*((q, "Healthy") for q in preds), *((Not(q), "Degraded") for q in preds)]
+    rules = tuple(Rule((p,), status, ("rule ", str(i), said)) for i, (p, status) in enumerate(cases))
+    for skip in range(len(rules)):
+        family = Family("synthetic", "test", (*rules[skip:], Rule((), "Progressing", ("none",))), ())
+        entry = health_entry("x/v1", "X", family)
+        for status in ({"phase": "A"}, {"phase": ""}, {"phase": "B"}, {"w": {"done": False}}, {"w": {"done": True}},
+                       {"conditions": [{"type": "Ready", "status": "True"}]},
+                       {"conditions": [{"type": "Ready", "status": "False"}]}, {}):
+            obj = {"kind": "X", "status": status}
+            judged = judge(family, obj)
+            assert lua_verdict(render_lua(family), obj) == {"status": judged.status, "message": judged.message}
+            assert flux_verdict(entry, obj) == VERDICTS[judged.status], (skip, status)
