@@ -132,3 +132,31 @@ def test_validate_checks_the_project_file(repo: Path) -> None:
     project.write_text(PROJECT + "    gitops: fluxx\n")
     result = run_cli("validate", str(repo / "ml"))
     assert result.code == 1 and "fluidgen.yaml:7:" in result.err and 'did you mean "flux"' in result.err
+
+
+def action_step(inputs: dict[str, str]) -> tuple[str, dict[str, str]]:
+    """The composite action's step as GitHub runs it: `${{ inputs.X }}` filled in env only."""
+    import re
+
+    action = yaml.safe_load((CI.parent / "action.yml").read_text())
+    values = {name: inputs.get(name, spec.get("default", "")) for name, spec in action["inputs"].items()}
+    (step,) = action["runs"]["steps"]
+    assert "${{" not in step["run"]  # inputs are never spliced into the script's text
+    env = {k: re.sub(r"\$\{\{ inputs\.([\w-]+) \}\}", lambda m: values[m[1]], v) for k, v in step["env"].items()}
+    return step["run"], env
+
+
+def test_the_github_action_runs_the_script_with_its_inputs(repo: Path) -> None:
+    edit(repo, "quota: 10Gi", "quota: 20Gi")
+    script, env = action_step({"specs": "ml", "env": "prod", "base": "HEAD~1", "out": "out/$(touch pwned)"})
+    full = {**env, "GITHUB_ACTION_PATH": str(CI.parent), "HOME": str(repo.parent),
+            "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    done = subprocess.run(["sh", "-c", script], cwd=repo, env=full, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "plan against git:HEAD~1" in done.stderr
+    assert (repo / "out" / "$(touch pwned)" / "kustomization.yaml").is_file() and not (repo / "pwned").exists()
+    script, env = action_step({"specs": "ml", "env": "prod", "oci": "oci://r.example.com/x:v1", "require-push": "true"})
+    full.update(env, PATH=f"{Path(sys.executable).parent}{os.pathsep}/usr/bin{os.pathsep}/bin")
+    if shutil.which("flux", path=full["PATH"]) is None:
+        pushed = subprocess.run(["sh", "-c", script], cwd=repo, env=full, capture_output=True, text=True, check=False)
+        assert pushed.returncode == 1 and "flux CLI is not installed" in pushed.stderr

@@ -15,8 +15,9 @@
 # Plaintext Secrets are refused: `flux push artifact` does not honour .gitignore, so a
 # secrets.yaml written by `build --write-secrets` would be pushed. Give Secrets as
 # externalSecret/existingSecret in the specs, or --sops-age (Flux decrypts them itself).
-# Environment: FLUIDGEN_CI_BASE, FLUIDGEN_CI_ENV, FLUIDGEN_CI_OUT, FLUIDGEN_CI_SOPS_AGE and
-# FLUIDGEN_CI_OCI give the defaults of the flags; FLUIDGEN=... names the fluidgen program.
+# Environment: FLUIDGEN_CI_BASE, FLUIDGEN_CI_ENV, FLUIDGEN_CI_OUT, FLUIDGEN_CI_SOPS_AGE,
+# FLUIDGEN_CI_OCI and FLUIDGEN_CI_REQUIRE_PUSH (true) give the defaults of the flags
+# (action.yml here passes its inputs so); FLUIDGEN=... names the fluidgen program.
 set -eu
 
 base=${FLUIDGEN_CI_BASE:-}
@@ -24,7 +25,7 @@ env_name=${FLUIDGEN_CI_ENV:-}
 out=${FLUIDGEN_CI_OUT:-rendered}
 sops_age=${FLUIDGEN_CI_SOPS_AGE:-}
 oci=${FLUIDGEN_CI_OCI:-}
-require_push=no
+case ${FLUIDGEN_CI_REQUIRE_PUSH:-no} in yes|true|1) require_push=yes ;; *) require_push=no ;; esac
 allow_recreate=no
 push_only=
 fluidgen=${FLUIDGEN:-fluidgen}
