@@ -12,6 +12,8 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.scalarstring import LiteralScalarString
 
+from ..manifest import Tree
+
 WIDTH = 120  # the line length this repository holds its own files to
 
 
@@ -52,7 +54,7 @@ def _styled(value: Any, indent: int, depth: int, key_width: int = 0) -> Any:
     return node
 
 
-def dump(spec: dict[str, Any], header: str = "") -> str:
+def dump(spec: Tree, header: str = "") -> str:
     yaml = YAML()
     yaml.width = WIDTH
     # null, not an empty value: `replicas: null` says "leave it to Fluid"

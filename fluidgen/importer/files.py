@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 from .. import emit
 from ..diagnostics import Diagnostic, FluidgenError
+from ..manifest import Manifest
 
 KEPT = "kept.yaml"
 
@@ -22,7 +22,7 @@ def spec_path(name: str, namespace: str | None, directory: str | None) -> str:
     return os.path.join(directory, spec_file(name, namespace)) if directory else spec_file(name, namespace)
 
 
-def write_specs(directory: str, texts: dict[str, str], kept: list[dict[str, Any]]) -> None:
+def write_specs(directory: str, texts: dict[str, str], kept: list[Manifest]) -> None:
     """Every file or none: each target is checked with lstat first (a dangling symbolic link is
     in the way too), created exclusively without following a link, and on any failure the
     files already created are removed again."""

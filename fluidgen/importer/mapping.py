@@ -15,6 +15,7 @@ from typing import Any, Generic, TypeVar
 from ..contract import Engine
 from ..engine_table import ENGINES
 from ..lower import runtimekeys
+from ..manifest import Tree
 from ..specparts import DEFAULT_GPU_LABEL
 from ..uri import REFERENCE, scheme_of
 from .credentials import credential_name
@@ -51,7 +52,7 @@ class Section(Generic[T]):
 class Mapped(Findings):
     """The whole first-class spec and every stage's findings."""
 
-    spec: dict[str, Any] = field(default_factory=dict)
+    spec: Tree = field(default_factory=dict)
 
     def take(self, key: str, section: Section[Any]) -> None:
         """The section's findings, and its value under `key` unless empty."""
@@ -81,7 +82,7 @@ def secret_options(engine: Engine, scheme: str) -> frozenset[str]:
     return storage.secret_options if storage is not None else frozenset()
 
 
-def _existing(encrypt: list[Any], at: str, out: Findings) -> dict[str, Any] | None:
+def _existing(encrypt: list[Any], at: str, out: Findings) -> Tree | None:
     """encryptOptions that all read one Secret -> existingSecret."""
     refs = []
     for item in encrypt:
@@ -120,7 +121,7 @@ def _written_by_fluidgen(pv: Obj, pvc: Obj, claim: str) -> bool:
         pvc.data["metadata"].keys() - {"name", "namespace"}])
 
 
-def _nfs(scenario: Scenario, claim: str, mount_name: str, out: Findings) -> dict[str, Any] | None:
+def _nfs(scenario: Scenario, claim: str, mount_name: str, out: Findings) -> Tree | None:
     """A PV + PVC pair fluidgen itself would write -> an nfs source (else None: keep pvc://)."""
     pv, pvc = scenario.volumes.get(claim, (None, None))
     if pv is None or pvc is None or pv.name != claim or not isinstance(pv.spec.get("nfs"), dict):
@@ -130,7 +131,7 @@ def _nfs(scenario: Scenario, claim: str, mount_name: str, out: Findings) -> dict
                          "(the volume and claim are left as they are)")
         return None
     pvs = pv.spec
-    nfs: dict[str, Any] = {"server": pvs["nfs"].get("server"), "path": pvs["nfs"].get("path"),
+    nfs: Tree = {"server": pvs["nfs"].get("server"), "path": pvs["nfs"].get("path"),
                            "capacity": pvs.get("capacity", {}).get("storage")}
     if pvs.get("mountOptions"):
         nfs["mountOptions"] = list(pvs["mountOptions"])
@@ -144,14 +145,14 @@ def _nfs(scenario: Scenario, claim: str, mount_name: str, out: Findings) -> dict
     return nfs
 
 
-def _mount_location(scenario: Scenario, m: dict[str, Any], count: int, out: Findings) -> dict[str, Any]:
+def _mount_location(scenario: Scenario, m: Tree, count: int, out: Findings) -> Tree:
     """Where a mount reads from (uri or nfs) and its name."""
     point = str(m.get("mountPoint", ""))
     name = m.get("name")
     claim = point[len("pvc://"):]
     nfs = _nfs(scenario, claim, str(name or scenario.name), out) \
         if point.startswith("pvc://") and "/" not in claim else None
-    entry: dict[str, Any] = {"nfs": nfs} if nfs is not None else {"uri": point}
+    entry: Tree = {"nfs": nfs} if nfs is not None else {"uri": point}
     default_name = scenario.name if count == 1 else None
     if name is None and nfs is None:
         entry["name"] = None  # unnamed in the input: kept unnamed
@@ -163,12 +164,12 @@ def _mount_location(scenario: Scenario, m: dict[str, Any], count: int, out: Find
     return entry
 
 
-def _mount_credentials(m: dict[str, Any], secret: frozenset[str], at: str, out: Findings,
-                       taken: set[str]) -> dict[str, Any]:
+def _mount_credentials(m: Tree, secret: frozenset[str], at: str, out: Findings,
+                       taken: set[str]) -> Tree:
     """A mount's options and credentials: secret-named options become env var names."""
     options = dict(m.get("options") or {})
     moved = {k: str(v) for k, v in options.items() if k in secret or credential_name(k)}
-    entry: dict[str, Any] = {}
+    entry: Tree = {}
     plain = {k: v for k, v in options.items() if k not in moved}
     if plain:
         entry["options"] = plain
@@ -190,7 +191,7 @@ def _mount_credentials(m: dict[str, Any], secret: frozenset[str], at: str, out: 
     return entry
 
 
-def source(scenario: Scenario, engine: Engine, taken: set[str]) -> Section[list[dict[str, Any]]]:
+def source(scenario: Scenario, engine: Engine, taken: set[str]) -> Section[list[Tree]]:
     """Dataset mounts -> source."""
     found = Findings()
     given = [m for m in scenario.dataset.spec.get("mounts") or [] if isinstance(m, dict)]
@@ -204,7 +205,7 @@ def source(scenario: Scenario, engine: Engine, taken: set[str]) -> Section[list[
     return Section(entries, found)
 
 
-def _simple_terms(affinity: Any) -> list[dict[str, Any]] | None:
+def _simple_terms(affinity: Any) -> list[Tree] | None:
     """The match expressions of a required node affinity of one term of `In` expressions (else None)."""
     if not isinstance(affinity, dict) or set(affinity) != {"required"}:
         return None
@@ -220,7 +221,7 @@ def _simple_terms(affinity: Any) -> list[dict[str, Any]] | None:
     return exprs if ok else None
 
 
-def _node_affinity(affinity: Any) -> dict[str, Any] | None:
+def _node_affinity(affinity: Any) -> Tree | None:
     """A node affinity fluidgen writes (GPU models first, then sorted single-value labels) -> placement keys."""
     exprs = _simple_terms(affinity)
     if exprs is None:
@@ -231,7 +232,7 @@ def _node_affinity(affinity: Any) -> dict[str, Any] | None:
     keys = [e["key"] for e in selector]
     if not all(len(e["values"]) == 1 for e in selector) or keys != sorted(keys) or len(set(keys)) != len(keys):
         return None
-    result: dict[str, Any] = {}
+    result: Tree = {}
     if gpu:
         result["gpu"] = [str(v) for v in first["values"]]
         if first["key"] != DEFAULT_GPU_LABEL:
@@ -244,10 +245,10 @@ def _node_affinity(affinity: Any) -> dict[str, Any] | None:
 PLACEMENT_KEYS = ("nodeAffinity", "tolerations", "placement")
 
 
-def placement(spec: dict[str, Any]) -> Section[dict[str, Any]]:
+def placement(spec: Tree) -> Section[Tree]:
     """Dataset nodeAffinity/tolerations/placement -> placement; what it leaves goes to overrides."""
     found = Findings()
-    result: dict[str, Any] = {}
+    result: Tree = {}
     took: set[str] = set()
     selected = _node_affinity(spec.get("nodeAffinity"))
     if selected is not None:
@@ -266,15 +267,15 @@ def placement(spec: dict[str, Any]) -> Section[dict[str, Any]]:
     return Section(result, found, tuple(k for k in PLACEMENT_KEYS if k in spec and k not in took))
 
 
-def own_metadata(obj: Obj) -> dict[str, Any]:
+def own_metadata(obj: Obj) -> Tree:
     meta = obj.data.get("metadata", {})
     return {k: dict(meta[k]) for k in ("labels", "annotations") if isinstance(meta.get(k), dict) and meta[k]}
 
 
-def shared(scenario: Scenario, ds: dict[str, Any], taken: set[str]) -> Section[dict[str, Any]]:
+def shared(scenario: Scenario, ds: Tree, taken: set[str]) -> Section[Tree]:
     """sharedOptions and sharedEncryptOptions; secret values among the options become env vars."""
     found = Findings()
-    spec: dict[str, Any] = {}
+    spec: Tree = {}
     options = dict(ds.get("sharedOptions") or {})
     moved = {k: str(v) for k, v in options.items() if credential_name(k)}
     if {k: v for k, v in options.items() if k not in moved}:
@@ -296,7 +297,7 @@ def shared(scenario: Scenario, ds: dict[str, Any], taken: set[str]) -> Section[d
     return Section(spec, found)
 
 
-def dataset_section(scenario: Scenario) -> Section[dict[str, Any]]:
+def dataset_section(scenario: Scenario) -> Section[Tree]:
     """Dataset metadata, owner and dataRestoreLocation -> dataset."""
     ds = scenario.dataset.spec
     section = own_metadata(scenario.dataset)
@@ -319,7 +320,7 @@ def dataset(scenario: Scenario, engine: Engine, out: Mapped, taken: set[str]) ->
     out.take("dataset", dataset_section(scenario))
 
 
-def runtime(scenario: Scenario, engine: Engine, version: str) -> Section[dict[str, Any]]:
+def runtime(scenario: Scenario, engine: Engine, version: str) -> Section[Tree]:
     """The runtime object -> runtime (engine, replicas, cache tiers, runtime keys, the engine's own section)."""
     found = Findings()
     if scenario.runtime is None or is_reference(scenario):  # Fluid ignores a reference's runtime spec
@@ -327,7 +328,7 @@ def runtime(scenario: Scenario, engine: Engine, version: str) -> Section[dict[st
                            "(its spec is ignored)")
         return Section({"engine": engine.name}, found)
     rt = scenario.runtime.spec
-    section: dict[str, Any] = {"engine": engine.name}
+    section: Tree = {"engine": engine.name}
     if "replicas" in rt:
         section["replicas"] = rt["replicas"]
     elif engine.lowering.default_replicas is not None:
@@ -344,11 +345,11 @@ def runtime(scenario: Scenario, engine: Engine, version: str) -> Section[dict[st
     return Section(section, found)
 
 
-def _tier(engine: Engine, level: Any, out: Findings) -> dict[str, Any]:
+def _tier(engine: Engine, level: Any, out: Findings) -> Tree:
     if not isinstance(level, dict):
         out.failures.append("a tieredstore level that is not a mapping")
         return {}
-    tier: dict[str, Any] = {"medium": level.get("mediumtype")}
+    tier: Tree = {"medium": level.get("mediumtype")}
     if level.get("path"):
         paths = str(level["path"]).split(engine.lowering.path_separator)
         tier["path"] = paths[0] if len(paths) == 1 else paths
@@ -367,7 +368,7 @@ def _tier(engine: Engine, level: Any, out: Findings) -> dict[str, Any]:
 
 # -- data operations -----------------------------------------------------------------------
 
-def dataflow(scenario: Scenario) -> Section[list[dict[str, Any]]]:
+def dataflow(scenario: Scenario) -> Section[list[Tree]]:
     """Data operations -> dataflow steps, in runAfter order."""
     found = Findings()
     ordered = _order(scenario.operations, found)
@@ -382,12 +383,12 @@ def dataflow(scenario: Scenario) -> Section[list[dict[str, Any]]]:
 
 
 def _after(op: Obj, i: int, position: dict[tuple[str, str], int], ordered: list[Obj],
-           found: Findings) -> dict[str, Any]:
+           found: Findings) -> Tree:
     """A step's after/affinityStrategy from its runAfter (the previous step is the default)."""
     after = op.spec.get("runAfter")
     if not isinstance(after, dict):
         return {"after": "none"} if i > 0 else {}
-    out: dict[str, Any] = {}
+    out: Tree = {}
     target = position.get(_ref(after))
     if target is None:
         found.failures.append(f"{op.kind} {op.name} runs after {after.get('kind')} {after.get('name')}, which is "
@@ -418,9 +419,9 @@ def _order(ops: list[Obj], out: Findings) -> list[Obj]:
     return done
 
 
-def _step(scenario: Scenario, op: Obj, out: Findings) -> dict[str, Any]:
+def _step(scenario: Scenario, op: Obj, out: Findings) -> Tree:
     s = op.spec
-    step: dict[str, Any] = {"name": op.name}
+    step: Tree = {"name": op.name}
     step.update(own_metadata(op))
     for key in ("ttlSecondsAfterFinished", "nodeSelector", "affinity", "schedulerName"):
         if key in s:
@@ -438,14 +439,14 @@ def _step(scenario: Scenario, op: Obj, out: Findings) -> dict[str, Any]:
     return step
 
 
-def _scheduling(s: dict[str, Any], into: dict[str, Any]) -> None:
+def _scheduling(s: Tree, into: Tree) -> None:
     for key in ("policy", "schedule"):
         if key in s:
             into[key] = s[key]
 
 
-def _load(s: dict[str, Any]) -> dict[str, Any]:
-    load: dict[str, Any] = {}
+def _load(s: Tree) -> Tree:
+    load: Tree = {}
     targets = [t for t in s.get("target") or [] if isinstance(t, dict)]
     counts = {t.get("replicas") for t in targets}
     if not targets:
@@ -466,7 +467,7 @@ def _load(s: dict[str, Any]) -> dict[str, Any]:
     return load
 
 
-def _mapping(value: Any) -> dict[str, Any]:
+def _mapping(value: Any) -> Tree:
     return value if isinstance(value, dict) else {}
 
 
@@ -475,9 +476,9 @@ def _ref(value: Any) -> tuple[str, str]:
     return str(ref.get("kind")), str(ref.get("name"))
 
 
-def _migrate(scenario: Scenario, op: Obj, out: Findings) -> dict[str, Any]:
+def _migrate(scenario: Scenario, op: Obj, out: Findings) -> Tree:
     s = op.spec
-    migrate: dict[str, Any] = {}
+    migrate: Tree = {}
     for side, key in (("from", "from"), ("to", "to")):
         end = _mapping(s.get(side))
         if isinstance(end.get("dataset"), dict):
@@ -499,10 +500,10 @@ def _migrate(scenario: Scenario, op: Obj, out: Findings) -> dict[str, Any]:
     return migrate
 
 
-def _process(s: dict[str, Any]) -> dict[str, Any]:
+def _process(s: Tree) -> Tree:
     ds = _mapping(s.get("dataset"))
     processor = _mapping(s.get("processor"))
-    process: dict[str, Any] = {"mountPath": ds.get("mountPath")}
+    process: Tree = {"mountPath": ds.get("mountPath")}
     if ds.get("subPath"):
         process["subPath"] = ds["subPath"]
     if processor.get("serviceAccountName"):

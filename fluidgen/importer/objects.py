@@ -15,6 +15,7 @@ from ..diagnostics import Diagnostic
 from ..engine_table import ENGINES
 from ..fluid.operations import OPERATIONS
 from ..lists import open_lists, start
+from ..manifest import Manifest, Tree
 from ..yamlreader import Document
 
 # metadata the API server or kubectl writes, never the author
@@ -26,7 +27,7 @@ RUNTIME_KINDS = frozenset(e.kind for e in ENGINES.values())
 
 @dataclass
 class Obj:
-    data: dict[str, Any]
+    data: Manifest
     doc: Document
 
     @property
@@ -50,7 +51,7 @@ class Obj:
         return kind == "secret" or ("secret" in kind and ("data" in self.data or "stringData" in self.data))
 
     @property
-    def spec(self) -> dict[str, Any]:
+    def spec(self) -> Tree:
         spec = self.data.get("spec")
         return spec if isinstance(spec, dict) else {}
 
@@ -101,7 +102,7 @@ def _without_nulls(value: Any) -> Any:
     return value
 
 
-def clean(obj: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def clean(obj: Manifest) -> tuple[Manifest, list[str]]:
     """The object without status, server-set metadata and nulls, and what was dropped."""
     out = _without_nulls(copy.deepcopy(obj))
     dropped = []
@@ -166,7 +167,7 @@ def _text(value: Any) -> str | None:
     return str(value) if value else None
 
 
-def _mounts(dataset: Obj) -> list[dict[str, Any]]:
+def _mounts(dataset: Obj) -> list[Tree]:
     mounts = dataset.spec.get("mounts")
     return [m for m in mounts if isinstance(m, dict)] if isinstance(mounts, list) else []
 

@@ -20,6 +20,7 @@ from ..fluid.operations import OPERATIONS
 from ..fluid.schemas import kinds, prune_spec, validator
 from ..inputs import Reader
 from ..kinds import table
+from ..manifest import Manifest, Tree
 from ..merge import deep_merge
 from ..names import metadata_problems
 from ..options import Options
@@ -38,7 +39,7 @@ OPERATION_COMPUTED = ("runAfter", "dataset", "ttlSecondsAfterFinished", "target"
 @dataclass
 class Imported:
     scenario: Scenario
-    spec: dict[str, Any]
+    spec: Tree
     text: str = ""
     env: dict[str, str] = field(default_factory=dict)  # credential values: in memory only, never written
     notes: list[str] = field(default_factory=list)
@@ -63,7 +64,7 @@ class Imported:
 def patch(given: Any, built: Any) -> Any:
     """What to merge onto `built` (null deletes) to get `given`; None when they are equal."""
     if isinstance(given, dict) and isinstance(built, dict):
-        out: dict[str, Any] = {}
+        out: Tree = {}
         for key, value in given.items():
             if key not in built:
                 if value != {}:  # an empty mapping is no setting
@@ -88,7 +89,7 @@ def _leaves(value: Any) -> int:
     return 1
 
 
-def prune(version: str, obj: Obj, dropped: list[str]) -> dict[str, Any]:
+def prune(version: str, obj: Obj, dropped: list[str]) -> Manifest:
     """The object without the spec fields `version` lacks (the API server would prune them)."""
     data = copy.deepcopy(obj.data)
     if obj.kind not in kinds(version) or not isinstance(data.get("spec"), dict):
@@ -113,7 +114,7 @@ def _removed(before: Any, after: Any, path: tuple[Any, ...]) -> list[tuple[Any, 
 
 
 def build(text: str, name: str, env: dict[str, str], version: str, reader: Reader | None = None
-          ) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
+          ) -> tuple[list[Manifest], list[Diagnostic]]:
     doc = load_text(name, text)[0]
     options = Options(fluid_version=version, env=env, lint=False)
     try:
@@ -122,12 +123,12 @@ def build(text: str, name: str, env: dict[str, str], version: str, reader: Reade
         return [], exc.diagnostics
 
 
-def _by_key(objects: list[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
+def _by_key(objects: list[Manifest]) -> dict[tuple[str, str], Manifest]:
     return {(str(o.get("kind")), str(o.get("metadata", {}).get("name"))): o for o in objects}
 
 
-def _residuals(imported: Imported, given: dict[tuple[str, str], dict[str, Any]],
-               built: dict[tuple[str, str], dict[str, Any]], engine: Engine) -> dict[tuple[str, str], Any]:
+def _residuals(imported: Imported, given: dict[tuple[str, str], Manifest],
+               built: dict[tuple[str, str], Manifest], engine: Engine) -> dict[tuple[str, str], Any]:
     """Per input Fluid object: the spec patch still needed (computed keys excluded)."""
     out = {}
     for key, obj in given.items():
@@ -143,7 +144,7 @@ def _residuals(imported: Imported, given: dict[tuple[str, str], dict[str, Any]],
     return out
 
 
-def _runtime_cost(spec: dict[str, Any], profile: str | None, imported: Imported, given: dict[Any, Any],
+def _runtime_cost(spec: Tree, profile: str | None, imported: Imported, given: dict[Any, Any],
                   engine: Engine, version: str) -> int | None:
     trial = copy.deepcopy(spec)
     if profile is not None:
@@ -214,7 +215,7 @@ def _choose_profile(imported: Imported, given: dict[Any, Any], engine: Engine, v
                               "differences are written")
 
 
-def _first_build(imported: Imported, name: str, version: str) -> list[dict[str, Any]]:
+def _first_build(imported: Imported, name: str, version: str) -> list[Manifest]:
     """The first-class spec built; empty (with the failures said) when it does not build or would not work."""
     objects, diags = build(compact.dump(imported.spec), name, imported.env, version)
     unworkable = [d.message for d in diags if d.severity == "error" and d.stage == "check"]
@@ -242,7 +243,7 @@ def _move_residuals(imported: Imported, residuals: dict[tuple[str, str], Any], e
         imported.overrides += [f"{kind}/{obj_name}: {k}" for k in sorted(residual)]
 
 
-def _prove(imported: Imported, given_objects: list[dict[str, Any]], engine: Engine, name: str, version: str,
+def _prove(imported: Imported, given_objects: list[Manifest], engine: Engine, name: str, version: str,
            reader: Reader) -> None:
     """The written spec builds, holds no credential value, and gives the input's objects."""
     objects, diags = build(imported.text, name, imported.env, version, reader)
@@ -267,9 +268,9 @@ def _prove(imported: Imported, given_objects: list[dict[str, Any]], engine: Engi
                               "(create it outside git: kubectl, External Secrets or SOPS)")
 
 
-def _settings(residual: dict[str, Any], path: tuple[str, ...] = ()) -> dict[str, Any]:
+def _settings(residual: Tree, path: tuple[str, ...] = ()) -> Tree:
     """A residual as profile settings: a/b/c -> value, split where a null deletes something."""
-    out: dict[str, Any] = {}
+    out: Tree = {}
     for key, value in residual.items():
         where = (*path, key)
         if isinstance(value, dict) and _has_null(value):
@@ -283,7 +284,7 @@ def _has_null(value: Any) -> bool:
     return value is None or (isinstance(value, dict) and any(_has_null(v) for v in value.values()))
 
 
-def _tuning_profile(imported: Imported, engine: Engine, residual: dict[str, Any], directory: str,
+def _tuning_profile(imported: Imported, engine: Engine, residual: Tree, directory: str,
                     reader: Reader) -> None:
     """The runtime's remaining tuning as a profile file beside the spec, extending the bundled one."""
     name = imported.scenario.name
@@ -291,7 +292,7 @@ def _tuning_profile(imported: Imported, engine: Engine, residual: dict[str, Any]
     runtime = imported.spec["runtime"]
     base = runtime.get("profile")
     where = os.path.basename(imported.scenario.runtime.where()) if imported.scenario.runtime else "the input"
-    profile: dict[str, Any] = {
+    profile: Tree = {
         "apiVersion": "fluidgen.io/v1alpha1", "kind": "Profile", "name": f"{stem}-imported", "engine": engine.name,
         "description": f"The tuning of {engine.kind} {name} as written in {where}, brought in by fluidgen import.",
         **({"extends": base} if base else {}),
@@ -310,7 +311,7 @@ def compact_load(text: str) -> Any:
     return docs[0].data if docs else None
 
 
-def _invalid(version: str, objects: list[dict[str, Any]]) -> list[str]:
+def _invalid(version: str, objects: list[Manifest]) -> list[str]:
     """Where the input (its unknown fields already left out) breaks the target's Fluid API."""
     out = []
     rules = table()
@@ -327,7 +328,7 @@ def _invalid(version: str, objects: list[dict[str, Any]]) -> list[str]:
     return out
 
 
-def _with_engine_defaults(objects: list[dict[str, Any]], engine: Engine) -> list[dict[str, Any]]:
+def _with_engine_defaults(objects: list[Manifest], engine: Engine) -> list[Manifest]:
     """Runtimes with the engine's built-in defaults filled in where absent: each equals what
     Fluid does without the field (engines/*.py `defaults`), so no override is needed for it."""
     out = []
@@ -345,12 +346,12 @@ def _engine_of_profile(name: str) -> str:
         return ""
 
 
-def _overrides_home(spec: dict[str, Any], kind: str, name: str, engine: Engine) -> dict[str, Any]:
+def _overrides_home(spec: Tree, kind: str, name: str, engine: Engine) -> Tree:
     if kind == "Dataset":
-        home: dict[str, Any] = spec.setdefault("dataset", {})
+        home: Tree = spec.setdefault("dataset", {})
         return home
     if kind == engine.kind:
-        runtime: dict[str, Any] = spec["runtime"]
+        runtime: Tree = spec["runtime"]
         return runtime
-    step: dict[str, Any] = next(s for s in spec.get("dataflow", []) if s.get("name") == name)
+    step: Tree = next(s for s in spec.get("dataflow", []) if s.get("name") == name)
     return step

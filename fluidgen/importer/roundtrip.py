@@ -21,6 +21,7 @@ import copy
 from typing import Any
 
 from ..kinds import table
+from ..manifest import Manifest, Tree
 
 Key = tuple[str, str, str]
 # (kind, spec path) -> the value a build may add where the input has none
@@ -41,7 +42,7 @@ def _text(value: Any) -> Any:
     return value
 
 
-def _secret_values(objects: list[dict[str, Any]]) -> dict[tuple[str, str], str]:
+def _secret_values(objects: list[Manifest]) -> dict[tuple[str, str], str]:
     out = {}
     for o in objects:
         if o.get("kind") == "Secret":
@@ -52,7 +53,7 @@ def _secret_values(objects: list[dict[str, Any]]) -> dict[tuple[str, str], str]:
     return out
 
 
-def _resolve(holder: dict[str, Any], options_key: str, encrypt_key: str, values: dict[tuple[str, str], str]) -> None:
+def _resolve(holder: Tree, options_key: str, encrypt_key: str, values: dict[tuple[str, str], str]) -> None:
     """Move encryptOptions that read a generated Secret into plain options; sort the rest."""
     encrypt = holder.get(encrypt_key)
     if not isinstance(encrypt, list):
@@ -72,7 +73,7 @@ def _resolve(holder: dict[str, Any], options_key: str, encrypt_key: str, values:
         del holder[encrypt_key]
 
 
-def normalised(objects: list[dict[str, Any]], namespace: str, generated: bool) -> dict[Key, Any]:
+def normalised(objects: list[Manifest], namespace: str, generated: bool) -> dict[Key, Any]:
     """Objects by (kind, namespace, name), Secrets left out, credentials resolved (for the
     build's side, `generated`: its own Secrets hold the values)."""
     values = _secret_values(objects) if generated else {}
@@ -86,7 +87,7 @@ def normalised(objects: list[dict[str, Any]], namespace: str, generated: bool) -
         meta = o.setdefault("metadata", {})
         if kind not in rows or rows[kind].namespaced:
             meta["namespace"] = meta.get("namespace") or namespace
-        spec: dict[str, Any] = o["spec"] if isinstance(o.get("spec"), dict) else {}
+        spec: Tree = o["spec"] if isinstance(o.get("spec"), dict) else {}
         if kind == "Dataset":
             for mount in spec.get("mounts") or []:
                 if isinstance(mount, dict):
@@ -154,7 +155,7 @@ def _added(kind: str, path: tuple[Any, ...], value: Any, added: dict[tuple[str, 
     return False
 
 
-def compare(given: list[dict[str, Any]], built: list[dict[str, Any]], namespace: str,
+def compare(given: list[Manifest], built: list[Manifest], namespace: str,
             added: dict[tuple[str, tuple[Any, ...]], Any] | None = None) -> list[str]:
     """What differs between the input objects and the build, by object and key path."""
     added = added or {}

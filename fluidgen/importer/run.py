@@ -4,11 +4,11 @@ its own beyond reading the inputs (cli.py prints, output goes where the user sai
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..diagnostics import Diagnostic, FluidgenError
 from ..filecheck import Checks, check_paths
 from ..inputs import Reader
+from ..manifest import Manifest
 from .files import KEPT, spec_path
 from .files import spec_file as spec_file  # where cli.py finds it
 from .objects import Obj, group, objects_of
@@ -148,6 +148,6 @@ def report(result: ImportRun) -> str:
     return "\n".join(lines) + "\n"
 
 
-def kept_documents(result: ImportRun) -> list[dict[str, Any]]:
+def kept_documents(result: ImportRun) -> list[Manifest]:
     """Objects that belong to no spec, to keep beside the specs (Secrets never: their values stay out)."""
     return [o.data for o in result.kept if not o.is_secret]
