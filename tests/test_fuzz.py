@@ -320,6 +320,66 @@ def test_fuzz_import(seed: int) -> None:
     _run("import", ["import", "in.yaml", *[x for f in extra for x in f]], work)
 
 
+NESTED_SECRET = "FuzzNestedSecret0456"
+SHAPED_EXAMPLES = max(20, EXAMPLES_PER_COMMAND // 4)
+
+
+def _renamed(docs: list[Any], old: str, name: str, namespace: str | None) -> list[Any]:
+    """Copies of the objects named `old` (a Dataset and its runtime) under a new name and namespace."""
+    out = []
+    for doc in docs:
+        if isinstance(doc, dict) and isinstance(doc.get("metadata"), dict) and doc["metadata"].get("name") == old:
+            meta = {k: v for k, v in doc["metadata"].items() if k != "namespace"}
+            doc = {**doc, "metadata": {**meta, "name": name, **({"namespace": namespace} if namespace else {})}}
+        out.append(doc)
+    return out
+
+
+def _nested(docs: list[Any], depth: int, rng: random.Random) -> list[Any]:
+    """Some of the documents wrapped in Lists, `depth` levels deep at most."""
+    for _ in range(depth):
+        if not docs:
+            break
+        start = rng.randrange(len(docs))
+        end = rng.randrange(start, len(docs)) + 1
+        docs = [*docs[:start], {"apiVersion": "v1", "kind": rng.choice(["List", "DatasetList", "SecretList"]),
+                                "items": docs[start:end]}, *docs[end:]]
+    return docs
+
+
+@settings(max_examples=SHAPED_EXAMPLES, derandomize=True, deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(st.integers(0, 2**32))
+def test_fuzz_import_nested_lists_and_collisions(seed: int) -> None:
+    """Import inputs shaped to lose a Dataset or leak a Secret (issue 24): Lists inside Lists
+    (past the bound too), a Secret spelled any way among them, Datasets whose namespace and name
+    join to one file name or to kept.yaml. No Secret value in any output; a collision never exits 0."""
+    rng = random.Random(seed)
+    seeds = [*REFERENCE_SEEDS, *CORPUS_SEEDS]
+    docs = [d for d in yaml.safe_load_all(seeds[seed % len(seeds)].read_text()) if isinstance(d, dict)]
+    name = next((d["metadata"].get("name") for d in docs if d.get("kind") == "Dataset"
+                 and isinstance(d.get("metadata"), dict)), None)
+    collision = rng.choice(["none", "join", "kept"]) if isinstance(name, str) else "none"
+    if collision == "join":
+        docs = _renamed(docs, name, "b-c", "a") + _renamed(docs, name, "c", "a-b")
+    elif collision == "kept":
+        docs = [*_renamed(docs, name, "kept", None),
+                {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings"}, "data": {"a": "b"}}]
+    secret = {"apiVersion": "v1", "kind": rng.choice(["Secret", "secret", "SECRET", " Secret"]),
+              "metadata": {"name": "s"}, "stringData": {"password": NESTED_SECRET}}
+    docs.insert(rng.randrange(len(docs) + 1), secret)
+    docs = _nested(docs, rng.choice([0, 1, 2, 3, 5, 6]), rng)
+    work = Path(tempfile.mkdtemp(prefix="fuzz-import-shaped-"))
+    (work / "in.yaml").write_text(yaml.safe_dump_all(docs, sort_keys=False))
+    to_dir = rng.random() < 0.7
+    flags = ["-o", "out"] if to_dir else (["--check"] if rng.random() < 0.3 else [])
+    result = _run("import", ["import", "in.yaml", *flags], work)
+    written = "".join(p.read_text() for p in (work / "out").iterdir()) if (work / "out").is_dir() else ""
+    assert NESTED_SECRET not in written + result.out + result.err, (seed, collision)
+    if collision == "join" or (collision == "kept" and to_dir):
+        assert result.code == 1 and not (work / "out").exists(), (seed, collision, result.err[-800:])
+
+
 # --- hostile repositories (issue 24): links and FIFOs in every directory argument and in
 # RENDERED, hostile revisions and trees for plan git:, planted .sops.yaml rules, argocd health
 # into existing trees. Each case plants a few hostile entries; none may be followed out of
