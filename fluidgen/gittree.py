@@ -59,7 +59,7 @@ def resolve(revision: str, top: str) -> str:
     if not revision or revision.startswith("-"):
         raise TreeError(f"{revision!r} is not a revision (a revision never starts with '-'); give a branch, tag "
                         "or commit, e.g. git:HEAD~1")
-    if any(c in revision for c in "\0\n\r"):
+    if not revision.isprintable():
         raise TreeError("a revision has no control characters; give a branch, tag or commit")
     try:
         return _git(["rev-parse", "--verify", "--quiet", "--end-of-options", revision + "^{tree}"], top).strip()

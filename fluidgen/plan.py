@@ -400,7 +400,7 @@ def compile_at_revision(revision: str, specs: Iterable[str], overlays: Iterable[
     gittree.py for what a hostile revision string or tree can and cannot do)."""
     import tempfile
 
-    label = f"git:{revision}"
+    label = f"git:{revision}" if revision.isprintable() else f"git:{revision!r}"  # one line, located
 
     def failed(message: str) -> CompileResult:
         return CompileResult(diagnostics=[Diagnostic(label, 0, 0, "error", message)])

@@ -121,3 +121,11 @@ def test_a_tree_with_too_many_files_is_refused_with_a_way_out(repo: Path, monkey
     monkeypatch.setattr(gittree, "MAX_FILES", 10)
     run = run_cli("plan", SPEC, "--against", "git:HEAD")
     assert run.code == 1 and "more than 10 files" in run.err and "give the spec files of one directory" in run.err
+
+
+@pytest.mark.parametrize("revision", ["\n", "HEAD\t", "\x1b[31m"])
+def test_a_revision_with_control_characters_is_refused_on_one_located_line(repo: Path, revision: str) -> None:
+    """Found by the fuzz suite: the message's location held the raw newline."""
+    run = run_cli("plan", SPEC, "--against", f"git:{revision}")
+    assert run.code == 1 and len(run.err.splitlines()) == 1
+    assert run.err.startswith("git:'") and ": error: a revision has no control characters" in run.err

@@ -655,15 +655,15 @@ def test_fuzz_argocd_health(seed: int, first: bool) -> None:
     if first:
         assert run_cli("argocd", "health", str(out)).code == 0
     lua = sorted(out.rglob("health.lua")) if out.is_dir() else []
-    for plant in [p for p in HEALTH_PLANTS if rng.random() < 0.25]:
+    chosen = [p for p in HEALTH_PLANTS if rng.random() < 0.25]
+    # links to the victim last: the plants before them must not write through them
+    for plant in sorted(chosen, key=lambda p: p == "folder-link"):
         target = rng.choice(lua) if lua else out / "resource_customizations/data.fluid.io/Dataset/health.lua"
         with contextlib.suppress(OSError):
-            if plant == "dir-link" and not out.exists():
-                out.symlink_to(victim)
-            elif plant == "user-file" and not target.exists():
+            if plant == "user-file" and not target.exists():
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_text("-- mine\n")
-            elif plant == "folder-link" and target.parent.is_dir():
+            elif plant == "folder-link" and target.parent.is_dir() and not target.parent.is_symlink():
                 shutil.rmtree(target.parent)
                 target.parent.symlink_to(victim)
             elif plant == "file-link" and target.exists():
@@ -687,6 +687,8 @@ def test_fuzz_argocd_health(seed: int, first: bool) -> None:
             elif plant == "foreign-dir" and not out.exists():
                 out.mkdir()
                 (out / "README.md").write_text("mine\n")
+    if "dir-link" in chosen and not out.exists():  # last: the plants above must not write through it
+        out.symlink_to(victim)
     args = ["argocd", "health", str(out)]
     _run("argocd health", args, base)
     assert {p.name: p.read_bytes() for p in victim.iterdir()} == before, args
