@@ -218,7 +218,3 @@ EFC = """\
       engine: efc
       cache: [{medium: MEM, quota: QUOTA}]
     """
-
-
-# -- names Fluid derives, and the objects it creates --------------------------------------------
-

@@ -10,7 +10,9 @@ Sources in fluid-cloudnative/fluid, the same in every version versions.py lists:
 
 from __future__ import annotations
 
-from ..contract import Created, Edits, Engine, Lowering, Mounts, Starter, Storage, scales
+from typing import Any
+
+from ..contract import Context, Created, Edits, Engine, Hooks, Lowering, Mounts, Starter, Storage, scales
 from ..fluid.common import (
     CLEAN_CACHE_POLICY,
     IMAGE,
@@ -21,6 +23,9 @@ from ..fluid.common import (
     RESOURCES,
     TIEREDSTORE,
 )
+from ..fluidbase import TierError, tier_paths
+from ..fluidsource import decided_by, source
+from ..quantity import to_bytes
 from ..structural.dsl import BOOL, STR, STR_MAP, int32, obj
 
 KIND = "EFCRuntime"
@@ -44,6 +49,35 @@ STORAGE = {
                     uri_example="cpfs://<FILE_SYSTEM_ID>.<REGION>.cpfs.aliyuncs.com:/share/<PATH>/"),
 }
 
+MIN_WORKER_QUOTA = "1Gi"  # pkg/ddc/efc/transform_option.go miniWorkerQuota
+
+
+@decided_by(source("pkg/ddc/efc/transform_option.go", "transformWorkerOptions"),
+            source("pkg/ddc/efc/transform_tieredstore.go", "transformWorkerTieredStore"))
+def worker_cache_gb(quota_bytes: int) -> int | None:
+    """cache_capacity_gb of the worker's cache (the first path of level 0), None where Fluid
+    refuses the runtime: below 1Gi."""
+    minimum = int(to_bytes(MIN_WORKER_QUOTA))
+    return None if quota_bytes < minimum else quota_bytes // minimum
+
+
+def _finish(ctx: Context, tree: dict[str, Any]) -> dict[str, Any]:
+    levels = tree.get("tieredstore", {}).get("levels") if isinstance(tree.get("tieredstore"), dict) else None
+    level = levels[0] if isinstance(levels, list) and levels and isinstance(levels[0], dict) else None
+    if level is None:
+        return tree
+    try:
+        paths = tier_paths(str(level.get("path", "")), level.get("quota"), str(level.get("quotaList", "") or ""))
+    except (TierError, ValueError):
+        return tree  # FG112 reports the level's form
+    if paths and worker_cache_gb(int(paths[0][1])) is None:
+        ctx.report(("runtime", "cache", 0, "quota"),
+                   f"EFC's worker cache (the first path of the first tier) gets {paths[0][1]} bytes; Fluid refuses "
+                   f"a worker cache below {MIN_WORKER_QUOTA} (pkg/ddc/efc/transform_option.go "
+                   f"transformWorkerOptions); give at least {MIN_WORKER_QUOTA} per path")
+    return tree
+
+
 ENGINE = Engine(
     name="efc",
     kind=KIND,
@@ -57,6 +91,7 @@ ENGINE = Engine(
     ),
     # SyncRuntime is empty and Dataset mounts are never remounted (pkg/ddc/efc/ufs.go ShouldUpdateUFS).
     edits=Edits(runtime=scales("efc")),
+    hooks=Hooks(finish_runtime=_finish),
     lowering=Lowering(
         default_profile="efc-default",
     ),

@@ -23,9 +23,11 @@ from collections.abc import Iterator
 from ..contract import (
     ON_RESTART,
     ROLLING,
+    Context,
     Created,
     Edits,
     Engine,
+    Hooks,
     Lowering,
     Mounts,
     MountSync,
@@ -155,6 +157,22 @@ _MOUNT_SYNC = MountSync(
     fields={"mountPoint": ON_RESTART, "options": ON_RESTART},
     unsynced_options=frozenset({"storage", "bucket", "bucket2", "quota"}), workload="fuse")
 
+def _check(ctx: Context) -> None:
+    """JuiceFS reads a tier's path as cache-dir, split on ":" (transform_fuse.go genValue), and one
+    quota as cache-size over all of them (genMountOptions); Fluid's runtime info splits the path
+    on "," and needs one quotaList entry per piece (pkg/ddc/base/runtime.go
+    convertToTieredstoreInfo), so a quotaList for several JuiceFS directories fails the runtime."""
+    for i, tier in enumerate(ctx.spec.runtime.cache):
+        if len(tier.path) > 1 and len(tier.quota) > 1:
+            total = sum(int(to_bytes(q)) for q in tier.quota)
+            gib, rest = divmod(total, 1 << 30)
+            hint = f"{gib}Gi" if not rest else f"{total}"
+            ctx.report(("runtime", "cache", i, "quota"),
+                       f"JuiceFS takes one cache-size for all {len(tier.path)} cache directories (it splits it "
+                       "over them); a quota per directory becomes a quotaList that Fluid cannot match to the "
+                       f'":"-joined path, and the runtime never sets up. Give one quota: {hint}', stage="check")
+
+
 ENGINE = Engine(
     name="juicefs",
     kind=KIND,
@@ -168,6 +186,7 @@ ENGINE = Engine(
         single_mount=True,
     ),
     rules=RULES,
+    hooks=Hooks(check=_check),
     lowering=Lowering(
         path_separator=":",
         default_profile="juicefs-default",

@@ -3,12 +3,15 @@
 Sources in fluid-cloudnative/fluid, the same in every version versions.py lists:
 - api/v1alpha1/vineyardruntime_types.go: the spec (replicas overrides worker.replicas).
 - pkg/ddc/vineyard/operate.go: DataProcess only.
+- pkg/ddc/vineyard/transform.go (transformTieredStore): every tier is kept; none fails the runtime.
 - charts/vineyard/templates: the StatefulSets, Services, DaemonSet and ConfigMap Fluid creates.
 """
 
 from __future__ import annotations
 
-from ..contract import Created, Edits, Engine, Lowering, Mounts, Starter, scales
+from typing import Any
+
+from ..contract import Context, Created, Edits, Engine, Hooks, Lowering, Mounts, Starter, scales
 from ..fluid.common import (
     ENCRYPT_OPTIONS,
     NETWORK_MODE,
@@ -20,6 +23,7 @@ from ..fluid.common import (
     VOLUME_MOUNTS,
     VOLUMES,
 )
+from ..fluidsource import source
 from ..structural.dsl import BOOL, STR, STR_MAP, extend, int32, obj
 
 KIND = "VineyardRuntime"
@@ -35,6 +39,21 @@ SPEC = obj(
              cleanPolicy=STR, networkMode=NETWORK_MODE, podMetadata=POD_METADATA),
     tieredstore=TIEREDSTORE, replicas=int32(), volumes=VOLUMES, podMetadata=POD_METADATA, disablePrometheus=BOOL)
 
+# transformTieredStore: no level fails the runtime ("the tieredstore is empty"); a MEM level is the
+# shared memory (level 0), any other level is kept as level 1, the spill path
+# (charts/vineyard/templates/_helpers.tpl vineyard.spill.path).
+TIERS_SOURCE = source("pkg/ddc/vineyard/transform.go", "transformTieredStore")
+
+
+def _finish(ctx: Context, tree: dict[str, Any]) -> dict[str, Any]:
+    store = tree.get("tieredstore")
+    if not (isinstance(store, dict) and store.get("levels")):
+        ctx.report(("runtime", "cache"), "a VineyardRuntime needs a cache tier: Fluid fails one without "
+                                         f'("the tieredstore is empty", {TIERS_SOURCE.cite()}); add '
+                                         "cache: [{medium: MEM, quota: 4Gi}]")
+    return tree
+
+
 ENGINE = Engine(
     name="vineyard",
     kind=KIND,
@@ -46,7 +65,10 @@ ENGINE = Engine(
         needs_mounts=False,
     ),
     edits=Edits(runtime=scales("vineyard")),  # SyncRuntime is empty (pkg/ddc/vineyard/sync_runtime.go)
+    hooks=Hooks(finish_runtime=_finish),
     lowering=Lowering(
+        # Every level is read: MEM as memory, another medium as the spill path (TIERS_SOURCE).
+        single_tier=False,
         default_profile="vineyard-default",
         # A MEM level's path is never read: only its medium and quota reach the values
         # (pkg/ddc/vineyard/transform.go transformTieredStore), so none is written.

@@ -118,7 +118,8 @@ def _quota_list_problem(quota_list: str, paths: list[str]) -> str | None:
     if any(_not_positive(q) for q in items):
         return f'quotaList "{quota_list}" has a size that is zero or negative'
     if paths and len(items) != len(paths):
-        return f"{len(items)} quotas for {len(paths)} paths; give one quota per path"
+        return (f"{len(items)} quotas for {len(paths)} paths (Fluid splits path on \",\" to match them; the "
+                "runtime never sets up); give one quota per path, or one quota")
     return None
 
 
@@ -130,11 +131,12 @@ def _not_positive(quantity: str | int) -> bool:
 
 
 def quota_forms(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
-    engine = engine_of(entry.obj)
-    separator = engine.lowering.path_separator if engine is not None else ","
+    # Every runtime's info splits a level's path on "," to match it with quotaList, whatever the
+    # engine itself splits on (JuiceFS: ":"), and fails on a mismatch (pkg/ddc/base/runtime.go
+    # convertToTieredstoreInfo, fluidbase.tier_paths).
     for i, level in enumerate(levels_of(entry.obj)):
         if isinstance(level, dict):
-            for key, message in _quota_problems(level, separator):
+            for key, message in _quota_problems(level, ","):
                 yield Finding(("spec", "tieredstore", "levels", i, key), message)
 
 

@@ -15,8 +15,10 @@ from ..contract import Engine
 from ..contract import replicas as cache_workers
 from ..diagnostics import PathT
 from ..engine_table import ENGINES
+from ..fluidbase import mount_path, reference_subpath
 from ..jobkinds import GPU, WORKLOADS, Pod, submit_reasons, submit_rules
 from ..specparts import Process, Workload
+from ..uri import is_reference
 from .context import Context
 from .dataflow import step_name
 from .dataset import node_affinity
@@ -28,16 +30,34 @@ WHY_ANNOTATION = "fluidgen.io/why"
 
 def data_dir(ctx: Context, engine: Engine, w: Workload) -> str:
     """Where the data is inside the pod: the mount path, the mount's place in the engine's
-    namespace (one mount), and the folder the spec names."""
+    namespace (one mount: its absolute path, else /<name>, and "/" for an unnamed one:
+    fluidbase.mount_path, GenUFSPathInUnifiedNamespace), and the folder the spec names."""
     where = w.mountPath
     mounts = ctx.spec.source
     if engine.workloads.data_layout == "per-mount" and len(mounts) == 1:
-        given = mounts[0].path
-        path = given if given and given.startswith("/") else f"/{mount_name_for(ctx, 0, mounts[0])}"
+        mount = mounts[0]
+        unnamed = mount.name is None and "name" in mount.model_fields_set  # `name: null`: no name in the Dataset
+        path = mount_path(None if unnamed else mount_name_for(ctx, 0, mount), mount.path)
         where = posixpath.join(where, path.lstrip("/"))
     if w.dataSubPath:
         where = posixpath.join(where, w.dataSubPath.strip("/"))
     return posixpath.normpath(where)
+
+
+def _reference_layout(ctx: Context, w: Workload, at: PathT) -> None:
+    """A dataset:// reference's volume is the referenced Dataset's volume plus the subpath
+    (pkg/ddc/thin/referencedataset/volume.go createFusePersistentVolume), so the data sits where
+    the referenced engine puts it, which the spec does not show."""
+    mounts = ctx.spec.source
+    uri = mounts[0].uri if len(mounts) == 1 else None
+    if uri is None or not is_reference(uri) or reference_subpath(uri) or w.dataSubPath:
+        return
+    per_mount = ", ".join(sorted(n for n, e in ENGINES.items() if e.workloads.data_layout == "per-mount"))
+    ctx.report((*at, "dataSubPath"),
+               f"{w.dataEnv or 'the job'} is the root of {uri}, laid out by the referenced Dataset's engine "
+               f"(its layout: {per_mount} put each mount at /<mount name>, the others their one mount at the "
+               "root); set dataSubPath to the mount name, or reference "
+               f"{uri.rstrip('/')}/<folder>", "warning")
 
 
 def lower_workloads(ctx: Context, engine: Engine) -> list[dict[str, Any]]:
@@ -103,6 +123,7 @@ def _object(ctx: Context, engine: Engine, w: Workload, at: PathT) -> dict[str, A
     kind = WORKLOADS[w.kind]
     env = dict(w.env)
     if w.dataEnv:
+        _reference_layout(ctx, w, at)
         where = data_dir(ctx, engine, w)
         if w.dataEnv in env and env[w.dataEnv] != where:
             ctx.report((*at, "env", w.dataEnv), f"{w.dataEnv}={env[w.dataEnv]}, but the data is at {where} (mount "
