@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import resources
-from typing import Any
 
 from . import emit, project
 from .healthcheck import (
@@ -38,6 +37,7 @@ from .healthcheck import (
 from .inputs import Reader
 from .jobkinds import WORKLOADS
 from .kinds import table
+from .manifest import Tree
 from .output import PUBLIC, Planned
 from .output import write_tree as write_files
 
@@ -173,16 +173,16 @@ def script(family: str) -> str:
 
 
 @cache
-def cases() -> dict[str, dict[str, Any]]:
+def cases() -> dict[str, Tree]:
     import yaml
 
-    loaded: dict[str, dict[str, Any]] = yaml.safe_load(_text("cases.yaml"))
+    loaded: dict[str, Tree] = yaml.safe_load(_text("cases.yaml"))
     return loaded
 
 
-def case_object(kind: str, case: str, body: dict[str, Any]) -> dict[str, Any]:
+def case_object(kind: str, case: str, body: Tree) -> Tree:
     """The object of a test case: its `spec` (when the case gives one) and `status`."""
-    obj: dict[str, Any] = {"apiVersion": table()[kind].api_version, "kind": kind,
+    obj: Tree = {"apiVersion": table()[kind].api_version, "kind": kind,
                            "metadata": {"name": f"example-{case}", "namespace": "default"}}
     if body.get("spec") is not None:
         obj["spec"] = body["spec"]
@@ -226,7 +226,7 @@ def config_map() -> str:
 
 # The plugin's parameters ------------------------------------------------------------------
 
-def parameters(directory: str = ".") -> list[dict[str, Any]]:
+def parameters(directory: str = ".") -> list[Tree]:
     """Argo CD's dynamic parameter announcements for an application directory: the
     environments of its fluidgen.yaml (plugin.yaml announces the static ones)."""
     import os
@@ -236,7 +236,7 @@ def parameters(directory: str = ".") -> list[dict[str, Any]]:
         return []
     loaded, _ = project.load(path, Reader())
     names = sorted(loaded.environments)
-    env: dict[str, Any] = {"name": "env", "title": "Environment", "collectionType": "string",
+    env: Tree = {"name": "env", "title": "Environment", "collectionType": "string",
                            "tooltip": f"An environment of {project.FILE}: {', '.join(names)}"}
     if len(names) == 1:
         env["string"] = names[0]

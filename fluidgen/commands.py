@@ -25,6 +25,7 @@ import click
 
 from . import report, settings
 from .inputs import Reader
+from .manifest import Manifest
 
 if TYPE_CHECKING:
     from .options import Options
@@ -157,7 +158,7 @@ def deliver(args: BuildArgs, result: CompileResult, stderr_text: str) -> int:
     return EXIT_OK
 
 
-def _seal(secrets: list[dict[str, Any]], args: BuildArgs) -> str | None:
+def _seal(secrets: list[Manifest], args: BuildArgs) -> str | None:
     """The Secrets encrypted by sops, for --sops-age or a .sops.yaml; None when neither applies."""
     from pathlib import Path
 
@@ -259,7 +260,7 @@ def execute_plan(args: PlanArgs) -> int:
     return EXIT_USER if any(e.ignored for e in edits) and not args.allow_recreate else EXIT_OK
 
 
-def _deployed(args: PlanArgs, options: Options, env_name: str | None) -> tuple[list[dict[str, Any]], list[Any]]:
+def _deployed(args: PlanArgs, options: Options, env_name: str | None) -> tuple[list[Manifest], list[Any]]:
     """What is deployed now (--against) and the problems reading it."""
     if args.against.startswith("git:"):
         from .plan import compile_at_revision

@@ -32,6 +32,7 @@ from .fluid.sync import (
 )
 from .fluidsource import FluidSource
 from .lower.context import Context
+from .manifest import Manifest, Tree
 from .rules import Rule
 from .structural.dsl import Schema
 
@@ -89,10 +90,10 @@ CLASSIC_COMPUTED = {"replicas": "runtime.replicas", "tieredstore": "runtime.cach
 MEM_DEFAULT_PATH = "/dev/shm"
 
 
-def classic_level(separator: str, t: CacheTier, mem_path: str | None = MEM_DEFAULT_PATH) -> dict[str, Any]:
+def classic_level(separator: str, t: CacheTier, mem_path: str | None = MEM_DEFAULT_PATH) -> Tree:
     """A tieredstore level of the classic runtimes (api/v1alpha1/common.go, Level)."""
     paths = list(t.path) or ([mem_path] if t.medium == "MEM" and mem_path else [])
-    level: dict[str, Any] = {"mediumtype": t.medium}
+    level: Tree = {"mediumtype": t.medium}
     if paths:
         level["path"] = separator.join(p.rstrip("/") or "/" for p in paths)
     if len(t.quota) == 1:
@@ -111,10 +112,10 @@ def replicas(ctx: Context, engine: Engine) -> int | None:
     return r.replicas if "replicas" in r.model_fields_set else engine.lowering.default_replicas
 
 
-def classic_generate(ctx: Context, engine: Engine) -> dict[str, Any]:
+def classic_generate(ctx: Context, engine: Engine) -> Tree:
     """What the spec itself sets on a classic runtime: workers and cache tiers."""
     count = replicas(ctx, engine)
-    out: dict[str, Any] = {} if count is None else {"replicas": count}
+    out: Tree = {} if count is None else {"replicas": count}
     if ctx.spec.runtime.cache:
         how = engine.lowering
         out["tieredstore"] = {"levels": [classic_level(how.path_separator, t, how.mem_default_path)
@@ -122,7 +123,7 @@ def classic_generate(ctx: Context, engine: Engine) -> dict[str, Any]:
     return out
 
 
-def report_schema_problems(ctx: Context, kind: str, value: dict[str, Any], at: PathT,
+def report_schema_problems(ctx: Context, kind: str, value: Tree, at: PathT,
                            where: Callable[[PathT], PathT] | None = None) -> None:
     """Report where `value`, the spec of an object an engine brings besides its runtime (thin's
     profile, the cache engine's class), breaks `kind`'s schema in the target version; `where`
@@ -139,15 +140,15 @@ def _no_check(ctx: Context) -> None:
     return None
 
 
-def _same(ctx: Context, tree: dict[str, Any]) -> dict[str, Any]:
+def _same(ctx: Context, tree: Tree) -> Tree:
     return tree
 
 
-def _none(ctx: Context) -> list[dict[str, Any]]:
+def _none(ctx: Context) -> list[Manifest]:
     return []
 
 
-def _no_section(runtime_spec: Mapping[str, Any]) -> dict[str, Any] | None:
+def _no_section(runtime_spec: Mapping[str, Any]) -> Tree | None:
     return None
 
 
@@ -187,15 +188,15 @@ class Lowering:
 class Hooks:
     """The engine's own code, called at fixed points of a build and of `fluidgen import`."""
 
-    generate: Callable[[Context, Engine], dict[str, Any]] = classic_generate
+    generate: Callable[[Context, Engine], Tree] = classic_generate
     """lower/runtime.py runtime(): what the spec itself sets on the runtime (replicas, cache tiers)."""
     check: Callable[[Context], None] = _no_check
     """lower/runtime.py check(): engine-specific checks of a spec, before lowering."""
-    finish_runtime: Callable[[Context, dict[str, Any]], dict[str, Any]] = _same
+    finish_runtime: Callable[[Context, Tree], Tree] = _same
     """lower/runtime.py runtime(): the last word on the runtime's spec, after profiles and overrides."""
-    extra_objects: Callable[[Context], list[dict[str, Any]]] = _none
+    extra_objects: Callable[[Context], list[Manifest]] = _none
     """pipeline.py _lower(): objects the engine brings besides its runtime (thin's profile, a cache class)."""
-    import_section: Callable[[Mapping[str, Any]], dict[str, Any] | None] = _no_section
+    import_section: Callable[[Mapping[str, Any]], Tree | None] = _no_section
     """importer/mapping.py: the engine's section of a spec, from a runtime's spec (None: no section)."""
 
 

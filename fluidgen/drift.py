@@ -23,6 +23,7 @@ from typing import Any
 from . import emit
 from .diagnostics import Diagnostic, FluidgenError
 from .inputs import Reader
+from .manifest import Manifest, Tree
 from .output import (
     GITIGNORE,
     KUSTOMIZATION,
@@ -68,7 +69,7 @@ def _flatten(docs: list[Any]) -> list[Any]:
     return out
 
 
-def expected_files(objects: list[dict[str, Any]], rendered: Path, flux: bool = False) -> dict[str, str]:
+def expected_files(objects: list[Manifest], rendered: Path, flux: bool = False) -> dict[str, str]:
     """What `rendered` should hold: one file (stdout form) or a kustomize base directory (in
     Flux's layout with `flux`). A directory's secrets.yaml is not compared: it is git-ignored
     and never committed; its secrets.sops.yaml is compared by Secret names and keys
@@ -138,7 +139,7 @@ def _secret_keys(objects: list[Any]) -> list[str]:
     return sorted(lines)
 
 
-def _sealed_drift(reader: Reader, objects: list[dict[str, Any]], target: Path) -> list[str]:
+def _sealed_drift(reader: Reader, objects: list[Manifest], target: Path) -> list[str]:
     sealed = target / SOPS_FILE
     if not target.is_dir() or not os.path.lexists(sealed):
         return []
@@ -155,7 +156,7 @@ def _sealed_drift(reader: Reader, objects: list[dict[str, Any]], target: Path) -
                                      f"{sealed} (from specs, names and keys)"))
 
 
-def diff(objects: list[dict[str, Any]], rendered: str, flux: bool = False) -> str:
+def diff(objects: list[Manifest], rendered: str, flux: bool = False) -> str:
     """A unified diff from the committed files to the expected ones ('' when they match)."""
     reader = Reader()
     target = Path(rendered)
@@ -218,17 +219,17 @@ def secret_values(reader: Reader, paths: list[str]) -> list[Diagnostic]:
     return out
 
 
-def _sealed(secret: dict[str, Any]) -> bool:
+def _sealed(secret: Tree) -> bool:
     """Encrypted by SOPS: its metadata key is there and every value is an ENC[...] envelope."""
     values = [*(secret.get("data") or {}).values(), *(secret.get("stringData") or {}).values()] \
         if isinstance(secret.get("data") or {}, dict) and isinstance(secret.get("stringData") or {}, dict) else [None]
     return isinstance(secret.get("sops"), dict) and all(isinstance(v, str) and v.startswith("ENC[") for v in values)
 
 
-def rendered_objects(reader: Reader, rendered: str) -> list[dict[str, Any]]:
+def rendered_objects(reader: Reader, rendered: str) -> list[Manifest]:
     """The Kubernetes objects of a committed file, an -o directory or a `kubectl get -o yaml`
     dump (Lists are opened; kustomize's own files are not objects)."""
-    out: list[dict[str, Any]] = []
+    out: list[Manifest] = []
     for path in rendered_files(rendered):
         if Path(path).name in (KUSTOMIZATION, KUSTOMIZE_CONFIG, SOPS_FILE):
             continue

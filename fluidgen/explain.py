@@ -7,15 +7,16 @@ import re
 from typing import Any
 
 from .diagnostics import did_you_mean
+from .manifest import Tree
 from .specschema import spec_schema_text
 
 
-def _schema() -> dict[str, Any]:
-    schema: dict[str, Any] = json.loads(spec_schema_text())
+def _schema() -> Tree:
+    schema: Tree = json.loads(spec_schema_text())
     return schema
 
 
-def _resolve(node: Any, defs: dict[str, Any]) -> dict[str, Any]:
+def _resolve(node: Any, defs: Tree) -> Tree:
     """Follow $ref, and step into the object/array branch of a nullable anyOf."""
     if not isinstance(node, dict):
         return {}
@@ -28,7 +29,7 @@ def _resolve(node: Any, defs: dict[str, Any]) -> dict[str, Any]:
         if len(branches) == 1 and structured and "properties" not in node:
             node = {**{k: v for k, v in node.items() if k != "anyOf"}, **structured[0]}
             continue
-        resolved: dict[str, Any] = node
+        resolved: Tree = node
         return resolved
 
 

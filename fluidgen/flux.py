@@ -21,7 +21,6 @@ on the first (no wait: a training job's completion is not a deployment's health)
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from . import versions
 from .engine_table import ENGINES
@@ -29,6 +28,7 @@ from .fluid.operations import OPERATIONS
 from .healthcheck import FAMILIES, Cond, Family, Is, IsFalse, NoStatus, Pred, Status, family_of
 from .jobkinds import WORKLOADS
 from .kinds import RANK_WORKLOAD, rank, table
+from .manifest import Manifest, Tree
 
 API_VERSION = "kustomize.toolkit.fluxcd.io/v1"
 VERDICTS: dict[Status, str] = {"Healthy": "current", "Degraded": "failed", "Progressing": "inProgress",
@@ -83,7 +83,7 @@ def cel(family: Family, verdict: str) -> str:
     return "".join(f"({test}) ? {answer} : " for test, answer in out) + tail
 
 
-def health_entry(api_version: str, kind: str, family: Family) -> dict[str, Any]:
+def health_entry(api_version: str, kind: str, family: Family) -> Tree:
     return {"apiVersion": api_version, "kind": kind, "current": cel(family, "current"),
             "failed": cel(family, "failed"), "inProgress": cel(family, "inProgress")}
 
@@ -104,7 +104,7 @@ def judged_kinds(version: str) -> list[str]:
     return out
 
 
-def health_exprs(version: str) -> list[dict[str, Any]]:
+def health_exprs(version: str) -> list[Tree]:
     return [health_entry(table()[kind].api_version, kind, FAMILIES[family_of()[kind]])
             for kind in judged_kinds(version)]
 
@@ -122,9 +122,9 @@ TIMEOUT = "30m"  # the runtime's pods pull images and start
 DECRYPTION_SECRET = "sops-age"  # flux's documented name for the age key Secret
 
 
-def kustomizations(objects: list[dict[str, Any]], fluid_versions: Iterable[str], *, name: str, path: str,
+def kustomizations(objects: list[Manifest], fluid_versions: Iterable[str], *, name: str, path: str,
                    source: tuple[str, str], namespace: str = "flux-system", interval: str = DEFAULT_INTERVAL,
-                   timeout: str | None = None, decryption_secret: str = DECRYPTION_SECRET) -> list[dict[str, Any]]:
+                   timeout: str | None = None, decryption_secret: str = DECRYPTION_SECRET) -> list[Manifest]:
     """The Flux Kustomizations that apply a build written by `build --gitops flux -o DIR`, with
     DIR at `path` in the source: the data first, the workloads (DIR/workloads) after it."""
     kinds = {str(o["kind"]) for o in objects}
@@ -134,7 +134,7 @@ def kustomizations(objects: list[dict[str, Any]], fluid_versions: Iterable[str],
     if timeout is None:
         timeout = TIMEOUT_WITH_OPERATIONS if kinds & set(OPERATIONS) else TIMEOUT
     source_ref = {"kind": source[0], "name": source[1]}
-    data: dict[str, Any] = {
+    data: Tree = {
         "interval": interval, "path": path.rstrip("/") or ".", "prune": True, "sourceRef": source_ref,
         "wait": True, "timeout": timeout, "healthCheckExprs": exprs,
     }

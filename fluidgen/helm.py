@@ -14,11 +14,9 @@ Written for the chart in Alluxio/alluxio integration/kubernetes/helm-chart/allux
 
 from __future__ import annotations
 
-from typing import Any
-
 from .diagnostics import Diagnostic
 from .engine_table import ENGINES
-from .manifest import jvm_flag
+from .manifest import Manifest, Tree, jvm_flag
 from .quantity import java_size_to_bytes, to_bytes
 from .yamlreader import Document
 
@@ -38,15 +36,15 @@ CHART_MEMORY = {"master": "8Gi", "jobMaster": "8Gi", "worker": "4Gi", "jobWorker
 FLUID_ONLY = ("pvc", "local", "dataset")  # schemes Fluid mounts itself, not through Alluxio's UFS
 
 
-def values(objects: list[dict[str, Any]], doc: Document) -> tuple[dict[str, Any], list[Diagnostic]]:
+def values(objects: list[Manifest], doc: Document) -> tuple[Tree, list[Diagnostic]]:
     dataset = next(o for o in objects if o["kind"] == "Dataset")
     runtime = next(o for o in objects if o["kind"] == ENGINES["alluxio"].kind)
-    spec: dict[str, Any] = runtime["spec"]
+    spec: Tree = runtime["spec"]
     diags: list[Diagnostic] = [doc.diag((), f"values for {CHART}", "info", stage="helm")]
     if any(o["kind"] in ("PersistentVolume", "PersistentVolumeClaim") for o in objects):
         diags.append(doc.diag(("source",), "the Alluxio chart cannot create the NFS PersistentVolume and claim "
                                            "this spec needs; use --target fluid", stage="helm"))
-    out: dict[str, Any] = {}
+    out: Tree = {}
     image = spec.get("alluxioVersion") or {}
     out.update({k: image[k] for k in ("image", "imageTag", "imagePullPolicy") if k in image})
     out["properties"] = {**_data_properties(spec), **spec.get("properties", {}), **_root_mount(dataset, doc, diags)}
@@ -75,13 +73,13 @@ def values(objects: list[dict[str, Any]], doc: Document) -> tuple[dict[str, Any]
     return out, diags
 
 
-def _data_properties(spec: dict[str, Any]) -> dict[str, str]:
+def _data_properties(spec: Tree) -> dict[str, str]:
     """data.replicas as the property Fluid would set from it; data.pin has no chart equivalent."""
     replicas = (spec.get("data") or {}).get("replicas")
     return {DATA_REPLICAS_PROPERTY: str(max(int(replicas), 1))} if isinstance(replicas, int) else {}
 
 
-def _root_mount(dataset: dict[str, Any], doc: Document, diags: list[Diagnostic]) -> dict[str, str]:
+def _root_mount(dataset: Tree, doc: Document, diags: list[Diagnostic]) -> dict[str, str]:
     mounts = dataset["spec"].get("mounts") or []
     if len(mounts) != 1:
         diags.append(doc.diag(("source",), "the Alluxio chart mounts exactly one root under storage; "
@@ -106,10 +104,10 @@ def _root_mount(dataset: dict[str, Any], doc: Document, diags: list[Diagnostic])
     return props
 
 
-def _level(index: int, level: dict[str, Any]) -> dict[str, Any]:
+def _level(index: int, level: Tree) -> Tree:
     paths = str(level.get("path", "/dev/shm" if level["mediumtype"] == "MEM" else "")).split(",")
     quotas = str(level["quotaList"]).split(",") if "quotaList" in level else [str(level.get("quota", ""))] * len(paths)
-    out: dict[str, Any] = {
+    out: Tree = {
         "level": index, "alias": level["mediumtype"], "mediumtype": ",".join([level["mediumtype"]] * len(paths)),
         "path": ",".join(paths), "type": level.get("volumeType", "hostPath"), "quota": ",".join(quotas)}
     for key in ("high", "low"):
@@ -118,8 +116,8 @@ def _level(index: int, level: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _fuse(fuse: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {"enabled": True}
+def _fuse(fuse: Tree) -> Tree:
+    out: Tree = {"enabled": True}
     out.update({k: v for k, v in fuse.items() if k in FUSE_KEYS})
     for arg in fuse.get("args") or []:
         if isinstance(arg, str) and arg.startswith("--fuse-opts="):
@@ -127,7 +125,7 @@ def _fuse(fuse: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _dropped_parts(spec: dict[str, Any]) -> list[str]:
+def _dropped_parts(spec: Tree) -> list[str]:
     dropped = [f"data.{key}" for key in (spec.get("data") or {}) if key != "replicas"]
     dropped += [f"{name}.{key}" for name in COMPONENTS for key in (spec.get(name) or {}) if key not in COMPONENT_KEYS]
     fuse = spec.get("fuse") or {}
@@ -137,7 +135,7 @@ def _dropped_parts(spec: dict[str, Any]) -> list[str]:
     return sorted(dropped)
 
 
-def _memory_budget(chart_values: dict[str, Any], doc: Document) -> list[Diagnostic]:
+def _memory_budget(chart_values: Tree, doc: Document) -> list[Diagnostic]:
     """JVM heap plus direct memory per component against the memory limit the chart will apply
     (the values' own, else the chart's default)."""
     out = []
@@ -161,7 +159,7 @@ def _memory_budget(chart_values: dict[str, Any], doc: Document) -> list[Diagnost
     return out
 
 
-def _node_selector(dataset: dict[str, Any], doc: Document, diags: list[Diagnostic]) -> dict[str, str]:
+def _node_selector(dataset: Tree, doc: Document, diags: list[Diagnostic]) -> dict[str, str]:
     terms = (((dataset["spec"].get("nodeAffinity") or {}).get("required") or {}).get("nodeSelectorTerms")) or []
     selector: dict[str, str] = {}
     for expr in (terms[0].get("matchExpressions") or []) if terms else []:

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+
+from .manifest import Tree
 
 GPU = "nvidia.com/gpu"
 TRAINJOB_PATCH_MANAGER = "fluidgen.io/workloads"
@@ -39,19 +40,19 @@ class Pod:
     args: list[str]
     working_dir: str | None
     env: list[dict[str, str]]
-    resources: dict[str, Any]
-    volume_mounts: list[dict[str, Any]]
-    volumes: list[dict[str, Any]]
-    affinity: dict[str, Any] | None
-    tolerations: list[dict[str, Any]]
+    resources: Tree
+    volume_mounts: list[Tree]
+    volumes: list[Tree]
+    affinity: Tree | None
+    tolerations: list[Tree]
     service_account: str | None
     workers: int
     gpus: int
-    options: dict[str, Any] = field(default_factory=dict)  # kind-specific knobs (runtime, cleanPodPolicy)
+    options: Tree = field(default_factory=dict)  # kind-specific knobs (runtime, cleanPodPolicy)
 
-    def container(self, name: str, data: bool = True, command: list[str] | None = None) -> dict[str, Any]:
+    def container(self, name: str, data: bool = True, command: list[str] | None = None) -> Tree:
         """The container; `command` replaces the job's command and args (an MPI worker's)."""
-        out: dict[str, Any] = {"name": name, "image": self.image}
+        out: Tree = {"name": name, "image": self.image}
         run, args = (self.command, self.args) if command is None else (command, [])
         for key, value in (("command", run), ("args", args), ("workingDir", self.working_dir),
                            ("env", self.env), ("resources", self.resources if data else None),
@@ -60,8 +61,8 @@ class Pod:
                 out[key] = value
         return out
 
-    def spec(self, container: dict[str, Any], data: bool = True, restart: str | None = None) -> dict[str, Any]:
-        out: dict[str, Any] = {"containers": [container]}
+    def spec(self, container: Tree, data: bool = True, restart: str | None = None) -> Tree:
+        out: Tree = {"containers": [container]}
         if data:
             if self.affinity:
                 out["affinity"] = self.affinity
@@ -76,7 +77,7 @@ class Pod:
         return out
 
 
-def _mpijob(pod: Pod) -> dict[str, Any]:
+def _mpijob(pod: Pod) -> Tree:
     # The launcher runs the command (mpirun); the workers hold the GPUs, the data and the cache
     # locality, and run the image's entrypoint (an SSH server for mpirun) unless told otherwise,
     # as kubeflow/mpi-operator examples/v2beta1/tensorflow-benchmarks.yaml does.
@@ -88,17 +89,17 @@ def _mpijob(pod: Pod) -> dict[str, Any]:
                                 "Worker": {"replicas": pod.workers, "template": {"spec": worker}}}}
 
 
-def _pytorchjob(pod: Pod) -> dict[str, Any]:
+def _pytorchjob(pod: Pod) -> Tree:
     template = {"spec": pod.spec(pod.container("pytorch"))}
-    replicas: dict[str, Any] = {"Master": {"replicas": 1, "restartPolicy": "OnFailure", "template": template}}
+    replicas: Tree = {"Master": {"replicas": 1, "restartPolicy": "OnFailure", "template": template}}
     if pod.workers > 1:
         replicas["Worker"] = {"replicas": pod.workers - 1, "restartPolicy": "OnFailure", "template": template}
     return {"runPolicy": {"cleanPodPolicy": pod.options.get("cleanPodPolicy", "Running")},
             "pytorchReplicaSpecs": replicas}
 
 
-def _trainjob(pod: Pod) -> dict[str, Any]:
-    trainer: dict[str, Any] = {"image": pod.image, "numNodes": pod.workers}
+def _trainjob(pod: Pod) -> Tree:
+    trainer: Tree = {"image": pod.image, "numNodes": pod.workers}
     for key, value in (("command", pod.command), ("args", pod.args), ("env", pod.env),
                        ("resourcesPerNode", pod.resources)):
         if value:
@@ -111,7 +112,7 @@ def _trainjob(pod: Pod) -> dict[str, Any]:
             "trainer": trainer, "runtimePatches": [patch]}
 
 
-def _job(pod: Pod) -> dict[str, Any]:
+def _job(pod: Pod) -> Tree:
     return {"backoffLimit": pod.options.get("backoffLimit", 0),
             "template": {"spec": pod.spec(pod.container("main"), restart="Never")}}
 
@@ -121,7 +122,7 @@ class WorkloadKind:
     kind: str
     api_version: str
     plural: str  # the resource name, for RBAC rules
-    build: Callable[[Pod], dict[str, Any]]
+    build: Callable[[Pod], Tree]
     multi_node: bool = True  # several pods, one per training node
     working_dir: bool = True  # the kind can set the container's working directory
     health: bool = True  # fluidgen ships its Argo CD health check (Argo CD has one for Job)
@@ -151,7 +152,7 @@ SUBMIT_RULES: dict[str, list[tuple[str, str, tuple[str, ...], str]]] = {
 }
 
 
-def submit_rules(kinds: list[str], tool: str) -> list[dict[str, Any]]:
+def submit_rules(kinds: list[str], tool: str) -> list[Tree]:
     """The Role rules for submitting and watching `kinds` with `tool`, each with its reason."""
     rules = []
     for kind in sorted(set(kinds)):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .manifest import Tree
+
 
 def deep_merge(base: Any, top: Any) -> Any:
     """Maps merge key by key, lists and scalars are replaced, an explicit None deletes."""
@@ -27,10 +29,10 @@ def without_nones(value: Any) -> Any:
     return value
 
 
-def set_path(tree: dict[str, Any], path: tuple[str, ...], value: Any) -> dict[str, Any]:
+def set_path(tree: Tree, path: tuple[str, ...], value: Any) -> Tree:
     """A copy of `tree` with `value` placed at `path`, creating maps on the way."""
     fragment: Any = value
     for key in reversed(path):
         fragment = {key: fragment}
-    merged: dict[str, Any] = deep_merge(tree, fragment)
+    merged: Tree = deep_merge(tree, fragment)
     return merged

@@ -19,6 +19,7 @@ from .diagnostics import PathT, Severity, did_you_mean
 from .fluid import schemas
 from .fluid.common import GROUP_VERSION
 from .kinds import table
+from .manifest import Tree
 from .structural import kube
 from .structural.crds import CrdSet
 from .structural.validate import Problem, describe
@@ -67,7 +68,7 @@ def check_object(obj: Any, version: str, crds: CrdSet | None = None) -> list[Fin
     return out
 
 
-def _schema(obj: dict[str, Any], api_version: str, kind: str, version: str, crds: CrdSet | None) -> list[Finding]:
+def _schema(obj: Tree, api_version: str, kind: str, version: str, crds: CrdSet | None) -> list[Finding]:
     body = {k: v for k, v in obj.items() if k != "metadata"}
     if schemas.is_fluid(api_version):
         if crds is not None and any(schemas.is_fluid(v) for v, _ in crds.schemas):
@@ -94,7 +95,7 @@ def _schema(obj: dict[str, Any], api_version: str, kind: str, version: str, crds
                                "with --crds to check it)", "info")]
 
 
-def _fluid(body: dict[str, Any], api_version: str, kind: str, version: str) -> list[Finding]:
+def _fluid(body: Tree, api_version: str, kind: str, version: str) -> list[Finding]:
     # The findings are a pure function of the body: a batch of specs sharing a profile checks
     # the same runtime spec again and again (keyed by its repr: same content, same order).
     key = (version, api_version, kind, repr(body))
@@ -110,7 +111,7 @@ _CHECKED: dict[tuple[str, str, str, str], tuple[Finding, ...]] = {}
 _CHECKED_MAX = 4096
 
 
-def _fluid_uncached(body: dict[str, Any], api_version: str, kind: str, version: str) -> list[Finding]:
+def _fluid_uncached(body: Tree, api_version: str, kind: str, version: str) -> list[Finding]:
     available = schemas.kinds(version)
     if kind not in available:
         elsewhere = [v for v in versions.NAMES if kind in schemas.kinds(v)]

@@ -33,13 +33,13 @@ import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from . import emit
 from .diagnostics import Diagnostic, FluidgenError
 from .fluid.common import GROUP
 from .fluid.operations import OPERATIONS
 from .kinds import RANK_WORKLOAD, rank
+from .manifest import Manifest, Tree
 
 MARKER = ".fluidgen-output"
 KUSTOMIZATION = "kustomization.yaml"
@@ -51,12 +51,12 @@ GITIGNORE = ".gitignore"
 PRIVATE, PUBLIC = 0o600, 0o644
 
 
-def has_values(obj: dict[str, Any]) -> bool:
+def has_values(obj: Tree) -> bool:
     """A Secret carrying credential values (rather than one fluidgen only refers to)."""
     return obj.get("kind") == "Secret" and bool(obj.get("data") or obj.get("stringData"))
 
 
-def namespace_field_specs() -> list[dict[str, Any]]:
+def namespace_field_specs() -> list[Tree]:
     """Where Fluid objects name a namespace besides their own metadata (fluid/operations.py)."""
     specs = []
     for op in OPERATIONS.values():
@@ -69,9 +69,9 @@ def namespace_field_specs() -> list[dict[str, Any]]:
     return specs
 
 
-def file_names(objects: list[dict[str, Any]]) -> list[str]:
+def file_names(objects: list[Manifest]) -> list[str]:
     """One file name per object: kind-name, or kind-namespace-name where two share a name."""
-    def base(o: dict[str, Any], qualified: bool) -> str:
+    def base(o: Tree, qualified: bool) -> str:
         meta = o["metadata"]
         middle = f"{meta.get('namespace', 'cluster')}-" if qualified else ""
         return f"{str(o['kind']).lower()}-{middle}{meta['name']}.yaml"
@@ -91,7 +91,7 @@ def file_names(objects: list[dict[str, Any]]) -> list[str]:
     return names
 
 
-def kustomization(resources: list[str]) -> dict[str, Any]:
+def kustomization(resources: list[str]) -> Tree:
     return {"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization",
             "configurations": [KUSTOMIZE_CONFIG], "resources": resources}
 
@@ -102,7 +102,7 @@ class Planned:
     mode: int
 
 
-def directory_files(objects: list[dict[str, Any]], sealed: str | None = None, flux: bool = False) -> dict[str, Planned]:
+def directory_files(objects: list[Manifest], sealed: str | None = None, flux: bool = False) -> dict[str, Planned]:
     """Every file a directory build holds, by name; `sealed` is the Secrets encrypted by sops."""
     kept = [o for o in objects if not has_values(o)]
     secrets = [o for o in objects if has_values(o)]
@@ -201,7 +201,7 @@ def write_tree(directory: str, files: dict[str, Planned], marker: str) -> list[s
     return sorted(files)
 
 
-def write_dir(directory: str, objects: list[dict[str, Any]], sealed: str | None = None,
+def write_dir(directory: str, objects: list[Manifest], sealed: str | None = None,
               flux: bool = False) -> list[str]:
     """Write the build into `directory` (see the module docstring); returns the file names."""
     target = Path(directory)

@@ -29,6 +29,7 @@ from .lower.context import Context
 from .lower.dataflow import lower_dataflow
 from .lower.dataset import dataset, merge_secrets, secret
 from .lower.workloads import lower_workloads, submitter_rbac
+from .manifest import Manifest, Tree
 from .objectcheck import check_object
 from .options import Options
 from .spec import is_spec, near_miss, parse_spec
@@ -39,7 +40,7 @@ SPEC_MARKER = b"fluidgen.io/"
 
 @dataclass
 class CompileResult:
-    objects: list[dict[str, Any]] = field(default_factory=list)
+    objects: list[Manifest] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     specs: int = 0
     inputs: BuildInputs = field(default_factory=BuildInputs)
@@ -62,7 +63,7 @@ def gitops_mode(spec: Any, options: Options) -> str:
 
 
 def compile_document(doc: Document, options: Options, reader: Reader | None = None
-                     ) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
+                     ) -> tuple[list[Manifest], list[Diagnostic]]:
 
     spec = parse_spec(doc)
     version = spec.fluid or options.fluid_version or versions.DEFAULT
@@ -89,7 +90,7 @@ def compile_document(doc: Document, options: Options, reader: Reader | None = No
     return objects, ctx.diagnostics
 
 
-def _lower(ctx: Context) -> list[dict[str, Any]]:
+def _lower(ctx: Context) -> list[Manifest]:
 
     engine = ENGINES[ctx.spec.runtime.engine]
     mount_list, plans = mounts.lower_mounts(ctx)
@@ -105,7 +106,7 @@ def _lower(ctx: Context) -> list[dict[str, Any]]:
     return objects
 
 
-def _for_gitops(mode: str, objects: list[dict[str, Any]]) -> None:
+def _for_gitops(mode: str, objects: list[Manifest]) -> None:
     """argocd: a sync wave on every object; flux: Flux's ${VAR} substitution turned off where
     an object's text holds `${` (a DataProcess script, a job's command)."""
     for obj in objects:
@@ -115,7 +116,7 @@ def _for_gitops(mode: str, objects: list[dict[str, Any]]) -> None:
             obj["metadata"].setdefault("annotations", {})[FLUX_SUBSTITUTE_ANNOTATION] = "disabled"
 
 
-def self_check(ctx: Context, objects: list[dict[str, Any]]) -> list[Diagnostic]:
+def self_check(ctx: Context, objects: list[Manifest]) -> list[Diagnostic]:
     """Every generated object must pass the target API and its naming rules. A problem in a
     name or value the spec supplied is the user's to fix, reported at that value."""
     out = []
@@ -139,7 +140,7 @@ def without_consequences(found: list[Diagnostic], causes: list[Diagnostic]) -> l
     return [f for f in found if not any(f.path == cause[:len(f.path)] for cause in unread)]
 
 
-def _helm(objects: list[dict[str, Any]], ctx: Context, engine: str) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
+def _helm(objects: list[Manifest], ctx: Context, engine: str) -> tuple[list[Manifest], list[Diagnostic]]:
     if engine != "alluxio":
         return [], [*ctx.diagnostics, ctx.doc.diag(("runtime", "engine"), f"--target alluxio-helm needs engine "
                                                                           f"alluxio, not {engine}", stage="helm")]
@@ -230,7 +231,7 @@ def overlay_files(files: list[str], reader: Reader, diagnostics: list[Diagnostic
 
 
 def _compile_all(docs: list[Document], options: Options, result: CompileResult, reader: Reader) -> None:
-    ranked: list[tuple[int, int, int, dict[str, Any]]] = []
+    ranked: list[tuple[int, int, int, Tree]] = []
     origin: dict[int, Document] = {}
     for doc in docs:
         if not is_spec(doc.data):
@@ -256,7 +257,7 @@ def _compile_all(docs: list[Document], options: Options, result: CompileResult, 
     result.diagnostics += _duplicates(result.objects, origin)
 
 
-def _duplicates(objects: list[dict[str, Any]], origin: dict[int, Document]) -> list[Diagnostic]:
+def _duplicates(objects: list[Manifest], origin: dict[int, Document]) -> list[Diagnostic]:
     first: dict[tuple[str, str, str], Document] = {}
     out = []
     for o in objects:

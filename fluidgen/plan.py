@@ -48,6 +48,7 @@ from .fluid.sync import (
     MountSync,
 )
 from .fluidbase import is_native, mount_delta, mount_path
+from .manifest import Manifest, Tree
 from .pipeline import CompileResult, compile_paths
 
 if TYPE_CHECKING:
@@ -109,11 +110,11 @@ class Edit:
         return f"{where}{' ' + self.path if self.path else ''}: {meaning}{note}{advice}"
 
 
-def _mapping(value: Any) -> dict[str, Any]:
+def _mapping(value: Any) -> Tree:
     return value if isinstance(value, dict) else {}
 
 
-def _key(obj: dict[str, Any]) -> Key:
+def _key(obj: Tree) -> Key:
     """Objects read from a committed file or a dump may have any shape."""
     meta = _mapping(obj.get("metadata"))
     return str(obj.get("kind")), str(meta.get("namespace") or ""), str(meta.get("name"))
@@ -163,7 +164,7 @@ def _has(node: Any, path: PathT) -> bool:
     return True
 
 
-def _spec(obj: dict[str, Any]) -> Any:
+def _spec(obj: Tree) -> Any:
     """What an edit can change: spec, or for kinds whose fields sit beside metadata, those.
     A Secret is compared by its keys: values are never read here."""
     if obj.get("kind") == "Secret":
@@ -193,7 +194,7 @@ def mount_sync(engine: Engine, version: str) -> MountSync:
     return next((m for m in engine.edits.mounts if m.source is None or m.source.holds_for(version)), NO_MOUNT_SYNC)
 
 
-def _bound_runtime(dataset: Key, objects: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
+def _bound_runtime(dataset: Key, objects: Iterable[Tree]) -> Tree | None:
     for obj in objects:
         kind, ns, name = _key(obj)
         if kind in BY_KIND and (ns, name) == dataset[1:]:
@@ -201,7 +202,7 @@ def _bound_runtime(dataset: Key, objects: Iterable[dict[str, Any]]) -> dict[str,
     return None
 
 
-def classify(old: list[dict[str, Any]], new: list[dict[str, Any]], version: str | None = None) -> list[Edit]:
+def classify(old: list[Manifest], new: list[Manifest], version: str | None = None) -> list[Edit]:
     """Every changed field of every object present before and after, and the operations added
     or removed, with what Fluid (at `version`, default versions.DEFAULT) will do about it."""
     version = version or versions.DEFAULT
@@ -222,7 +223,7 @@ def classify(old: list[dict[str, Any]], new: list[dict[str, Any]], version: str 
     return edits
 
 
-def _object_edits(key: Key, old: dict[str, Any], new: dict[str, Any], version: str) -> list[Edit]:
+def _object_edits(key: Key, old: Tree, new: Tree, version: str) -> list[Edit]:
     kind, ns, name = key
     out = []
     engine = BY_KIND.get(kind)
@@ -237,7 +238,7 @@ def _object_edits(key: Key, old: dict[str, Any], new: dict[str, Any], version: s
     return out
 
 
-def _dataset_edits(key: Key, old: dict[str, Any], new: dict[str, Any], objects: list[dict[str, Any]],
+def _dataset_edits(key: Key, old: Tree, new: Tree, objects: list[Manifest],
                    version: str) -> list[Edit]:
     kind, ns, name = key
     rest_old = {k: v for k, v in old.items() if k not in MOUNT_KEYS}
@@ -263,19 +264,19 @@ def _dataset_edits(key: Key, old: dict[str, Any], new: dict[str, Any], objects: 
 Classified = tuple[PathT, str, str, str]  # path in the Dataset spec, effect, workload, note
 
 
-def _mounts(spec: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _mounts(spec: Mapping[str, Any]) -> list[Tree]:
     got = spec.get("mounts")
     return [m for m in got if isinstance(m, dict)] if isinstance(got, list) else []
 
 
-def _by_path(mounts: list[dict[str, Any]]) -> dict[str, tuple[int, dict[str, Any]]]:
-    out: dict[str, tuple[int, dict[str, Any]]] = {}
+def _by_path(mounts: list[Tree]) -> dict[str, tuple[int, Tree]]:
+    out: dict[str, tuple[int, Tree]] = {}
     for i, m in enumerate(mounts):
         out.setdefault(mount_path(m.get("name"), m.get("path")), (i, m))
     return out
 
 
-def _class_mounts(engine: Engine, runtime: dict[str, Any], objects: list[dict[str, Any]]) -> bool | None:
+def _class_mounts(engine: Engine, runtime: Tree, objects: list[Manifest]) -> bool | None:
     """Whether a runtime's class (the engine's extra kind, when among the objects) lets it mount:
     topology.master with an executionEntries.mountUFS entry. None: the class is not here."""
     wanted = _mapping(runtime.get("spec")).get("runtimeClassName")
@@ -289,7 +290,7 @@ def _class_mounts(engine: Engine, runtime: dict[str, Any], objects: list[dict[st
 
 
 def _path_mode(engine: Engine, sync: MountSync, old: Mapping[str, Any], new: Mapping[str, Any],
-               runtime: dict[str, Any], objects: list[dict[str, Any]]) -> list[Classified]:
+               runtime: Tree, objects: list[Manifest]) -> list[Classified]:
     """A remounting runtime: mounts whose namespace path appears or disappears are mounted or
     unmounted; every other mount edit waits (fluidbase.mount_delta)."""
     old_mounts, new_mounts = _mounts(old), _mounts(new)
@@ -367,11 +368,11 @@ def _secrets(spec: Mapping[str, Any]) -> set[str]:
     return found
 
 
-def after_of(obj: dict[str, Any], new: list[dict[str, Any]]) -> dict[str, Any] | None:
+def after_of(obj: Tree, new: list[Manifest]) -> Tree | None:
     return next((o for o in new if isinstance(o, dict) and _key(o) == _key(obj)), None)
 
 
-def _without_defaults(live: dict[str, Any], wanted: dict[str, Any] | None) -> dict[str, Any]:
+def _without_defaults(live: Tree, wanted: Tree | None) -> Tree:
     """A live object (from `kubectl get -o yaml`: it has a uid or a status) holds fields the API
     server and Fluid's webhooks defaulted; only what the manifests set can be an edit."""
     meta = _mapping(live.get("metadata"))

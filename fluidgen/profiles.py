@@ -20,6 +20,7 @@ from .diagnostics import Diagnostic, FluidgenError, did_you_mean
 from .fluid.schemas import describe_problem, prune_spec, spec_validator
 from .inputs import Reader
 from .lint import RULE_IDS
+from .manifest import Tree
 from .merge import deep_merge, set_path
 from .spec import EngineName
 from .spec_errors import translate
@@ -45,7 +46,7 @@ def _waivers(value: object) -> object:
 
 class Setting(Model):
     why: str = Field(min_length=10, description="Why these values: the evidence or the trade-off.")
-    set: dict[str, Any] = Field(min_length=1, description="Runtime spec path (a/b/c) -> value.")
+    set: Tree = Field(min_length=1, description="Runtime spec path (a/b/c) -> value.")
     waive: Annotated[dict[str, str], BeforeValidator(_waivers)] = Field(
         default_factory=dict, description="Lint rules these values break on purpose: rule ID -> why.")
 
@@ -211,7 +212,7 @@ def chain(ref: str, engine: str, doc: Document | None = None, reader: Reader | N
 
 
 def apply(profiles: list[Profile], version: str, kind: str,
-          base: dict[str, Any]) -> tuple[dict[str, Any], list[Diagnostic]]:
+          base: Tree) -> tuple[Tree, list[Diagnostic]]:
     """Fold a chain's settings onto `base`; fields the target API lacks become warnings."""
     tree, diags = _applied(_Fold(tuple(profiles), version, kind, base))
     return copy.deepcopy(tree), list(diags)
@@ -224,7 +225,7 @@ class _Fold:
     profiles: tuple[Profile, ...]
     version: str
     kind: str
-    base: dict[str, Any]
+    base: Tree
     key: tuple[Any, ...] = ()
 
     def __post_init__(self) -> None:
@@ -240,12 +241,12 @@ class _Fold:
 
 # Folding a chain is pure: memoised, bounded (a batch of many specs with many bases stays small).
 @functools.lru_cache(maxsize=256)
-def _applied(fold: _Fold) -> tuple[dict[str, Any], tuple[Diagnostic, ...]]:
+def _applied(fold: _Fold) -> tuple[Tree, tuple[Diagnostic, ...]]:
     return _fold(fold.profiles, fold.version, fold.kind, fold.base)
 
 
 def _fold(profiles: tuple[Profile, ...], version: str, kind: str,
-          base: dict[str, Any]) -> tuple[dict[str, Any], tuple[Diagnostic, ...]]:
+          base: Tree) -> tuple[Tree, tuple[Diagnostic, ...]]:
     tree = base
     found: list[Diagnostic] = []
     validator = spec_validator(version, kind)

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic, FluidgenError
+from .manifest import Tree
 from .yamlreader import load_text
 
 CONFIG = ".sops.yaml"
@@ -136,7 +137,7 @@ def encrypt(plain: str, target: Path, recipients: tuple[str, ...], config: Path 
     return done.stdout, f"fluidgen: Secrets encrypted by sops with {where} for: {', '.join(found) or 'no one'}\n"
 
 
-def _check(sealed: str, expected: list[tuple[str, str]], source: str) -> list[dict[str, Any]]:
+def _check(sealed: str, expected: list[tuple[str, str]], source: str) -> list[Tree]:
     """sops's output, refused unless it holds exactly the expected Secrets, each readable by
     kind and name with every value encrypted."""
     def refuse(why: str) -> FluidgenError:
@@ -176,7 +177,7 @@ RECIPIENT_FIELDS = (("age", "recipient"), ("pgp", "fp"), ("kms", "arn"), ("gcp_k
                     ("azure_kv", "vault_url"), ("hc_vault", "vault_address"))
 
 
-def _recipients(docs: list[dict[str, Any]]) -> list[str]:
+def _recipients(docs: list[Tree]) -> list[str]:
     """Who can decrypt, as sops recorded it in each document's metadata."""
     out: set[str] = set()
     for doc in docs:

@@ -15,6 +15,7 @@ from pydantic import BeforeValidator, Field, ValidationError, create_model, mode
 from .diagnostics import FluidgenError, did_you_mean
 from .engine_table import ENGINES
 from .lint import RULE_IDS
+from .manifest import Tree
 from .spec_errors import describe_type, translate
 from .specparts import (
     CacheTier,
@@ -64,7 +65,7 @@ class RuntimeBase(ObjectMeta):
     fuse: FuseSettings | None = Field(None, description="The FUSE client's placement and clean-up (its tuning is "
                                                         "the profile's).")
     profile: str | None = Field(None, description="Tuning profile: a bundled name or a path to a file.")
-    overrides: dict[str, Any] = Field(default_factory=dict, description="Runtime spec fields that beat the profile.")
+    overrides: Tree = Field(default_factory=dict, description="Runtime spec fields that beat the profile.")
 
     def section(self, key: str) -> Any:
         """An engine's own section (thin:, ...), or None."""

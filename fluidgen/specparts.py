@@ -4,12 +4,13 @@ keys). fluidgen/spec.py assembles the whole spec from these and the engines' own
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BeforeValidator, Field, model_validator
 
 from . import versions
 from .jobkinds import WORKLOADS
+from .manifest import Tree
 from .spectypes import (
     AbsolutePaths,
     Argv,
@@ -81,7 +82,7 @@ class DatasetSection(ObjectMeta):
     owner: RunAs | None = Field(None, description="The user and group the Dataset's files belong to.")
     dataRestoreLocation: RestoreLocation | None = Field(None,
         description="Restore the metadata from this backup when the runtime starts (DataBackup's path).")
-    overrides: dict[str, Any] = Field(default_factory=dict,
+    overrides: Tree = Field(default_factory=dict,
         description="Dataset spec fields the spec has no key for (checked against the Fluid API).")
 
 
@@ -262,7 +263,7 @@ class Process(Model):
     env: StrMap = Field(default_factory=dict, description="Environment variables of the script's container.")
     restartPolicy: Literal["Never", "OnFailure"] | None = Field(None, description="Restart policy of the "
                                                                                   "processing pod (default Never).")
-    job: dict[str, Any] | None = Field(None, description="A full pod spec (job processor) instead of a script.")
+    job: Tree | None = Field(None, description="A full pod spec (job processor) instead of a script.")
     policy: Policy | None = Field(None, description=POLICY_DOC)
     schedule: str | None = Field(None, description=SCHEDULE_DOC)
     submits: Submits | None = Field(None, description="The script submits training jobs (arena submit ...): "
@@ -325,15 +326,15 @@ class Step(ObjectMeta):
     name: Name | None = Field(None, description="Object name (default <dataset>-step<N>-<op>).")
     after: Literal["previous", "none"] | Name = Field("previous", description="Run after the previous step "
         "(default), the step of this name, or none (start at once).")
-    affinityStrategy: dict[str, Any] | None = Field(None, description="runAfter.affinityStrategy: place the pods "
+    affinityStrategy: Tree | None = Field(None, description="runAfter.affinityStrategy: place the pods "
         "near the pods of the step it runs after (policy Require/Prefer, requires, prefers).")
     ttlSecondsAfterFinished: Int32 | None = Field(None, description="Seconds after it finishes before Fluid "
         "deletes the operation (never written in GitOps mode, where a deleted operation would run again).")
     nodeSelector: StrMap = Field(default_factory=dict, description="Nodes the operation's pods may run on.")
-    affinity: dict[str, Any] | None = Field(None, description="Pod affinity of the operation's pods (core/v1).")
+    affinity: Tree | None = Field(None, description="Pod affinity of the operation's pods (core/v1).")
     tolerations: list[Toleration] = Field(default_factory=list, description="Taints the operation's pods tolerate.")
     schedulerName: str | None = Field(None, description="Scheduler of the operation's pods.")
-    overrides: dict[str, Any] = Field(default_factory=dict,
+    overrides: Tree = Field(default_factory=dict,
         description="Operation spec fields the step has no key for (checked against the Fluid API).")
     migrate: Migrate | None = Field(None, description="A DataMigrate: copy data between storage and the dataset.")
     process: Process | None = Field(None, description="A DataProcess: run a script or a job on the dataset.")

@@ -23,6 +23,7 @@ from typing import Any
 
 from .buildinputs import MAX_INPUT_BYTES
 from .diagnostics import Diagnostic, FluidgenError, PathT, Severity
+from .manifest import Tree
 from .merge import deep_merge
 
 MAX_BYTES = MAX_INPUT_BYTES  # a file larger than this is refused (buildinputs: the cache checks it too)
@@ -239,9 +240,9 @@ class _Composer:
             out.append(value)
             size += n
 
-    def _mapping(self, path: PathT, depth: int) -> tuple[dict[str, Any], int]:
-        own: dict[str, Any] = {}
-        merged: dict[str, Any] = {}
+    def _mapping(self, path: PathT, depth: int) -> tuple[Tree, int]:
+        own: Tree = {}
+        merged: Tree = {}
         size = 1
         while True:
             event = self._next()
@@ -272,11 +273,11 @@ class _Composer:
             raise self._fail(event, path, f"mapping keys must be strings; quote the key {event.value!r}")
         return key
 
-    def _merge(self, event: Any, path: PathT, depth: int) -> tuple[dict[str, Any], int]:
+    def _merge(self, event: Any, path: PathT, depth: int) -> tuple[Tree, int]:
         """The mappings a `<<` key merges in (a mapping, an alias, or a list of them)."""
         value, size = self._node(event, path, depth + 1)
         sources = value if isinstance(value, list) else [value]
-        out: dict[str, Any] = {}
+        out: Tree = {}
         for source in reversed(sources):  # earlier sources win
             if not isinstance(source, dict):
                 raise self._fail(event, path, "a << merge key needs a mapping or a list of mappings")

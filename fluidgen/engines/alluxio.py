@@ -41,7 +41,7 @@ from ..fluid.common import (
 )
 from ..fluidbase import fuse_read_only
 from ..fluidsource import decided_by, source
-from ..manifest import fuse_options, fuse_spec, mapping, mounts_of, names_given
+from ..manifest import Tree, fuse_options, fuse_spec, mapping, mounts_of, names_given
 from ..manifest_index import Entry, ManifestIndex
 from ..rules import Example, Finding, Rule
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
@@ -272,7 +272,7 @@ def _fuse_opts_at(args: list[Any]) -> int | None:
     return next((i for i, a in enumerate(args) if isinstance(a, str) and a.startswith(FUSE_OPTS)), None)
 
 
-def _finish(ctx: Context, tree: dict[str, Any]) -> dict[str, Any]:
+def _finish(ctx: Context, tree: Tree) -> Tree:
     """fuse.args replace Fluid's default set, ro or rw included (optimizeDefaultFuse), so a
     profile's or the spec's args get the mode Fluid would choose for the Dataset's access
     modes, when they name neither."""
@@ -290,7 +290,7 @@ def _finish(ctx: Context, tree: dict[str, Any]) -> dict[str, Any]:
     return tree
 
 
-def _properties(entry: Entry) -> dict[str, Any]:
+def _properties(entry: Entry) -> Tree:
     """The runtime's properties as Fluid reads them: fuse.properties win (transformFuse)."""
     return {**mapping(entry.spec.get("properties")), **mapping(fuse_spec(entry.obj).get("properties"))}
 

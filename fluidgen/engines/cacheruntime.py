@@ -62,6 +62,7 @@ from ..fluid.common import (
     VOLUMES,
 )
 from ..fluidsource import since, source
+from ..manifest import Manifest, Tree
 from ..manifest_index import Entry, ManifestIndex
 from ..rules import Example, Finding, Rule
 from ..spectypes import Model, Name
@@ -113,7 +114,7 @@ SECTION_DOC = "engine cache only: the CacheRuntimeClass this cache runs with, na
 
 class CacheClassSettings(Model):
     name: Name = Field(description="The CacheRuntimeClass (cluster-scoped, shared by every CacheRuntime of a system).")
-    define: dict[str, Any] | None = Field(
+    define: Tree | None = Field(
         None, description="Also emit the class with these fields: fileSystemType, topology, extraResources, "
                           "dataOperationSpecs (leave out to use a class already in the cluster).")
 
@@ -123,7 +124,7 @@ def _settings(ctx: Context) -> CacheClassSettings | None:
     return found if isinstance(found, CacheClassSettings) else None
 
 
-def _import_section(runtime_spec: Mapping[str, Any]) -> dict[str, Any] | None:
+def _import_section(runtime_spec: Mapping[str, Any]) -> Tree | None:
     """A runtime read by `fluidgen import` names its class; a class is shared, so it is not defined here."""
     name = runtime_spec.get("runtimeClassName")
     return {"name": name} if isinstance(name, str) and name else None
@@ -135,9 +136,9 @@ def _check(ctx: Context) -> None:
                                  "(cacheClass: {name: ...}, plus define: to emit the class too)", stage="check")
 
 
-def _level(ctx: Context, i: int) -> dict[str, Any]:
+def _level(ctx: Context, i: int) -> Tree:
     t = ctx.spec.runtime.cache[i]
-    level: dict[str, Any]
+    level: Tree
     if t.path and t.volumeType != "emptyDir":
         quotas = list(t.quota) if len(t.quota) == len(t.path) else [t.quota[0]] * len(t.path)
         level = {"hostPath": {"paths": [p.rstrip("/") or "/" for p in t.path], "quotas": quotas}}
@@ -151,16 +152,16 @@ def _level(ctx: Context, i: int) -> dict[str, Any]:
     return level
 
 
-def _generate(ctx: Context, engine: Engine) -> dict[str, Any]:
+def _generate(ctx: Context, engine: Engine) -> Tree:
     settings = _settings(ctx)
     count = replicas(ctx, engine)
-    worker: dict[str, Any] = {} if count is None else {"replicas": count}
+    worker: Tree = {} if count is None else {"replicas": count}
     if ctx.spec.runtime.cache:
         worker["tieredStore"] = {"levels": [_level(ctx, i) for i in range(len(ctx.spec.runtime.cache))]}
     return {"runtimeClassName": settings.name if settings else "", "worker": worker}
 
 
-def _class(ctx: Context) -> list[dict[str, Any]]:
+def _class(ctx: Context) -> list[Manifest]:
     settings = _settings(ctx)
     if settings is None or settings.define is None:
         return []

@@ -18,7 +18,6 @@ Sources in fluid-cloudnative/fluid, the same in every version versions.py lists:
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
 
 from ..contract import (
     ON_RESTART,
@@ -53,7 +52,7 @@ from ..fluid.common import (
 )
 from ..fluidbase import fuse_read_only
 from ..fluidsource import before, decided_by, fact, for_version, since, source
-from ..manifest import fuse_spec, mounts_of
+from ..manifest import Tree, fuse_spec, mounts_of
 from ..manifest_index import Entry, ManifestIndex
 from ..rules import Example, Finding, Rule
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
@@ -168,7 +167,7 @@ def fuse_args(given: Sequence[str], read_only: bool, mounts: int, version: str) 
     return args
 
 
-def _finish(ctx: Context, tree: dict[str, Any]) -> dict[str, Any]:
+def _finish(ctx: Context, tree: Tree) -> Tree:
     """fuse.args replace Fluid's choice per access mode (transformFuseArg), -oro included: a
     read-only Dataset's args get -oro when they lack it (after -okernel_cache, where Fluid's
     set has it). A ReadWriteMany Dataset's args are left as given; FG131 reports an -oro there."""

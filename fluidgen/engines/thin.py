@@ -52,7 +52,7 @@ from ..fluid.common import (
     VOLUMES,
 )
 from ..fluidsource import source
-from ..manifest import fuse_spec, is_reference_dataset, mapping
+from ..manifest import Manifest, Tree, fuse_spec, is_reference_dataset, mapping
 from ..manifest_index import Entry, ManifestIndex
 from ..merge import deep_merge
 from ..rules import Example, Finding, Rule
@@ -92,7 +92,7 @@ SETTINGS_DOC = "engine thin only: its ThinRuntimeProfile. Leave out for a datase
 class ThinSettings(Model):
     profileName: Name | None = Field(None, description="Use an existing ThinRuntimeProfile.")
     fileSystemType: str | None = Field(None, description="Generate a ThinRuntimeProfile for this file system.")
-    profile: dict[str, Any] = Field(default_factory=dict,
+    profile: Tree = Field(default_factory=dict,
         description="Extra ThinRuntimeProfile spec fields (fuse, worker, ...).")
     name: Name | None = Field(None, description="Name of the generated ThinRuntimeProfile (cluster-scoped), so "
         "other datasets can share it with profileName (default <namespace>.<dataset>).")
@@ -115,7 +115,7 @@ def refers_only(ctx: Context) -> bool:
     return bool(source) and all(m.uri is not None and scheme_of(m.uri) == REFERENCE for m in source)
 
 
-def _import_section(runtime_spec: Mapping[str, Any]) -> dict[str, Any] | None:
+def _import_section(runtime_spec: Mapping[str, Any]) -> Tree | None:
     """A runtime read by `fluidgen import` uses its profile by name: profiles are shared."""
     name = runtime_spec.get("profileName")
     return {"profileName": name} if isinstance(name, str) and name else None
@@ -147,18 +147,18 @@ def _check(ctx: Context) -> None:
                                      "data); remove it", stage="check")
 
 
-def _finish(ctx: Context, tree: dict[str, Any]) -> dict[str, Any]:
+def _finish(ctx: Context, tree: Tree) -> Tree:
     thin = ctx.spec.runtime.section("thin")
     if thin is None or refers_only(ctx):
         return {}  # a reference: Fluid ignores the spec (_check refuses settings)
     return {**tree, "profileName": thin.profileName or profile_name(ctx)}
 
 
-def _profile(ctx: Context) -> list[dict[str, Any]]:
+def _profile(ctx: Context) -> list[Manifest]:
     thin = ctx.spec.runtime.section("thin")
     if thin is None or thin.fileSystemType is None:
         return []
-    spec: dict[str, Any] = deep_merge({"fileSystemType": thin.fileSystemType}, thin.profile)
+    spec: Tree = deep_merge({"fileSystemType": thin.fileSystemType}, thin.profile)
     _keep_read_only(ctx, spec)
     at = ("runtime", "thin", "profile")
     # fileSystemType comes from thin.fileSystemType; everything else from thin.profile.
@@ -171,7 +171,7 @@ def _profile(ctx: Context) -> list[dict[str, Any]]:
     return [profile]
 
 
-def _keep_read_only(ctx: Context, profile_spec: dict[str, Any]) -> None:
+def _keep_read_only(ctx: Context, profile_spec: Tree) -> None:
     """Fluid adds `ro` to a ThinRuntime FUSE program's MOUNT_OPTIONS when the Dataset is
     ReadOnlyMany (the default), but a profile with fuse.options replaces that set instead of
     adding to it, so the read-only dataset would be mounted read-write. Put `ro` back."""

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ..diagnostics import Diagnostic, PathT, Severity
 from ..fluid.common import GROUP_VERSION
 from ..inputs import Reader
+from ..manifest import Tree
 from ..structural.validate import Validator
 from ..yamlreader import Document
 
@@ -28,17 +29,17 @@ class Origins:
         self._by_object: dict[int, dict[PathT, Where]] = {}
         self._waived: dict[int, list[tuple[PathT, frozenset[str]]]] = {}
 
-    def add(self, obj: dict[str, Any], path: PathT, where: Where) -> None:
+    def add(self, obj: Tree, path: PathT, where: Where) -> None:
         self._by_object.setdefault(id(obj), {})[path] = where
 
-    def waive(self, obj: dict[str, Any], path: PathT, rules: frozenset[str]) -> None:
+    def waive(self, obj: Tree, path: PathT, rules: frozenset[str]) -> None:
         """Rules a profile breaks on purpose at `path` (and below), with its reason given there."""
         self._waived.setdefault(id(obj), []).append((path, rules))
 
-    def waived(self, obj: dict[str, Any], path: PathT, rule: str) -> bool:
+    def waived(self, obj: Tree, path: PathT, rule: str) -> bool:
         return any(rule in rules and path[:len(at)] == at for at, rules in self._waived.get(id(obj), ()))
 
-    def locate(self, obj: dict[str, Any], path: PathT) -> Where | None:
+    def locate(self, obj: Tree, path: PathT) -> Where | None:
         known = self._by_object.get(id(obj), {})
         for end in range(len(path), -1, -1):
             where = known.get(path[:end])
@@ -77,9 +78,9 @@ class Context:
                code: str = "") -> None:
         self.diagnostics.append(self.doc.diag(at, message, severity, stage=stage, code=code))
 
-    def metadata(self, name: str, namespaced: bool = True, own: ObjectMeta | None = None) -> dict[str, Any]:
+    def metadata(self, name: str, namespaced: bool = True, own: ObjectMeta | None = None) -> Tree:
         """Name, namespace, and the labels and annotations of every object, then the object's `own`."""
-        meta: dict[str, Any] = {"name": name}
+        meta: Tree = {"name": name}
         if namespaced:
             meta["namespace"] = self.namespace
         for key in ("labels", "annotations"):
@@ -88,21 +89,21 @@ class Context:
                 meta[key] = values
         return meta
 
-    def fluid_object(self, kind: str, name: str, spec: dict[str, Any], at: PathT = (),
+    def fluid_object(self, kind: str, name: str, spec: Tree, at: PathT = (),
                      namespaced: bool = True, top_level: bool = False,
-                     own: ObjectMeta | None = None) -> dict[str, Any]:
+                     own: ObjectMeta | None = None) -> Tree:
         """A Fluid object; a top-level kind (a cache runtime class) has its fields beside metadata."""
         head = {"apiVersion": GROUP_VERSION, "kind": kind, "metadata": self.metadata(name, namespaced, own)}
         obj = {**head, **spec} if top_level else {**head, "spec": spec}
         self.trace(obj, (), at)
         return obj
 
-    def trace(self, obj: dict[str, Any], path: PathT, at: PathT) -> None:
+    def trace(self, obj: Tree, path: PathT, at: PathT) -> None:
         """The value at `path` in `obj` comes from the spec key path `at`."""
         file, line, col = self.doc.locate(at)
         self.origins.add(obj, path, (file, line, col, at))
 
-    def trace_copy(self, obj: dict[str, Any], path: PathT, at: PathT, value: Any) -> None:
+    def trace_copy(self, obj: Tree, path: PathT, at: PathT, value: Any) -> None:
         """`value`, copied from spec path `at` to `path` in `obj`: trace it and everything in it."""
         self.trace(obj, path, at)
         if isinstance(value, dict):
@@ -112,5 +113,5 @@ class Context:
             for i, item in enumerate(value):
                 self.trace_copy(obj, (*path, i), (*at, i), item)
 
-    def trace_file(self, obj: dict[str, Any], path: PathT, file: str, line: int, col: int) -> None:
+    def trace_file(self, obj: Tree, path: PathT, file: str, line: int, col: int) -> None:
         self.origins.add(obj, path, (file, line, col, ()))

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from .. import versions
 from ..contract import Engine
 from ..diagnostics import FluidgenError, PathT
 from ..fluid.operations import BY_STEP
 from ..fluid.schemas import has_field
+from ..manifest import Manifest, Tree
 from ..specparts import Backup, Load, Migrate, Process, Step
 from ..uri import scheme_of
 from . import overrides
@@ -20,7 +19,7 @@ def step_name(ctx: Context, index: int, step: Step) -> str:
     return step.name or f"{ctx.name}-step{index + 1}-{step.op}"
 
 
-def hashed_name(name: str, kind: str, spec: dict[str, Any]) -> str:
+def hashed_name(name: str, kind: str, spec: Tree) -> str:
     """`name-<8 hex>` from the operation's kind and spec (its runAfter included, so a step after
     an edited one runs again too): Fluid runs an operation once, so an edited step needs a new
     name to run again under GitOps, and an unchanged one keeps its name."""
@@ -31,11 +30,11 @@ def hashed_name(name: str, kind: str, spec: dict[str, Any]) -> str:
     return f"{name}-{digest[:8]}"
 
 
-def lower_dataflow(ctx: Context, engine: Engine) -> tuple[list[dict[str, Any]], list[SecretPlan]]:
-    objects: list[dict[str, Any]] = []
+def lower_dataflow(ctx: Context, engine: Engine) -> tuple[list[Manifest], list[SecretPlan]]:
+    objects: list[Manifest] = []
     secrets: list[SecretPlan] = []
-    previous: dict[str, Any] | None = None
-    by_name: dict[str, dict[str, Any]] = {}
+    previous: Tree | None = None
+    by_name: dict[str, Tree] = {}
     for i, step in enumerate(ctx.spec.dataflow):
         kind, at = BY_STEP[step.op].kind, ("dataflow", i, step.op)
         if kind not in engine.operations:
@@ -78,8 +77,8 @@ _COMPUTED = {"runAfter": "after and affinityStrategy", "dataset": "the spec's da
 _PLACEMENT = ("nodeSelector", "affinity", "tolerations", "schedulerName")
 
 
-def _after(ctx: Context, step: Step, index: int, previous: dict[str, Any] | None,
-           by_name: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+def _after(ctx: Context, step: Step, index: int, previous: Tree | None,
+           by_name: dict[str, Tree]) -> Tree | None:
     """The operation this step runs after: the previous one, a named earlier one, or none."""
     if step.after == "none":
         return None
@@ -93,7 +92,7 @@ def _after(ctx: Context, step: Step, index: int, previous: dict[str, Any] | None
     return by_name[step.after]
 
 
-def _placement(ctx: Context, step: Step, kind: str, at: PathT, spec: dict[str, Any]) -> None:
+def _placement(ctx: Context, step: Step, kind: str, at: PathT, spec: Tree) -> None:
     """Where the operation's pods run: nodeSelector, affinity, tolerations, schedulerName."""
     for key in _PLACEMENT:
         value = getattr(step, key)
@@ -109,7 +108,7 @@ def _placement(ctx: Context, step: Step, kind: str, at: PathT, spec: dict[str, A
             spec[key] = dict(value) if isinstance(value, dict) else value
 
 
-def _spec(ctx: Context, step: Step, at: PathT, name: str, secrets: list[SecretPlan]) -> dict[str, Any]:
+def _spec(ctx: Context, step: Step, at: PathT, name: str, secrets: list[SecretPlan]) -> Tree:
     if step.migrate is not None:
         return _migrate(ctx, step.migrate, at, name, secrets)
     if step.process is not None:
@@ -120,7 +119,7 @@ def _spec(ctx: Context, step: Step, at: PathT, name: str, secrets: list[SecretPl
     return _backup(ctx, step.backup, at)
 
 
-def _scheduling(ctx: Context, op: Migrate | Process | Load, at: PathT, out: dict[str, Any]) -> None:
+def _scheduling(ctx: Context, op: Migrate | Process | Load, at: PathT, out: Tree) -> None:
     if op.policy is not None:
         out["policy"] = op.policy
     if op.schedule is not None:
@@ -129,16 +128,16 @@ def _scheduling(ctx: Context, op: Migrate | Process | Load, at: PathT, out: dict
         ctx.report((*at, "policy"), "policy Cron needs a schedule")
 
 
-def _migrate(ctx: Context, m: Migrate, at: PathT, name: str, secrets: list[SecretPlan]) -> dict[str, Any]:
+def _migrate(ctx: Context, m: Migrate, at: PathT, name: str, secrets: list[SecretPlan]) -> Tree:
     sides = {"from": m.from_, "to": m.to}
     external = [k for k, v in sides.items() if scheme_of(v)]
     if len(external) != 1:
         ctx.report(at, "a migration moves data between this dataset (a path such as /raw) and external storage "
                        "(a URI such as oss://bucket/dir/): give exactly one of each")
-    spec: dict[str, Any] = {}
+    spec: Tree = {}
     for side, value in sides.items():
         if scheme_of(value):
-            end: dict[str, Any] = {"uri": value}
+            end: Tree = {"uri": value}
             if m.credentials is not None:
                 got = deliver(ctx, m.credentials, f"{name}-credentials", (*at, "credentials"))
                 end["encryptOptions"] = got.encrypt_options
@@ -162,18 +161,18 @@ def _migrate(ctx: Context, m: Migrate, at: PathT, name: str, secrets: list[Secre
     return spec
 
 
-def _process(ctx: Context, p: Process, at: PathT) -> dict[str, Any]:
-    dataset: dict[str, Any] = {"name": ctx.name, "namespace": ctx.namespace, "mountPath": p.mountPath}
+def _process(ctx: Context, p: Process, at: PathT) -> Tree:
+    dataset: Tree = {"name": ctx.name, "namespace": ctx.namespace, "mountPath": p.mountPath}
     if p.subPath is not None:
         dataset["subPath"] = p.subPath
-    processor: dict[str, Any] = {}
+    processor: Tree = {}
     if p.serviceAccount:
         processor["serviceAccountName"] = p.serviceAccount
     if p.job is not None:
         processor["job"] = {"podSpec": p.job}
     else:
         processor["script"] = _script(ctx, p, at)
-    spec: dict[str, Any] = {"dataset": dataset, "processor": processor}
+    spec: Tree = {"dataset": dataset, "processor": processor}
     if p.policy is not None or p.schedule is not None:
         if not versions.has(ctx.version, "DataProcess", "policy"):
             since = versions.first_with("DataProcess", "policy")
@@ -184,7 +183,7 @@ def _process(ctx: Context, p: Process, at: PathT) -> dict[str, Any]:
     return spec
 
 
-def _script(ctx: Context, p: Process, at: PathT) -> dict[str, Any]:
+def _script(ctx: Context, p: Process, at: PathT) -> Tree:
     source = p.script or ""
     if p.scriptFile is not None:
         try:
@@ -194,7 +193,7 @@ def _script(ctx: Context, p: Process, at: PathT) -> dict[str, Any]:
             ctx.diagnostics += [ctx.doc.diag((*at, "scriptFile"), d.message, stage="lower") for d in exc.diagnostics]
         except UnicodeDecodeError:
             ctx.report((*at, "scriptFile"), f"{p.scriptFile} is not UTF-8 text")
-    script: dict[str, Any] = {"image": p.image, "command": list(p.command), "source": source}
+    script: Tree = {"image": p.image, "command": list(p.command), "source": source}
     if p.imageTag:
         script["imageTag"] = p.imageTag
     if p.env:
@@ -204,15 +203,15 @@ def _script(ctx: Context, p: Process, at: PathT) -> dict[str, Any]:
     return script
 
 
-def _load(ctx: Context, load: Load, at: PathT) -> dict[str, Any]:
+def _load(ctx: Context, load: Load, at: PathT) -> Tree:
     targets = []
     for entry in load.paths:
-        target: dict[str, Any] = {"path": entry.path}
+        target: Tree = {"path": entry.path}
         count = entry.replicas if entry.replicas is not None else load.replicas
         if count is not None:
             target["replicas"] = count
         targets.append(target)
-    spec: dict[str, Any] = {"dataset": {"name": ctx.name, "namespace": ctx.namespace}}
+    spec: Tree = {"dataset": {"name": ctx.name, "namespace": ctx.namespace}}
     if targets:  # none: the loader gets no path (metadata only, with loadMetadata); see spec.Load
         spec["target"] = targets
     if load.metadata is not None:
@@ -223,10 +222,10 @@ def _load(ctx: Context, load: Load, at: PathT) -> dict[str, Any]:
     return spec
 
 
-def _backup(ctx: Context, b: Backup, at: PathT) -> dict[str, Any]:
+def _backup(ctx: Context, b: Backup, at: PathT) -> Tree:
     if not b.path.startswith(("pvc://", "local://")):
         ctx.report((*at, "path"), "backup path must be pvc://<claim>/<subpath>/ or local:///<path>/")
-    spec: dict[str, Any] = {"dataset": ctx.name, "backupPath": b.path}
+    spec: Tree = {"dataset": ctx.name, "backupPath": b.path}
     if b.runAs is not None:
         spec["runAs"] = b.runAs.model_dump()
     return spec

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import base64
-from typing import Any
 
 from ..diagnostics import PathT
 from ..kinds import table
+from ..manifest import Tree
 from ..specparts import ExternalSecretRef
 from . import overrides
 from .context import Context
@@ -34,7 +34,7 @@ def merge_secrets(ctx: Context, plans: list[SecretPlan]) -> list[SecretPlan]:
     return [merged[n] for n in sorted(merged)]
 
 
-def secret(ctx: Context, plan: SecretPlan) -> dict[str, Any]:
+def secret(ctx: Context, plan: SecretPlan) -> Tree:
     """The Secret, or the ExternalSecret that makes it in the cluster."""
     if plan.external is not None:
         return external_secret(ctx, plan.name, plan.external, plan.at)
@@ -44,7 +44,7 @@ def secret(ctx: Context, plan: SecretPlan) -> dict[str, Any]:
     return obj
 
 
-def external_secret(ctx: Context, name: str, ref: ExternalSecretRef, at: PathT) -> dict[str, Any]:
+def external_secret(ctx: Context, name: str, ref: ExternalSecretRef, at: PathT) -> Tree:
     """An External Secrets Operator ExternalSecret whose target is the Secret `name`; each key
     is one property of the remote secret (ESO api/v1 ExternalSecretData.remoteRef)."""
     data = [{"secretKey": option, "remoteRef": {"key": ref.remoteKey, "property": prop}}
@@ -60,9 +60,9 @@ def external_secret(ctx: Context, name: str, ref: ExternalSecretRef, at: PathT) 
     return obj
 
 
-def node_affinity(ctx: Context) -> dict[str, Any] | None:
+def node_affinity(ctx: Context) -> Tree | None:
     p = ctx.spec.placement
-    exprs: list[dict[str, Any]] = []
+    exprs: list[Tree] = []
     if p.gpu:
         exprs.append({"key": p.gpuLabel, "operator": "In", "values": list(p.gpu)})
     for key in sorted(p.nodeSelector):
@@ -72,11 +72,11 @@ def node_affinity(ctx: Context) -> dict[str, Any] | None:
     return {"required": {"nodeSelectorTerms": [{"matchExpressions": exprs}]}}
 
 
-def dataset(ctx: Context, mounts: list[dict[str, Any]], shared: list[dict[str, Any]] | None = None
-            ) -> dict[str, Any]:
+def dataset(ctx: Context, mounts: list[Tree], shared: list[Tree] | None = None
+            ) -> Tree:
     """The Dataset; `shared` is the sharedEncryptOptions delivered from sharedCredentials."""
     s = ctx.spec
-    spec: dict[str, Any] = {}
+    spec: Tree = {}
     if mounts:
         spec["mounts"] = mounts
     if s.sharedOptions:

@@ -4,10 +4,10 @@ a spec can be judged by (what the engine mounts at all, and names derived from t
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from .. import names
 from ..contract import Engine
+from ..manifest import Manifest, Tree
 from ..specparts import Mount
 from ..uri import PVC, REFERENCE, scheme_of
 from .context import Context
@@ -70,13 +70,13 @@ def check(ctx: Context, engine: Engine) -> None:
             ctx.report(at, f"{engine.kind} cannot mount {scheme}:// (it accepts {accepted})", stage="check")
 
 
-def lower_mounts(ctx: Context) -> tuple[list[dict[str, Any]], list[SecretPlan]]:
-    mounts: list[dict[str, Any]] = []
+def lower_mounts(ctx: Context) -> tuple[list[Tree], list[SecretPlan]]:
+    mounts: list[Tree] = []
     secrets: list[SecretPlan] = []
     for i, m in enumerate(ctx.spec.source):
         name = mount_name_for(ctx, i, m)
         uri = f"pvc://{claim_name(ctx, i, m)}" if m.nfs is not None else m.uri
-        out: dict[str, Any] = {"mountPoint": uri, "name": name}
+        out: Tree = {"mountPoint": uri, "name": name}
         if m.name is None and "name" in m.model_fields_set:
             del out["name"]  # `name: null`: unnamed; Mount.name is optional (api/v1alpha1/dataset_types.go)
         for key in ("path", "readOnly", "shared"):
@@ -100,13 +100,13 @@ def shared_credentials(ctx: Context) -> Delivered | None:
     return deliver(ctx, ctx.spec.sharedCredentials, f"{ctx.name}-shared-credentials", ("sharedCredentials",))
 
 
-def nfs_objects(ctx: Context) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
+def nfs_objects(ctx: Context) -> list[Manifest]:
+    out: list[Manifest] = []
     for i, m in enumerate(ctx.spec.source):
         if m.nfs is None:
             continue
         name, nfs = claim_name(ctx, i, m), m.nfs
-        pv_spec: dict[str, Any] = {
+        pv_spec: Tree = {
             "capacity": {"storage": nfs.capacity},
             "volumeMode": "Filesystem",
             "accessModes": list(nfs.accessModes),

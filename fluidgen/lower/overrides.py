@@ -13,12 +13,13 @@ from typing import Any
 
 from ..diagnostics import PathT
 from ..fluid.schemas import describe_problem, prune_spec, spec_validator
+from ..manifest import Tree
 from ..merge import deep_merge, without_nones
 from .context import Context
 
 
-def apply(ctx: Context, kind: str, tree: dict[str, Any], overrides: Mapping[str, Any], at: PathT,
-          computed: Mapping[str, str] | None = None) -> dict[str, Any]:
+def apply(ctx: Context, kind: str, tree: Tree, overrides: Mapping[str, Any], at: PathT,
+          computed: Mapping[str, str] | None = None) -> Tree:
     """`tree` with `overrides` merged on top; keys in `computed` name the spec key to use instead."""
     computed = computed or {}
     for key, instead in computed.items():
@@ -35,10 +36,10 @@ def apply(ctx: Context, kind: str, tree: dict[str, Any], overrides: Mapping[str,
         severity, message = describe_problem(ctx.version, kind, p, f"in {'.'.join(map(str, at))}")
         ctx.diagnostics.append(ctx.doc.diag((*at, *p.path), message, severity,
                                             stage="resolve", code="FG001" if severity == "warning" else ""))
-    merged: dict[str, Any] = deep_merge(tree, prune_spec(ctx.version, kind, given))
+    merged: Tree = deep_merge(tree, prune_spec(ctx.version, kind, given))
     return merged
 
 
-def trace(ctx: Context, obj: dict[str, Any], overrides: Mapping[str, Any], at: PathT) -> None:
+def trace(ctx: Context, obj: Tree, overrides: Mapping[str, Any], at: PathT) -> None:
     for key, value in overrides.items():
         ctx.trace_copy(obj, ("spec", key), (*at, key), value)

@@ -11,6 +11,7 @@ from typing import Any
 
 from .. import profiles, versions
 from ..contract import Engine
+from ..manifest import Tree
 from ..merge import deep_merge
 from . import overrides, runtimekeys
 from .context import Context
@@ -33,7 +34,7 @@ def check(ctx: Context, engine: Engine) -> None:
     engine.hooks.check(ctx)
 
 
-def _profile_layer(ctx: Context, engine: Engine, base: dict[str, Any]) -> tuple[dict[str, Any], list[Any]]:
+def _profile_layer(ctx: Context, engine: Engine, base: Tree) -> tuple[Tree, list[Any]]:
     ref = ctx.spec.runtime.profile
     if ref is None or ref == profiles.NONE:
         return base, []
@@ -51,8 +52,8 @@ def _profile_layer(ctx: Context, engine: Engine, base: dict[str, Any]) -> tuple[
     return tree, chain
 
 
-def runtime(ctx: Context, engine: Engine) -> dict[str, Any]:
-    tree: dict[str, Any] = deep_merge({}, dict(engine.lowering.defaults))
+def runtime(ctx: Context, engine: Engine) -> Tree:
+    tree: Tree = deep_merge({}, dict(engine.lowering.defaults))
     tree, chain = _profile_layer(ctx, engine, tree)
     tree = deep_merge(tree, engine.hooks.generate(ctx, engine))
     tree = runtimekeys.apply(ctx, engine.kind, tree)
@@ -64,7 +65,7 @@ def runtime(ctx: Context, engine: Engine) -> dict[str, Any]:
     return obj
 
 
-def _trace(ctx: Context, obj: dict[str, Any], chain: list[Any]) -> None:
+def _trace(ctx: Context, obj: Tree, chain: list[Any]) -> None:
     for profile in chain:
         for entry in profile.entries:
             if entry.waive:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..fluid.schemas import has_field
+from ..manifest import Tree
 from ..merge import set_path
 from .context import Context
 
@@ -52,7 +53,7 @@ def present(version: str, kind: str, key: RuntimeKey) -> list[tuple[str, ...]]:
     return [p for p in key.paths if has_field(version, kind, p)]
 
 
-def apply(ctx: Context, kind: str, tree: dict[str, Any]) -> dict[str, Any]:
+def apply(ctx: Context, kind: str, tree: Tree) -> Tree:
     for key in KEYS:
         value = value_of(ctx.spec.runtime, key.key)
         if value is None or value == {}:
@@ -67,16 +68,16 @@ def apply(ctx: Context, kind: str, tree: dict[str, Any]) -> dict[str, Any]:
     return tree
 
 
-def trace(ctx: Context, obj: dict[str, Any], kind: str) -> None:
+def trace(ctx: Context, obj: Tree, kind: str) -> None:
     for key in KEYS:
         if value_of(ctx.spec.runtime, key.key) is not None:
             for path in present(ctx.version, kind, key):
                 ctx.trace(obj, ("spec", *path), ("runtime", *key.key))
 
 
-def imported(version: str, kind: str, spec: dict[str, Any]) -> dict[str, Any]:
+def imported(version: str, kind: str, spec: Tree) -> Tree:
     """The keys a runtime spec's fields make: a key whose fields all hold the same value."""
-    out: dict[str, Any] = {}
+    out: Tree = {}
     for key in KEYS:
         paths = present(version, kind, key)
         values = [_at(spec, p) for p in paths]

@@ -9,7 +9,6 @@ training reads from local cache workers. The data appears where the engine's FUS
 from __future__ import annotations
 
 import posixpath
-from typing import Any
 
 from ..contract import Engine
 from ..contract import replicas as cache_workers
@@ -17,6 +16,7 @@ from ..diagnostics import PathT
 from ..engine_table import ENGINES
 from ..fluidbase import mount_path, reference_subpath
 from ..jobkinds import GPU, WORKLOADS, Pod, submit_reasons, submit_rules
+from ..manifest import Manifest, Tree
 from ..specparts import Process, Workload
 from ..uri import is_reference
 from .context import Context
@@ -60,7 +60,7 @@ def _reference_layout(ctx: Context, w: Workload, at: PathT) -> None:
                f"{uri.rstrip('/')}/<folder>", "warning")
 
 
-def lower_workloads(ctx: Context, engine: Engine) -> list[dict[str, Any]]:
+def lower_workloads(ctx: Context, engine: Engine) -> list[Manifest]:
     out = []
     names: dict[str, int] = {}
     for i, w in enumerate(ctx.spec.workloads):
@@ -119,7 +119,7 @@ def _checked(ctx: Context, w: Workload, at: PathT) -> bool:
     return ok
 
 
-def _object(ctx: Context, engine: Engine, w: Workload, at: PathT) -> dict[str, Any]:
+def _object(ctx: Context, engine: Engine, w: Workload, at: PathT) -> Tree:
     kind = WORKLOADS[w.kind]
     env = dict(w.env)
     if w.dataEnv:
@@ -130,21 +130,21 @@ def _object(ctx: Context, engine: Engine, w: Workload, at: PathT) -> dict[str, A
                                                 f"path + where {engine.kind} puts the mount); kept as given",
                        "warning")
         env.setdefault(w.dataEnv, where)
-    requests: dict[str, Any] = {}
+    requests: Tree = {}
     if w.cpu is not None:
         requests["cpu"] = w.cpu
     if w.memory is not None:
         requests["memory"] = w.memory
-    resources: dict[str, Any] = {}
+    resources: Tree = {}
     if w.gpus:
         requests[GPU] = w.gpus
         resources["limits"] = {GPU: w.gpus}
     if requests:
         resources["requests"] = requests
     read_only = "ReadWriteMany" not in ctx.spec.accessModes
-    mounts: list[dict[str, Any]] = [{"name": DATA_VOLUME, "mountPath": posixpath.normpath(w.mountPath),
+    mounts: list[Tree] = [{"name": DATA_VOLUME, "mountPath": posixpath.normpath(w.mountPath),
                                      **({"readOnly": True} if read_only else {})}]
-    volumes: list[dict[str, Any]] = [{"name": DATA_VOLUME, "persistentVolumeClaim": {
+    volumes: list[Tree] = [{"name": DATA_VOLUME, "persistentVolumeClaim": {
         "claimName": ctx.name, **({"readOnly": True} if read_only else {})}}]
     if w.shm is not None:
         mounts.append({"name": SHM_VOLUME, "mountPath": SHM_PATH})
@@ -166,7 +166,7 @@ def _object(ctx: Context, engine: Engine, w: Workload, at: PathT) -> dict[str, A
     return obj
 
 
-def submitter_rbac(ctx: Context) -> list[dict[str, Any]]:
+def submitter_rbac(ctx: Context) -> list[Manifest]:
     """ServiceAccount, Role and RoleBinding per service account of the steps whose scripts
     submit jobs (the kinds of all its steps together)."""
     by_account: dict[str, list[tuple[int, Process, str]]] = {}
@@ -189,13 +189,13 @@ def submitter_rbac(ctx: Context) -> list[dict[str, Any]]:
 
 
 def _rbac(ctx: Context, account: str, kinds: list[str], tool: str, steps: list[str], at: PathT
-          ) -> list[dict[str, Any]]:
+          ) -> list[Manifest]:
     role = f"{account}-submitter"
     why = (f"data operation {', '.join(steps)} submits and watches {', '.join(kinds)} with {tool}. "
            f"{submit_reasons(kinds, tool)}")
     meta = ctx.metadata(role)
     meta.setdefault("annotations", {})[WHY_ANNOTATION] = why
-    objects: list[dict[str, Any]] = [
+    objects: list[Manifest] = [
         {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": ctx.metadata(account)},
         {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role", "metadata": meta,
          "rules": submit_rules(kinds, tool)},

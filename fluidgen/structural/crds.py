@@ -17,6 +17,7 @@ from typing import Any
 
 from ..diagnostics import Diagnostic, FluidgenError
 from ..inputs import Reader, inside
+from ..manifest import Tree
 from ..yamlreader import decode, load_text
 from .validate import Problem, Validator
 
@@ -87,7 +88,7 @@ class CrdSet:
             self._validators[key] = Validator(self.schemas[key])
         return self._validators[key]
 
-    def check(self, obj: dict[str, Any]) -> list[Problem]:
+    def check(self, obj: Tree) -> list[Problem]:
         """Problems of a whole object; metadata is checked on its own (names, labels)."""
         body = {k: v for k, v in obj.items() if k != "metadata"}
         try:
@@ -98,7 +99,7 @@ class CrdSet:
                                 f"({type(exc).__name__})", "schema")]
 
 
-def _crds_in(doc: Any) -> Iterator[dict[str, Any]]:
+def _crds_in(doc: Any) -> Iterator[Tree]:
     if not isinstance(doc, dict):
         return
     if doc.get("kind") == "CustomResourceDefinition":
@@ -108,9 +109,9 @@ def _crds_in(doc: Any) -> Iterator[dict[str, Any]]:
             yield from _crds_in(item)
 
 
-def _schemas_of(crd: dict[str, Any]) -> dict[tuple[str, str], Any]:
-    spec: dict[str, Any] = crd["spec"] if isinstance(crd.get("spec"), dict) else {}
-    names: dict[str, Any] = spec["names"] if isinstance(spec.get("names"), dict) else {}
+def _schemas_of(crd: Tree) -> dict[tuple[str, str], Any]:
+    spec: Tree = crd["spec"] if isinstance(crd.get("spec"), dict) else {}
+    names: Tree = spec["names"] if isinstance(spec.get("names"), dict) else {}
     group, kind = str(spec.get("group")), str(names.get("kind"))
     out = {}
     for version in spec.get("versions") or []:

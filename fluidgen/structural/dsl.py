@@ -7,12 +7,12 @@ validation treats a structural schema.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
+from ..manifest import Tree
 from ..quantity import QUANTITY_RE
 from . import kube
 
-Schema = dict[str, Any]
+Schema = Tree
 
 STR: Schema = {"type": "string"}
 BOOL: Schema = {"type": "boolean"}

@@ -18,8 +18,8 @@ import importlib.util
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any
 
+from ..manifest import Tree
 from ..quantity import QUANTITY_RE
 from .validate import PathT, Validator
 
@@ -28,7 +28,7 @@ QUANTITY_DEF = "io.k8s.apimachinery.pkg.api.resource.Quantity"
 OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
 # How CRDs render the core types, where that differs from the Kubernetes OpenAPI:
 # a quantity is an integer or a string matching the quantity pattern (not any number).
-QUANTITY_SCHEMA: dict[str, Any] = {"anyOf": [{"type": "integer"}, {"type": "string"}],
+QUANTITY_SCHEMA: Tree = {"anyOf": [{"type": "integer"}, {"type": "string"}],
                                    "pattern": QUANTITY_RE.pattern, "x-kubernetes-int-or-string": True}
 PATCHES = {QUANTITY_DEF: QUANTITY_SCHEMA}
 VOLUME = "io.k8s.api.core.v1.Volume"
@@ -71,14 +71,14 @@ def latest() -> str:
 
 
 @cache
-def definitions(minor: str) -> dict[str, Any]:
+def definitions(minor: str) -> Tree:
     """Every strict definition of a Kubernetes minor version, by its full name."""
     folder = _schema_root() / f"v{minor}.0-local-strict"
     try:
         data = json.loads(folder.joinpath("_definitions.json").read_bytes())
     except FileNotFoundError as exc:
         raise SchemasMissing(f"kubernetes-validate has no schemas for Kubernetes {minor}") from exc
-    defs: dict[str, Any] = data["$defs"]
+    defs: Tree = data["$defs"]
     return defs
 
 
@@ -88,7 +88,7 @@ def ref(name: str) -> dict[str, str]:
 
 
 @cache
-def crd_embedding(minor: str) -> dict[str, Any]:
+def crd_embedding(minor: str) -> Tree:
     """Definitions as CRDs embed them, where that differs from the Kubernetes OpenAPI:
     an embedded ObjectMeta (a volumeClaimTemplate's metadata) is an open object, and a
     VolumeSource (which the OpenAPI inlines into Volume) is a Volume without its name, and an
@@ -103,7 +103,7 @@ def crd_embedding(minor: str) -> dict[str, Any]:
     return {**PATCHES, OBJECT_META: {"type": "object"}, VOLUME_SOURCE: source, PVC: claim}
 
 
-def embedded_validator(schema: dict[str, Any], minor: str) -> Validator:
+def embedded_validator(schema: Tree, minor: str) -> Validator:
     """A validator for a CRD-style schema whose $refs name core types of `minor`."""
     return Validator(schema, definitions(minor), crd_embedding(minor))
 

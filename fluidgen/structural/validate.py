@@ -24,6 +24,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..diagnostics import Severity, quote_hint
+from ..manifest import Tree
 from ..quantity import QUANTITY_RE, quantity_hint, to_bytes
 
 PathT = tuple[str | int, ...]
@@ -193,7 +194,7 @@ class Validator:
         out.append(Problem(path, f"expected {' or '.join(words) or 'another form'}, found {describe(value)}",
                            "type"))
 
-    def _object(self, schema: Schema, value: dict[str, Any], path: PathT, out: list[Problem]) -> None:
+    def _object(self, schema: Schema, value: Tree, path: PathT, out: list[Problem]) -> None:
         props: Mapping[str, Any] = schema.get("properties") or {}
         extra = schema.get("additionalProperties")
         open_ = schema.get("x-kubernetes-preserve-unknown-fields") or extra is True or (
