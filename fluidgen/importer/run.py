@@ -93,8 +93,10 @@ def run(paths: list[str], version: str, reader: Reader | None = None, lint: bool
             paths[0] if paths else "-", 1, 1, "error",
             "no Fluid Dataset in the input: a spec is made per Dataset (a PersistentVolume and claim become its nfs "
             "source when given together with the Dataset that mounts them)", stage="import"))
-    if lint:
-        result.diagnostics += _lint(paths, version, reader)
+    if lint:  # the input's findings, each once (reading problems are already said as errors)
+        said = {(d.file, d.line, d.col, d.message) for d in result.diagnostics}
+        found = _lint(paths, version, reader)
+        result.diagnostics += [d for d in found if (d.file, d.line, d.col, d.message) not in said]
     return result
 
 
