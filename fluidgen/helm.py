@@ -18,6 +18,7 @@ from .diagnostics import Diagnostic
 from .engine_table import ENGINES
 from .manifest import Manifest, Tree, jvm_flag
 from .quantity import java_size_to_bytes, to_bytes
+from .uri import LOCAL, PVC, REFERENCE, scheme_of
 from .yamlreader import Document
 
 COMPONENTS = ("master", "jobMaster", "worker", "jobWorker")
@@ -33,7 +34,7 @@ ROOT_OPTION = "alluxio.master.mount.table.root.option."
 CHART = "the Alluxio chart (Alluxio/alluxio 527b9fd, chart 0.6.x, image 2.9.2)"
 # resources.limits.memory in that chart's values.yaml, per component
 CHART_MEMORY = {"master": "8Gi", "jobMaster": "8Gi", "worker": "4Gi", "jobWorker": "4Gi", "fuse": "4Gi"}
-FLUID_ONLY = ("pvc", "local", "dataset")  # schemes Fluid mounts itself, not through Alluxio's UFS
+FLUID_ONLY = (PVC, LOCAL, REFERENCE)  # schemes Fluid mounts itself, not through Alluxio's UFS
 
 
 def values(objects: list[Manifest], doc: Document) -> tuple[Tree, list[Diagnostic]]:
@@ -44,20 +45,8 @@ def values(objects: list[Manifest], doc: Document) -> tuple[Tree, list[Diagnosti
     if any(o["kind"] in ("PersistentVolume", "PersistentVolumeClaim") for o in objects):
         diags.append(doc.diag(("source",), "the Alluxio chart cannot create the NFS PersistentVolume and claim "
                                            "this spec needs; use --target fluid", stage="helm"))
-    out: Tree = {}
-    image = spec.get("alluxioVersion") or {}
-    out.update({k: image[k] for k in ("image", "imageTag", "imagePullPolicy") if k in image})
-    out["properties"] = {**_data_properties(spec), **spec.get("properties", {}), **_root_mount(dataset, doc, diags)}
-    if spec.get("jvmOptions"):
-        out["jvmOptions"] = list(spec["jvmOptions"])
-    for name in COMPONENTS:
-        comp = {k: v for k, v in (spec.get(name) or {}).items() if k in COMPONENT_KEYS}
-        if comp:
-            out[name] = comp
-    levels = ((spec.get("tieredstore") or {}).get("levels")) or []
-    if levels:
-        out["tieredstore"] = {"levels": [_level(i, lv) for i, lv in enumerate(levels)]}
-    out["fuse"] = _fuse(spec.get("fuse") or {})
+    out = _chart_values(spec, {**_data_properties(spec), **spec.get("properties", {}),
+                                **_root_mount(dataset, doc, diags)})
     diags += _memory_budget(out, doc)
     selector = _node_selector(dataset, doc, diags)
     if selector:
@@ -73,6 +62,25 @@ def values(objects: list[Manifest], doc: Document) -> tuple[Tree, list[Diagnosti
     return out, diags
 
 
+def _chart_values(spec: Tree, properties: dict[str, str]) -> Tree:
+    """The runtime's image, properties, JVM options, components, tiers and FUSE as chart values."""
+    out: Tree = {}
+    image = spec.get("alluxioVersion") or {}
+    out.update({k: image[k] for k in ("image", "imageTag", "imagePullPolicy") if k in image})
+    out["properties"] = properties
+    if spec.get("jvmOptions"):
+        out["jvmOptions"] = list(spec["jvmOptions"])
+    for name in COMPONENTS:
+        comp = {k: v for k, v in (spec.get(name) or {}).items() if k in COMPONENT_KEYS}
+        if comp:
+            out[name] = comp
+    levels = ((spec.get("tieredstore") or {}).get("levels")) or []
+    if levels:
+        out["tieredstore"] = {"levels": [_level(i, lv) for i, lv in enumerate(levels)]}
+    out["fuse"] = _fuse(spec.get("fuse") or {})
+    return out
+
+
 def _data_properties(spec: Tree) -> dict[str, str]:
     """data.replicas as the property Fluid would set from it; data.pin has no chart equivalent."""
     replicas = (spec.get("data") or {}).get("replicas")
@@ -86,7 +94,7 @@ def _root_mount(dataset: Tree, doc: Document, diags: list[Diagnostic]) -> dict[s
                                            f"this spec has {len(mounts)} mounts", stage="helm"))
         return {}
     mount = mounts[0]
-    scheme = str(mount["mountPoint"]).partition("://")[0].lower()
+    scheme = scheme_of(str(mount["mountPoint"]))
     if scheme in FLUID_ONLY:
         diags.append(doc.diag(("source", 0), f"{scheme}:// is Fluid's own mount, which the Alluxio chart cannot make "
                                              "its root UFS; use --target fluid, or a storage URI such as oss:// or "

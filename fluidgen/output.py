@@ -30,7 +30,7 @@ import json
 import os
 import stat
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -208,14 +208,7 @@ def write_dir(directory: str, objects: list[Manifest], sealed: str | None = None
     previous = _owned(target)
     files = directory_files(objects, sealed, flux)
     sub = target / WORKLOADS
-    if any("/" in n for n in files) or sub.is_symlink():
-        made_before = any("/" in n for n in previous)
-        if sub.is_symlink() or (sub.exists() and (not sub.is_dir() or not made_before)):
-            raise _refuse(sub, "exists and was not written by fluidgen; fluidgen does not write into it")
-    for name in files:
-        path = target / name
-        if (path.is_symlink() or path.exists()) and name not in previous:
-            raise _refuse(path, "exists and was not written by fluidgen; fluidgen does not overwrite it")
+    _refuse_foreign(target, files, previous)
     target.mkdir(parents=True, exist_ok=True)
     if any("/" in n for n in files):
         sub.mkdir(exist_ok=True)
@@ -228,6 +221,20 @@ def write_dir(directory: str, objects: list[Manifest], sealed: str | None = None
         with contextlib.suppress(OSError):
             sub.rmdir()  # only when empty: a file the user put there stays
     return sorted(files)
+
+
+def _refuse_foreign(target: Path, files: Mapping[str, Planned], previous: set[str]) -> None:
+    """Raise when a file (or the workloads folder) the build would write exists and fluidgen did
+    not write it last time: a link, a FIFO or the user's own file is never written through."""
+    sub = target / WORKLOADS
+    if any("/" in n for n in files) or sub.is_symlink():
+        made_before = any("/" in n for n in previous)
+        if sub.is_symlink() or (sub.exists() and (not sub.is_dir() or not made_before)):
+            raise _refuse(sub, "exists and was not written by fluidgen; fluidgen does not write into it")
+    for name in files:
+        path = target / name
+        if (path.is_symlink() or path.exists()) and name not in previous:
+            raise _refuse(path, "exists and was not written by fluidgen; fluidgen does not overwrite it")
 
 
 def _atomic(path: Path, text: str, mode: int) -> None:

@@ -57,17 +57,22 @@ def check(ctx: Context, engine: Engine) -> None:
     for i, m in enumerate(source):
         if m.name is not None and (problem := names.mount_name(m.name)) is not None:
             ctx.report(("source", i, "name"), problem, stage="check")
-        scheme = PVC if m.nfs is not None else scheme_of(m.uri or "")
-        at = ("source", i, "nfs" if m.nfs is not None else "uri")
-        if scheme == REFERENCE:
-            continue  # the rules FG115 (its only mount) and FG120 (the engine that serves it) judge it
-        if not scheme and engine.mounts.schemes is None:
-            continue  # a FUSE program of the user's reads mountPoint as it is (server:/export, a volume name)
-        if not scheme:
-            ctx.report(at, "expected a URI with a scheme, such as oss://bucket/dir/ or pvc://claim", stage="check")
-        elif engine.mounts.schemes is not None and scheme not in engine.mounts.schemes:
-            accepted = ", ".join(f"{s}://" for s in sorted(engine.mounts.schemes)) or "no mounts"
-            ctx.report(at, f"{engine.kind} cannot mount {scheme}:// (it accepts {accepted})", stage="check")
+        _check_scheme(ctx, engine, i, m)
+
+
+def _check_scheme(ctx: Context, engine: Engine, i: int, m: Mount) -> None:
+    """Whether the engine mounts this mount's scheme at all."""
+    scheme = PVC if m.nfs is not None else scheme_of(m.uri or "")
+    at = ("source", i, "nfs" if m.nfs is not None else "uri")
+    if scheme == REFERENCE:
+        return  # the rules FG115 (its only mount) and FG120 (the engine that serves it) judge it
+    if not scheme and engine.mounts.schemes is None:
+        return  # a FUSE program of the user's reads mountPoint as it is (server:/export, a volume name)
+    if not scheme:
+        ctx.report(at, "expected a URI with a scheme, such as oss://bucket/dir/ or pvc://claim", stage="check")
+    elif engine.mounts.schemes is not None and scheme not in engine.mounts.schemes:
+        accepted = ", ".join(f"{s}://" for s in sorted(engine.mounts.schemes)) or "no mounts"
+        ctx.report(at, f"{engine.kind} cannot mount {scheme}:// (it accepts {accepted})", stage="check")
 
 
 def lower_mounts(ctx: Context) -> tuple[list[Tree], list[SecretPlan]]:

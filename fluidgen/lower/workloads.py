@@ -73,39 +73,44 @@ def lower_workloads(ctx: Context, engine: Engine) -> list[Manifest]:
     return out
 
 
+def _mount_path_problem(w: Workload) -> str | None:
+    if not w.mountPath.startswith("/") or posixpath.normpath(w.mountPath) == "/":
+        return f'"{w.mountPath}" must be an absolute path below /, such as /data'
+    mount = posixpath.normpath(w.mountPath)
+    if mount == SHM_PATH or mount.startswith(SHM_PATH + "/") or SHM_PATH.startswith(mount + "/"):
+        return f"{w.mountPath} collides with {SHM_PATH}, where the job's shared memory is mounted"
+    return None
+
+
+def _errors(ctx: Context, w: Workload) -> list[tuple[str, str]]:
+    """(key, message) of each reason the job cannot be written, in the order they are reported."""
+    kind = WORKLOADS[w.kind]
+    out = []
+    if w.namespace is not None and w.namespace != ctx.namespace:
+        out.append(("namespace", f"the job is in namespace {w.namespace}, the dataset in {ctx.namespace}; a "
+                                 "pod can mount only a claim of its own namespace"))
+    if (problem := _mount_path_problem(w)) is not None:
+        out.append(("mountPath", problem))
+    if not kind.multi_node and w.workers > 1:
+        out.append(("workers", f"a {w.kind} runs one pod; use MPIJob, PyTorchJob or TrainJob for "
+                               f"{w.workers} workers"))
+    if w.workingDir and not kind.working_dir:
+        out.append(("workingDir", f"{w.kind} cannot set the working directory (the runtime owns the "
+                                  "container); change directory in the command"))
+    if w.runtime is not None and w.kind != "TrainJob":
+        out.append(("runtime", "runtime names a ClusterTrainingRuntime and applies to TrainJob only"))
+    if w.workerCommand and w.kind != "MPIJob":
+        out.append(("workerCommand", "workerCommand applies to MPIJob only"))
+    if w.cleanPodPolicy is not None and w.kind not in ("MPIJob", "PyTorchJob"):
+        out.append(("cleanPodPolicy", "cleanPodPolicy applies to MPIJob and PyTorchJob only"))
+    return out
+
+
 def _checked(ctx: Context, w: Workload, at: PathT) -> bool:
     kind = WORKLOADS[w.kind]
-    ok = True
-    if w.namespace is not None and w.namespace != ctx.namespace:
-        ctx.report((*at, "namespace"), f"the job is in namespace {w.namespace}, the dataset in {ctx.namespace}; a "
-                                       "pod can mount only a claim of its own namespace")
-        ok = False
-    if not w.mountPath.startswith("/") or posixpath.normpath(w.mountPath) == "/":
-        ctx.report((*at, "mountPath"), f'"{w.mountPath}" must be an absolute path below /, such as /data')
-        ok = False
-    else:
-        mount = posixpath.normpath(w.mountPath)
-        if mount == SHM_PATH or mount.startswith(SHM_PATH + "/") or SHM_PATH.startswith(mount + "/"):
-            ctx.report((*at, "mountPath"), f"{w.mountPath} collides with {SHM_PATH}, where the job's shared memory "
-                                           "is mounted")
-            ok = False
-    if not kind.multi_node and w.workers > 1:
-        ctx.report((*at, "workers"), f"a {w.kind} runs one pod; use MPIJob, PyTorchJob or TrainJob for "
-                                     f"{w.workers} workers")
-        ok = False
-    if w.workingDir and not kind.working_dir:
-        ctx.report((*at, "workingDir"), f"{w.kind} cannot set the working directory (the runtime owns the "
-                                        "container); change directory in the command")
-        ok = False
-    if w.runtime is not None and w.kind != "TrainJob":
-        ctx.report((*at, "runtime"), "runtime names a ClusterTrainingRuntime and applies to TrainJob only")
-        ok = False
-    if w.workerCommand and w.kind != "MPIJob":
-        ctx.report((*at, "workerCommand"), "workerCommand applies to MPIJob only")
-        ok = False
-    if w.cleanPodPolicy is not None and w.kind not in ("MPIJob", "PyTorchJob"):
-        ctx.report((*at, "cleanPodPolicy"), "cleanPodPolicy applies to MPIJob and PyTorchJob only")
-        ok = False
+    errors = _errors(ctx, w)
+    for key, message in errors:
+        ctx.report((*at, key), message)
     replicas = cache_workers(ctx, ENGINES[ctx.spec.runtime.engine])
     if kind.multi_node and replicas is not None and w.workers > replicas:
         # Only more training nodes than cache workers leaves some without a local cache worker;
@@ -116,7 +121,7 @@ def _checked(ctx: Context, w: Workload, at: PathT) -> bool:
     if w.gpus and not ctx.spec.placement.gpu:
         ctx.report((*at, "gpus"), "the job asks for GPUs but placement.gpu names no GPU model, so the cache "
                                   "may sit on other nodes than the training", "warning")
-    return ok
+    return not errors
 
 
 def _object(ctx: Context, engine: Engine, w: Workload, at: PathT) -> Tree:

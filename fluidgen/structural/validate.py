@@ -212,6 +212,11 @@ class Validator:
                 continue
             elif not open_:
                 out.append(Problem(child, "unknown field", "unknown", tuple(sorted(props))))
+        self._object_bounds(schema, props, value, path, out)
+
+    def _object_bounds(self, schema: Schema, props: Mapping[str, Any], value: Tree, path: PathT,
+                       out: list[Problem]) -> None:
+        """Required fields (null counts as missing unless nullable) and the entry count."""
         for key in schema.get("required", ()):
             if key not in value or (value[key] is None and not self.resolve(props.get(key) or {}).get("nullable")):
                 out.append(Problem(path, f'missing required field "{key}"', "required"))
