@@ -162,6 +162,9 @@ class Mounts:
     single_mount: bool = False  # uses only the first mount
     needs_mounts: bool = True
     references: bool = False  # the runtime a dataset:// reference Dataset gets (Fluid ignores its spec)
+    # Where plain storage options (an endpoint, a region) may also come from the runtime's
+    # properties (Alluxio's site properties), not only the mount's options and sharedOptions.
+    options_in_properties: FluidSource | None = None
 
 
 @dataclass(frozen=True)

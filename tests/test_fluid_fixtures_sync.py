@@ -14,6 +14,7 @@ import yaml
 
 from fluidgen import versions
 from fluidgen.engine_table import BY_KIND
+from fluidgen.engines.alluxio import OptionSetTwice, mount_options
 from fluidgen.fluid.sync import APPLIED, ON_RESTART, RECREATE, ROLLING
 from fluidgen.fluidbase import mount_delta
 from fluidgen.plan import classify
@@ -169,3 +170,18 @@ def test_operation_support(item: tuple[dict[str, Any], dict[str, Any]]) -> None:
     """Engine.operations = the kinds GetDataOperationValueFile renders (pkg/ddc/*/operate.go)."""
     block, case = item
     assert (case["operation"] in BY_KIND[block["kind"]].operations) == case["supported"]
+
+
+# -- Alluxio mount options ------------------------------------------------------------------
+
+@pytest.mark.parametrize("item", _cases("alluxio_mount_options.yaml"), ids=_id)
+def test_alluxio_mount_options(item: tuple[dict[str, Any], dict[str, Any]]) -> None:
+    """engines/alluxio.py mount_options = ufs_internal.go genUFSMountOptions/genEncryptOptions, which
+    FG118 (every name passes) and FG123 (which value wins) rest on."""
+    _, case = item
+    encrypt = [tuple(e) for e in case["encrypt"]]
+    if "error" in case:
+        with pytest.raises(OptionSetTwice, match=case["error"]):
+            mount_options(case["options"], case["shared"], encrypt, configmap=not case["extract"])
+    else:
+        assert mount_options(case["options"], case["shared"], encrypt, configmap=not case["extract"]) == case["want"]

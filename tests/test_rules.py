@@ -61,7 +61,8 @@ spec:
     "FG106": ("v1.0.8", [dataset(), runtime(spec="replicas: 1\ntieredstore:\n  levels: [{mediumtype: MEM, "
                                                 "path: /dev/shm, quota: 1Gi, high: '0.5', low: '0.9'}]")]),
     "FG107": ("v1.0.8", [dataset(), runtime(spec="replicas: 1\nfuse: {args: [fuse, --fuse-opts=direct_io]}")]),
-    "FG108": ("v1.0.8", [dataset(), runtime(spec="replicas: 1\nfuse: {args: [fuse, '--fuse-opts=kernel_cache,"
+    "FG108": ("v1.0.8", [dataset(), runtime(spec="replicas: 1\nproperties: {alluxio.fuse.jnifuse.enabled: 'false'}\n"
+                                                "fuse: {args: [fuse, '--fuse-opts=kernel_cache,"
                                                 "attr_timeout=7200,entry_timeout=7200']}")]),
     "FG109": ("v1.0.8", [dataset(), runtime(spec="replicas: 1\nfuse:\n  jvmOptions: [-XX:ActiveProcessorCount=32]"
                                                 "\n  resources: {limits: {cpu: 4}}")]),

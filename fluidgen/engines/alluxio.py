@@ -4,8 +4,10 @@ Sources in fluid-cloudnative/fluid, the same in every version versions.py lists:
 - api/v1alpha1/alluxioruntime_types.go: the spec.
 - pkg/ddc/alluxio/operate.go: DataLoad, DataBackup and DataProcess are supported.
 - pkg/ddc/alluxio/ufs_internal.go (genUFSMountOptions, genEncryptOptions): mount options
-  and encryptOptions are handed to `alluxio fs mount` as they are; an option given both as
-  a plain option and as an encryptOption fails the mount ("set more than one times").
+  and encryptOptions of any name are handed to `alluxio fs mount` as they are. A name given
+  both as an option and as an encryptOption fails the mount ("set more than one times") only
+  when the controller's ALLUXIO_MOUNT_CONFIG_STORAGE is not configmap; Fluid's chart sets
+  configmap, where the encryptOption (a Secret file path) silently wins (mount_options below).
 - pkg/ddc/alluxio/transform.go (FullnameOverride = runtime name) and charts/alluxio/templates:
   the StatefulSets, DaemonSet, Service and ConfigMaps Fluid creates.
 - pkg/utils/ufs_path_builder.go (GenAlluxioUFSRootPath): `path: /` puts a mount at the root
@@ -40,7 +42,7 @@ from ..fluid.common import (
     VOLUMES,
 )
 from ..fluidbase import fuse_read_only
-from ..fluidsource import decided_by, source
+from ..fluidsource import decided_by, fact, source
 from ..manifest import Tree, fuse_options, fuse_spec, mapping, mounts_of, names_given
 from ..manifest_index import Entry, ManifestIndex
 from ..rules import Example, Finding, Rule
@@ -67,10 +69,15 @@ SPEC = obj(
 _ALLUXIO_DOCS = "Alluxio UFS properties (docs.alluxio.io ufs/{}), passed through by pkg/ddc/alluxio/ufs_internal.go"
 
 
+# Every option and encryptOption name reaches `alluxio fs mount` (genUFSMountOptions): the
+# names below are the documented ones, not the only ones Alluxio reads (s3a.accessKeyId, ...).
+PASS_THROUGH = source("pkg/ddc/alluxio/ufs_internal.go", "genUFSMountOptions")
+
+
 def _pair(scheme: str, key: str, secret: str, options: tuple[str, ...] = (),
           suggested: dict[str, str] | None = None, always: bool = False) -> Storage:
     pair = frozenset({key, secret})
-    return Storage(pair, required=pair if always else frozenset(), pairs=(pair,),
+    return Storage(pair, other_names_read=True, required=pair if always else frozenset(), pairs=(pair,),
                    options=options, suggested=suggested or {}, source=_ALLUXIO_DOCS.format(scheme))
 
 
@@ -88,12 +95,18 @@ STORAGE = {
 }
 
 
+# Fluid sets alluxio.fuse.jnifuse.enabled "true" unless the runtime's properties set it.
+JNI_FUSE_DEFAULT = fact("true", source("pkg/ddc/alluxio/transform_optimization.go", "optimizeDefaultProperties"))
+
+
 def _kernel_cache_needs_jni(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
     props = {**mapping(entry.spec.get("properties")), **mapping(fuse_spec(entry.obj).get("properties"))}
+    jni = props.get("alluxio.fuse.jnifuse.enabled", JNI_FUSE_DEFAULT.value)
     for i, opt in fuse_options(entry.obj):
-        if opt == "kernel_cache" and props.get("alluxio.fuse.jnifuse.enabled") != "true":
-            yield Finding(("spec", "fuse", "args", i), "kernel_cache needs the JNI FUSE; set "
-                                                       'alluxio.fuse.jnifuse.enabled: "true"')
+        if opt == "kernel_cache" and jni != "true":
+            yield Finding(("spec", "fuse", "args", i), f"kernel_cache needs the JNI FUSE, which Fluid enables unless "
+                                                       f"alluxio.fuse.jnifuse.enabled is set: this runtime sets it to "
+                                                       f"{jni!r}; drop that property or kernel_cache")
 
 
 def _bound_here(dataset: Entry, index: ManifestIndex) -> bool:
@@ -101,8 +114,40 @@ def _bound_here(dataset: Entry, index: ManifestIndex) -> bool:
     return runtime is not None and runtime.kind == KIND
 
 
+# How the Alluxio controller stores mount options (ALLUXIO_MOUNT_CONFIG_STORAGE): "configmap"
+# unless the Fluid install sets otherwise (IsMountWithConfigMap: unset means configmap; the chart
+# sets runtime.alluxio.mountConfigStorage: configmap).
+MOUNT_CONFIG_STORAGE = fact("configmap", source("pkg/ddc/alluxio/ufs.go", "IsMountWithConfigMap"),
+                            source("charts/fluid/fluid/values.yaml", "mountConfigStorage"))
+SECRETS_DIR = "/etc/fluid/secrets"  # where configmap storage mounts each encryptOption's Secret
+
+
+class OptionSetTwice(ValueError):
+    """genEncryptOptions refuses an encryptOption whose name is already an option."""
+
+
+@decided_by(source("pkg/ddc/alluxio/ufs_internal.go", "genUFSMountOptions"),
+            source("pkg/ddc/alluxio/ufs_internal.go", "genEncryptOptions"))
+def mount_options(options: Mapping[str, str], shared: Mapping[str, str], encrypt: Sequence[tuple[str, str, str]],
+                  configmap: bool = True) -> dict[str, str]:
+    """The options `alluxio fs mount` gets for one Dataset mount: sharedOptions, then the
+    mount's options over them, then each (name, secret, key) of sharedEncryptOptions and the
+    mount's encryptOptions. With configmap storage an encryptOption becomes the path of its
+    Secret file and overwrites a plain option of that name; otherwise its value is read (shown
+    here as "<value of secret/key>") and a name already set raises OptionSetTwice."""
+    out = {**shared, **options}
+    for name, secret, key in encrypt:
+        if configmap:
+            out[name] = f"{SECRETS_DIR}/{secret}/{key}"
+            continue
+        if name in out:
+            raise OptionSetTwice(f"the option {name} is set more than one times")
+        out[name] = f"<value of {secret}/{key}>"
+    return out
+
+
 def _option_given_twice(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
-    """genEncryptOptions fails a mount whose option is also an encryptOption."""
+    """A name both an option and an encryptOption: which value Alluxio mounts with."""
     if not _bound_here(entry, index):
         return
     spec = entry.spec
@@ -113,8 +158,10 @@ def _option_given_twice(entry: Entry, index: ManifestIndex) -> Iterator[Finding]
         for j, name in names_given(mount.get("encryptOptions")):
             if name in plain or name in seen:
                 yield Finding(("spec", "mounts", i, "encryptOptions", j, "name"),
-                              f"{name} is set more than once (as an option and an encryptOption); Alluxio "
-                              "refuses the mount. Keep only the encryptOption")
+                              f"{name} is set both as an option and as an encryptOption: with Fluid's default "
+                              f"mount storage ({MOUNT_CONFIG_STORAGE.value}) the encryptOption wins silently, and a "
+                              "Fluid installed with another ALLUXIO_MOUNT_CONFIG_STORAGE refuses the mount ('set "
+                              "more than one times'); keep only the encryptOption")
             seen.add(name)
 
 
@@ -331,10 +378,10 @@ RULES = (
     Rule(
         "FG108", "warning", "kernel_cache is only supported by the JNI-based AlluxioFuse", _kernel_cache_needs_jni,
         kinds=frozenset({KIND}),
-        description="The `kernel_cache` FUSE option is one the JNI-based AlluxioFuse supports; Fluid writes it "
-                    "into its default FUSE arguments together with the JNI FUSE properties. The rule asks for "
-                    '`alluxio.fuse.jnifuse.enabled: "true"` in the runtime\'s or the FUSE\'s properties when '
-                    "`fuse.args` name kernel_cache.",
+        description="The `kernel_cache` FUSE option is one the JNI-based AlluxioFuse supports. Fluid enables "
+                    'it (`alluxio.fuse.jnifuse.enabled: "true"`) unless the runtime\'s properties set that '
+                    "property, so the rule reports kernel_cache in `fuse.args` only where the runtime's or the "
+                    "FUSE's properties turn the JNI FUSE off.",
         sources=(source("pkg/ddc/alluxio/transform_optimization.go", "optimizeDefaultFuse"),
                  source("pkg/ddc/alluxio/transform_optimization.go", "optimizeDefaultProperties")),
         elsewhere=("Alluxio documentation, AlluxioFuse deep learning tuning guide: the JNI-based AlluxioFuse "
@@ -349,12 +396,14 @@ spec:
     args: [fuse, "--fuse-opts=kernel_cache,ro,attr_timeout=7200,entry_timeout=7200"]
 """, "kernel_cache is asked of a FUSE that is not the JNI one.")),
     Rule(
-        "FG123", "error", "Alluxio refuses a mount whose option is also an encryptOption", _option_given_twice,
+        "FG123", "warning", "an option given also as an encryptOption: the encryptOption wins, or the mount fails",
+        _option_given_twice,
         kinds=frozenset({"Dataset"}),
         description="For a Dataset bound to an AlluxioRuntime, Fluid merges each mount's options with its "
-                    "encryptOptions (and the shared ones) and fails the mount when a name is given twice, as a "
-                    "plain option and an encryptOption or as two encryptOptions.",
-        sources=(source("pkg/ddc/alluxio/ufs_internal.go", "genEncryptOptions"),
+                    "encryptOptions (and the shared ones). Where a name is given twice, Fluid's default mount "
+                    "storage (ALLUXIO_MOUNT_CONFIG_STORAGE=configmap) mounts with the encryptOption's Secret "
+                    "value, silently; a Fluid installed with another storage fails the mount.",
+        sources=(*MOUNT_CONFIG_STORAGE.sources, source("pkg/ddc/alluxio/ufs_internal.go", "genEncryptOptions"),
                  source("pkg/ddc/alluxio/ufs_internal.go", "genUFSMountOptions")),
         example=Example("""\
 apiVersion: data.fluid.io/v1alpha1
@@ -368,7 +417,8 @@ spec:
       encryptOptions:
         - name: fs.oss.accessKeyId
           valueFrom: {secretKeyRef: {name: imagenet-oss, key: fs.oss.accessKeyId}}
-""" + _BOUND_DATASET, "fs.oss.accessKeyId is both an option and an encryptOption: the mount fails.")),
+""" + _BOUND_DATASET, "fs.oss.accessKeyId is both an option and an encryptOption: which value is mounted "
+                            "depends on how the Fluid install stores mount options.")),
     Rule(
         "FG124", "error", 'Alluxio honours path "/" only for a Dataset\'s single object-store mount',
         _root_path_with_many_mounts, kinds=frozenset({"Dataset"}),
@@ -430,6 +480,8 @@ ENGINE = Engine(
         # Anything Alluxio's UFS layer understands; these are the documented ones.
         schemes=frozenset({"oss", "s3", "s3a", "hdfs", "gs", "cos", "obs", "http", "https", "pvc", "local"}),
         storage=STORAGE,
+        # the runtime's properties become alluxio-site.properties, which Alluxio's UFS reads too
+        options_in_properties=source("pkg/ddc/alluxio/transform.go", "transformCommonPart"),
     ),
     rules=RULES,
     hooks=Hooks(finish_runtime=_finish),

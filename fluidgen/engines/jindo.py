@@ -11,8 +11,8 @@ Sources in fluid-cloudnative/fluid, the same in every version versions.py lists:
   charts/jindocache/templates: the objects Fluid creates.
 - pkg/ddc/jindocache/transform.go (transformFuseArg): without fuse.args Fluid chooses the
   JindoFuse args per access mode (fuse_args below); given fuse.args replace that choice.
-- pkg/ddc/jindocache/transform_fuse.go: fuse.args replace Fluid's defaults, which include
-  -oroot_ns=jindo for mounts that set path.
+- jindocache, Fluid's default Jindo engine (pkg/utils/jindo/jindo.go GetDefaultEngineImpl), adds
+  no -oroot_ns: only the legacy pkg/ddc/jindo engine (JINDO_ENGINE_TYPE=jindo) does.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ from ..fluid.common import (
 )
 from ..fluidbase import fuse_read_only
 from ..fluidsource import before, decided_by, fact, for_version, since, source
-from ..manifest import Tree, fuse_spec, mounts_of
+from ..manifest import Tree, fuse_spec, items
 from ..manifest_index import Entry, ManifestIndex
 from ..rules import Example, Finding, Rule
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
@@ -92,25 +92,37 @@ STORAGE = {
 }
 
 
-def _args_drop_root_ns(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
-    if not fuse_spec(entry.obj).get("args"):
+def _args_replace_defaults(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
+    """fuse.args replace Fluid's per-access-mode set (fuse_args): name what they leave out (ro/rw
+    aside, which follow the access modes)."""
+    args = items(fuse_spec(entry.obj).get("args"))
+    if not args:
         return
-    if any(any(m.get("path") for m in mounts_of(d.obj)) for d in index.bound_datasets(entry)):
-        yield Finding(("spec", "fuse", "args"),
-                      "fuse.args replaces Fluid's JindoFuse defaults, including the -oroot_ns=jindo it adds "
-                      "for mounts that set path; add it to fuse.args or drop the mount path")
+    given = {a.removeprefix("-o").split("=")[0] for a in args if isinstance(a, str)}
+    for d in index.bound_datasets(entry):
+        read_only = fuse_read_only([m for m in items(d.spec.get("accessModes")) if isinstance(m, str)])
+        missing = [o for o in (READ_ONLY_ARGS if read_only else READ_WRITE_ARGS)
+                   if o.removeprefix("-o").split("=")[0] not in given | {"ro", "rw"}]
+        if missing:
+            mode = "read-only" if read_only else "read-write"
+            yield Finding(("spec", "fuse", "args"),
+                          f"fuse.args replace Fluid's JindoFuse defaults for this {mode} Dataset; of them these are "
+                          f"not given: {' '.join(missing)}. Add them, or leave fuse.args out to get Fluid's set")
+        return
 
 
 RULES = (
     Rule(
-        "FG119", "warning", "JindoRuntime fuse.args replace Fluid's defaults, including -oroot_ns", _args_drop_root_ns,
+        "FG119", "warning", "JindoRuntime fuse.args replace Fluid's per-access-mode FUSE defaults",
+        _args_replace_defaults,
         kinds=frozenset({KIND}),
-        description="When a JindoRuntime sets `fuse.args`, Fluid uses them instead of the FUSE arguments it "
-                    "would write. Fluid's Jindo FUSE arguments add `-oroot_ns=jindo` when the Dataset's mount "
-                    "sets a path; the rule reports `fuse.args` on a runtime whose Dataset has a mount with a "
-                    "path.",
+        description="Without `fuse.args` Fluid mounts JindoFuse with kernel_cache and 7200 s attribute, entry "
+                    "and negative caches for a read-only Dataset, auto_cache and no metadata caching for a "
+                    "read-write one. `fuse.args` replace that set wholesale; the rule names the defaults the "
+                    "given args leave out (ro and rw aside: they follow the access modes). jindocache, Fluid's "
+                    "default Jindo engine, adds no -oroot_ns (only the legacy pkg/ddc/jindo engine does).",
         sources=(source("pkg/ddc/jindocache/transform.go", "transformFuseArg"),
-                 source("pkg/ddc/jindo/transform.go", "transformFuseArg")),
+                 source("pkg/utils/jindo/jindo.go", "GetDefaultEngineImpl")),
         example=Example("""\
 apiVersion: data.fluid.io/v1alpha1
 kind: Dataset
@@ -125,7 +137,7 @@ metadata: {name: imagenet, namespace: default}
 spec:
   fuse:
     args: ["-okernel_cache", "-oro"]
-""", "These args replace Fluid's, so the mount path's root_ns option is gone.")),
+""", "These args replace Fluid's read-only set, so its 7200 s attribute, entry and negative caches are gone.")),
 )
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..fluidsource import FluidSource, source
+from ..fluidsource import FluidSource, fact, source
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, Schema, array, fields, int32, k8s, obj, string
 from .common import (
     AFFINITY,
@@ -28,6 +28,21 @@ from .common import (
 )
 
 POLICY = string(enum=("Once", "Cron", "OnEvent"))
+# The policies an operation runs with on Fluid: the operation charts render a Job for "" and
+# Once (job.yaml) and a CronJob for Cron (cronjob.yaml); for OnEvent they render nothing, so the
+# operation never runs (the older OnEventStatusHandler is a stub returning nothing; newer Fluid
+# finds no Job, deletes the release and tries again, forever). Every version versions.py lists.
+POLICIES_THAT_RUN = fact(("Once", "Cron"),
+                         source("charts/fluid-dataloader/alluxio/templates/job.yaml", "once"),
+                         source("charts/fluid-dataloader/alluxio/templates/cronjob.yaml", "cron"),
+                         source("pkg/controllers/v1alpha1/dataload/status_handler.go", "OnEventStatusHandler"))
+# runAfter.affinityStrategy is carried out by fluidapp's DataOpJob controller, which runs only with
+# the Alpha feature gate DataflowAffinity, off by default (the chart passes DataflowAffinity=false);
+# without it the preceding operation's status has no nodeAffinity and nothing is injected.
+DATAFLOW_AFFINITY_GATE = fact("DataflowAffinity", source("pkg/dataflow/features.go", "DataflowAffinity"),
+                              source("cmd/fluidapp/app/fluidapp.go", "DataflowAffinity"),
+                              source("pkg/dataflow/helper.go", "GenerateNodeAffinity"),
+                              source("charts/fluid/fluid/values.yaml", "featureGates"))
 PHASES = ("", "Pending", "Executing", "Complete", "Failed")
 
 

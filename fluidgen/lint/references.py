@@ -55,8 +55,11 @@ def _storage_findings(kind: str, scheme: str, facts: Storage, uri: object, secre
                                 f"{did_you_mean(name, facts.secret_options - given)}")  # not one already given
     missing = sorted(facts.required - given)
     if missing:
+        # a name the engine passes on (and so accepts) may still be a misspelling of a missing one
+        hints = "".join(f" ({name}{did_you_mean(name, missing)[2:]})" for _, name in secret
+                        if name not in facts.secret_options and did_you_mean(name, missing))
         yield Finding(at, f"{kind} needs {' and '.join(sorted(facts.required))} for {scheme}:// "
-                          f"(missing {', '.join(missing)})")
+                          f"(missing {', '.join(missing)}){hints}")
     for pair in facts.pairs:
         present = pair & given
         if present and present != pair and not (facts.required & pair):
@@ -94,7 +97,9 @@ def _dataset_credentials(entry: Entry, index: ManifestIndex) -> Iterator[Finding
     spec = entry.spec
     shared: list[tuple[PathT, str]] = [(("spec", "sharedEncryptOptions", j, "name"), n)
                                        for j, n in names_given(spec.get("sharedEncryptOptions"))]
-    runtime_props = _keys(runtime.spec.get("properties"))  # Alluxio reads UFS keys from properties too
+    # Alluxio reads UFS keys from its site properties too; Jindo only from the mount's options and
+    # sharedOptions (jindocache/transform.go transformMaster: "oss endpoint can not be null").
+    runtime_props = _keys(runtime.spec.get("properties")) if engine.mounts.options_in_properties else set()
     for i, mount in enumerate(mounts_of(entry.obj)):
         facts = engine.mounts.storage.get(_scheme(mount.get("mountPoint")))
         if facts is None:
@@ -235,11 +240,13 @@ RULES = (
   replicas: 1
 """, "No Dataset is named imagenet-cache, so this runtime binds to nothing.")),
     Rule(
-        "FG118", "error", "each runtime reads fixed credential names per storage, and needs complete sets",
+        "FG118", "error", "the credential names a runtime reads per storage, and the complete sets it needs",
         credential_facts, kinds=frozenset({"Dataset", "DataMigrate"}),
         description="Each engine reads its credentials from encryptOptions with names of its own, per "
                     "storage scheme (for example JindoCache: fs.oss.accessKeyId and fs.oss.accessKeySecret, "
-                    "together), and some need plain options such as an endpoint. A Dataset is checked against "
+                    "together; Alluxio is handed every name), and some need plain options such "
+                    "as an endpoint (read from the runtime's properties too only where the engine's UFS reads "
+                    "them: Alluxio). A Dataset is checked against "
                     "the engine of the runtime it binds to, a DataMigrate's external storage against the "
                     "engine of its Dataset: names the engine does not read, halves of a key pair, and "
                     "missing required names or options are reported. The facts per engine and scheme are "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import versions
 from ..contract import Engine
 from ..diagnostics import FluidgenError, PathT
-from ..fluid.operations import BY_STEP
+from ..fluid.operations import BY_STEP, DATAFLOW_AFFINITY_GATE, POLICIES_THAT_RUN
 from ..fluid.schemas import has_field
 from ..manifest import Manifest, Tree
 from ..specparts import Backup, Load, Migrate, Process, Step
@@ -48,6 +48,12 @@ def lower_dataflow(ctx: Context, engine: Engine) -> tuple[list[Manifest], list[S
             spec["runAfter"] = {"kind": after["kind"], "name": after["metadata"]["name"], "namespace": ctx.namespace}
             if step.affinityStrategy is not None:
                 spec["runAfter"]["affinityStrategy"] = dict(step.affinityStrategy)
+                gate = DATAFLOW_AFFINITY_GATE.value
+                ctx.report(("dataflow", i, "affinityStrategy"),
+                           f"affinityStrategy takes effect only when Fluid's fluidapp controller runs with "
+                           f"--feature-gates={gate}=true; the gate is Alpha and off by default "
+                           f"(pkg/dataflow/features.go), so on a default install the pods are placed as if it "
+                           f"were not set", severity="warning")
         elif step.affinityStrategy is not None:
             ctx.report(("dataflow", i, "affinityStrategy"), "affinityStrategy places pods near the step this one "
                                                             "runs after, and this step runs after none")
@@ -126,6 +132,10 @@ def _scheduling(ctx: Context, op: Migrate | Process | Load, at: PathT, out: Tree
         out["schedule"] = op.schedule
     if op.policy == "Cron" and not op.schedule:
         ctx.report((*at, "policy"), "policy Cron needs a schedule")
+    if op.policy is not None and op.policy not in POLICIES_THAT_RUN.value:
+        ctx.report((*at, "policy"), f"policy {op.policy} never runs on Fluid: its operation charts render a Job for "
+                                    "Once and a CronJob for Cron, nothing for OnEvent "
+                                    f"({POLICIES_THAT_RUN.sources[0].path}); use Once (the default) or Cron")
 
 
 def _migrate(ctx: Context, m: Migrate, at: PathT, name: str, secrets: list[SecretPlan]) -> Tree:

@@ -1,0 +1,127 @@
+"""Lint rules against Fluid's code (issue 23): each test names the Fluid source that decides it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fluidgen.engines.alluxio import JNI_FUSE_DEFAULT, MOUNT_CONFIG_STORAGE
+
+from .conftest import run_cli
+from .fluid_src import tree
+from .test_rules import dataset, runtime
+
+ENCRYPT = "{{name: {n}, valueFrom: {{secretKeyRef: {{name: s, key: {k}}}}}}}"
+
+
+def _lint(tmp_path: Path, *docs: str) -> str:
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text("---\n".join(docs))
+    return run_cli("lint", str(manifest)).err
+
+
+def test_alluxio_reads_every_credential_name(tmp_path: Path) -> None:
+    """pkg/ddc/alluxio/ufs_internal.go genUFSMountOptions passes every option and encryptOption name to
+    `alluxio fs mount`: FG118 refused Alluxio's canonical s3a.accessKeyId/s3a.secretKey."""
+    encrypt = ", ".join(ENCRYPT.format(n=n, k=n) for n in ("s3a.accessKeyId", "s3a.secretKey"))
+    err = _lint(tmp_path, dataset(mounts=f'[{{mountPoint: "s3://b/p", name: d, encryptOptions: [{encrypt}]}}]'),
+                runtime())
+    assert "[FG118]" not in err, err
+
+
+def test_an_option_also_given_encrypted_is_a_warning_saying_which_wins(tmp_path: Path) -> None:
+    """Fluid's default ALLUXIO_MOUNT_CONFIG_STORAGE is configmap (alluxio/ufs.go IsMountWithConfigMap;
+    charts/fluid/fluid/values.yaml runtime.alluxio.mountConfigStorage), where genUFSMountOptions writes
+    the encryptOption over the option; only other storages fail the mount (genEncryptOptions)."""
+    assert MOUNT_CONFIG_STORAGE.value == "configmap"
+    for version in ("v1.0.8", "v1.1.0-dev"):
+        root = tree(version)
+        if root is not None:
+            assert "mountConfigStorage: configmap" in (root / "charts/fluid/fluid/values.yaml").read_text()
+    encrypt = ENCRYPT.format(n="fs.oss.accessKeyId", k="id")
+    err = _lint(tmp_path, dataset(mounts='[{mountPoint: "oss://b/p", name: d, options: {fs.oss.endpoint: e, '
+                                         f'fs.oss.accessKeyId: x}}, encryptOptions: [{encrypt}]}}]'), runtime())
+    line = next(x for x in err.splitlines() if "[FG123]" in x)
+    assert "warning [FG123]" in line and "the encryptOption wins silently" in line
+
+
+def test_kernel_cache_with_fluids_default_jni_fuse_is_fine(tmp_path: Path) -> None:
+    """alluxio/transform_optimization.go optimizeDefaultProperties sets alluxio.fuse.jnifuse.enabled
+    "true" unless the runtime sets it: FG108 warned about every kernel_cache."""
+    assert JNI_FUSE_DEFAULT.value == "true"
+    args = "fuse: {args: [fuse, --fuse-opts=kernel_cache]}"
+    assert "[FG108]" not in _lint(tmp_path, dataset(), runtime(spec=f"replicas: 1\n{args}"))
+    off = f"replicas: 1\nproperties: {{alluxio.fuse.jnifuse.enabled: 'false'}}\n{args}"
+    assert "[FG108]" in _lint(tmp_path, dataset(), runtime(spec=off))
+
+
+def test_jindo_reads_the_oss_endpoint_only_from_mount_options(tmp_path: Path) -> None:
+    """jindocache/transform.go transformMaster reads fs.oss.endpoint from the mount's options and
+    sharedOptions ("oss endpoint can not be null"); runtime properties do not count for Jindo."""
+    err = _lint(tmp_path, dataset(mounts='[{mountPoint: "oss://b/p/", name: d}]'),
+                runtime("JindoRuntime", "replicas: 1\nproperties: {fs.oss.endpoint: e}"))
+    assert 'needs option "fs.oss.endpoint"' in err, err
+    shared = dataset(mounts='[{mountPoint: "oss://b/p/", name: d}]').replace(
+        "mounts:", "sharedOptions: {fs.oss.endpoint: e}\n  mounts:")
+    assert 'needs option "fs.oss.endpoint"' not in _lint(tmp_path, shared, runtime("JindoRuntime"))
+    # Alluxio's site properties (the runtime's properties: transform.go transformCommonPart) do count
+    assert 'needs option "fs.oss.endpoint"' not in _lint(
+        tmp_path, dataset(mounts='[{mountPoint: "oss://b/p/", name: d}]'),
+        runtime(spec="replicas: 1\nproperties: {fs.oss.endpoint: e}"))
+
+
+def test_fg119_names_jindocache_defaults_not_root_ns(tmp_path: Path) -> None:
+    """Only the legacy pkg/ddc/jindo/transform.go adds -oroot_ns; jindocache (the default engine:
+    pkg/utils/jindo/jindo.go GetDefaultEngineImpl) replaces its per-access-mode defaults
+    (jindocache/transform.go transformFuseArg) when fuse.args are given."""
+    for version in ("v1.0.8", "v1.1.0-dev"):
+        root = tree(version)
+        if root is not None:
+            assert "root_ns" not in (root / "pkg/ddc/jindocache/transform.go").read_text()
+            assert not (root / "pkg/ddc/jindocache/transform_fuse.go").exists()
+    err = _lint(tmp_path, dataset(mounts='[{mountPoint: "oss://b/p/", name: d, path: /data, '
+                                         'options: {fs.oss.endpoint: e}}]'),
+                runtime("JindoRuntime", "replicas: 1\nfuse: {args: [-okernel_cache, -oro]}"))
+    line = next(x for x in err.splitlines() if "[FG119]" in x)
+    assert "root_ns" not in line and "-oattr_timeout=7200" in line and "-onegative_timeout=7200" in line
+    full = "[-okernel_cache, -oro, -oattr_timeout=7200, -oentry_timeout=7200, -onegative_timeout=7200]"
+    assert "[FG119]" not in _lint(tmp_path, dataset(mounts='[{mountPoint: "oss://b/p/", name: d, '
+                                                           'options: {fs.oss.endpoint: e}}]'),
+                                  runtime("JindoRuntime", f"replicas: 1\nfuse: {{args: {full}}}"))
+
+
+SPEC = """\
+apiVersion: fluidgen.io/v1alpha1
+kind: CachedDataset
+metadata: {name: d, namespace: ns}
+source: [{uri: "https://example.com/data/"}]
+runtime: {engine: alluxio}
+dataflow:
+"""
+
+
+def test_policy_on_event_is_refused(tmp_path: Path) -> None:
+    """No operation chart renders anything for OnEvent (charts/fluid-dataloader/*/templates/job.yaml: ""
+    or once; cronjob.yaml: cron), at either version; the spec accepted it and the step never ran."""
+    for version in ("v1.0.8", "v1.1.0-dev"):
+        root = tree(version)
+        if root is not None:
+            for chart in (root / "charts").glob("fluid-data*/**/templates/*.yaml"):
+                assert "onevent" not in chart.read_text().lower(), chart
+    spec = tmp_path / "s.yaml"
+    spec.write_text(SPEC + "  - load: {paths: [/], policy: OnEvent}\n")
+    result = run_cli("build", str(spec))
+    assert result.code == 1 and "policy OnEvent never runs on Fluid" in result.err, result.err
+    spec.write_text(SPEC + "  - load: {paths: [/], policy: Cron, schedule: '0 * * * *'}\n")
+    assert run_cli("build", str(spec)).code == 0
+
+
+def test_affinity_strategy_warns_about_its_feature_gate(tmp_path: Path) -> None:
+    """pkg/dataflow/features.go: DataflowAffinity is Alpha, default false (chart: DataflowAffinity=false);
+    cmd/fluidapp/app/fluidapp.go runs the DataOpJob controller only with it, and without it
+    dataflow/helper.go GenerateNodeAffinity finds no injected labels, so nothing is placed."""
+    spec = tmp_path / "s.yaml"
+    spec.write_text(SPEC + "  - load: {paths: [/]}\n  - process: {mountPath: /data, image: busybox, script: 'ls',\n"
+                           "    }\n    affinityStrategy: {policy: Require}\n")
+    result = run_cli("build", str(spec))
+    assert result.code == 0, result.err
+    assert "warning" in result.err and "--feature-gates=DataflowAffinity=true" in result.err
