@@ -219,10 +219,22 @@ class Created:
 
     chart_fullname: str = "{name}"
     objects: tuple[tuple[str, str], ...] = ()
+    # One object per master, {i} from 0 (HA Alluxio: a Service each, charts/alluxio master service.yaml)
+    per_master: tuple[tuple[str, str], ...] = ()
+    # Fluid installs the runtime as a Helm release named after it (pkg/ddc/<engine>/master_internal.go
+    # setupMasterInternal: helm.InstallRelease(e.name, ...)); Helm refuses names over 53 characters.
+    helm_release: bool = True
 
-    def names(self, name: str) -> list[tuple[str, str]]:
+    def names(self, name: str, spec: Mapping[str, Any] | None = None) -> list[tuple[str, str]]:
+        """What Fluid creates for the runtime `name` with runtime spec `spec` (master count)."""
         full = self.chart_fullname.format(name=name)
-        return [(kind, pattern.format(name=name, full=full)) for kind, pattern in self.objects]
+        out = [(kind, pattern.format(name=name, full=full)) for kind, pattern in self.objects]
+        master = (spec or {}).get("master")
+        count = master.get("replicas") if isinstance(master, Mapping) else None
+        masters = count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 1
+        for i in range(masters):
+            out += [(kind, pattern.format(name=name, full=full, i=i)) for kind, pattern in self.per_master]
+        return out
 
 
 @dataclass(frozen=True)

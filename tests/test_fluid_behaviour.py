@@ -33,7 +33,7 @@ def _one(docs: list[dict[str, Any]], kind: str) -> dict[str, Any]:
 
 def _lint(tmp_path: Path, *docs: str) -> str:
     path = tmp_path / "manifests.yaml"
-    path.write_text("---\n".join(textwrap.dedent(d) for d in docs))
+    path.write_text("\n---\n".join(textwrap.dedent(d) for d in docs))
     return run_cli("lint", str(path)).err
 
 
@@ -218,3 +218,124 @@ EFC = """\
       engine: efc
       cache: [{medium: MEM, quota: QUOTA}]
     """
+
+
+# -- names Fluid derives, and the objects it creates --------------------------------------------
+
+def test_unnamed_mount_is_at_the_root(tmp_path: Path) -> None:
+    """pkg/utils/ufs_path_builder.go GenUFSPathInUnifiedNamespace: /<name>, so an unnamed mount
+    is at "/", and Alluxio mounts it as its root UFS (GenAlluxioUFSRootPath)."""
+    code, docs, err = _build(_spec(tmp_path, ALLUXIO.replace("name: NAME", "name: null")))
+    assert code == 0, err
+    assert "name" not in _one(docs, "Dataset")["spec"]["mounts"][0]
+    assert _env(_one(docs, "Job"))["DATA_DIR"] == "/data"
+    code, docs, err = _build(_spec(tmp_path, ALLUXIO.replace("name: NAME", "name: pics"), "named.yaml"))
+    assert code == 0, err
+    assert _env(_one(docs, "Job"))["DATA_DIR"] == "/data/pics"
+
+
+def test_reference_data_is_in_the_referenced_engines_layout(tmp_path: Path) -> None:
+    """pkg/ddc/thin/referencedataset/volume.go createFusePersistentVolume: the reference's volume
+    is the referenced Dataset's volume plus the subpath (pkg/ddc/base/dataset.go
+    GetPhysicalDatasetSubPath), so where the data sits is decided by the referenced engine
+    (/<mount name> on Alluxio, JindoCache, GooseFS, CacheRuntime), which the spec does not show."""
+    code, docs, err = _build(_spec(tmp_path, REFERENCE.replace("URI", "dataset://team-a/imagenet")))
+    assert code == 0, err
+    assert _env(_one(docs, "Job"))["DATA_DIR"] == "/data"
+    assert "dataset://team-a/imagenet" in err and "layout" in err and "dataSubPath" in err
+    code, docs, err = _build(_spec(tmp_path, REFERENCE.replace("URI", "dataset://team-a/imagenet/imagenet"), "s.yaml"))
+    assert code == 0, err
+    assert _env(_one(docs, "Job"))["DATA_DIR"] == "/data" and "layout" not in err
+
+
+def test_juicefs_cache_dirs_take_one_quota(tmp_path: Path) -> None:
+    """JuiceFS splits the tier's path on ":" (pkg/ddc/juicefs/transform_fuse.go genValue) and
+    reads one quota as cache-size (genMountOptions); Fluid's runtime info splits the path on ","
+    and needs one quotaList entry per piece (pkg/ddc/base/runtime.go convertToTieredstoreInfo),
+    so a quotaList for ":"-joined paths stops the runtime from ever setting up."""
+    code, docs, err = _build(_spec(tmp_path, JUICEFS.replace("QUOTA", "80Gi")))
+    assert code == 0, err
+    level = _one(docs, "JuiceFSRuntime")["spec"]["tieredstore"]["levels"][0]
+    assert level["path"] == "/mnt/c1:/mnt/c2" and level["quota"] == "80Gi" and "quotaList" not in level
+    code, _, err = _build(_spec(tmp_path, JUICEFS.replace("QUOTA", "[40Gi, 40Gi]"), "two.yaml"))
+    assert code == 1 and "runtime.cache[0].quota" in err and "80Gi" in err
+
+
+def test_vineyard_keeps_every_tier_and_needs_one(tmp_path: Path) -> None:
+    """pkg/ddc/vineyard/transform.go transformTieredStore: MEM is the memory, any other level
+    the spill path (level 1); no level at all fails ("the tieredstore is empty")."""
+    two = "cache: [{medium: MEM, quota: 4Gi}, {medium: SSD, path: /var/spill, quota: 100Gi}]"
+    code, docs, err = _build(_spec(tmp_path, VINEYARD.replace("CACHE", two)))
+    assert code == 0, err
+    levels = _one(docs, "VineyardRuntime")["spec"]["tieredstore"]["levels"]
+    assert [lv["mediumtype"] for lv in levels] == ["MEM", "SSD"] and "FG113" not in err
+    code, _, err = _build(_spec(tmp_path, VINEYARD.replace("CACHE", ""), "none.yaml"))
+    assert code == 1 and "runtime.cache" in err and "tieredstore is empty" in err
+
+
+def test_efc_worker_tier_is_at_least_1gi(tmp_path: Path) -> None:
+    """pkg/ddc/efc/transform_option.go transformWorkerOptions: below 1Gi Fluid refuses."""
+    code, _, err = _build(_spec(tmp_path, EFC.replace("QUOTA", "512Mi")))
+    assert code == 1 and "runtime.cache[0].quota" in err and "1Gi" in err
+    code, _, err = _build(_spec(tmp_path, EFC.replace("QUOTA", "1Gi"), "ok.yaml"))
+    assert code == 0, err
+
+
+def test_fg134_names_fluid_derives_must_fit(tmp_path: Path) -> None:
+    """Each runtime is a Helm release named after it (pkg/ddc/*/master_internal.go
+    setupMasterInernal) and each operation one named <name>-loader/-migrate/-processor/-charts
+    (pkg/utils/data*.go, pkg/ddc/base/operation_helm.go); Helm refuses release names over 53
+    characters, and a StatefulSet name over 52 breaks its pods (controller-revision-hash)."""
+    name = "a" * 46  # <name>-master and <name>-worker: 53 characters
+    dataset = DATASET.replace("MODES", "").replace("{name: d,", f"{{name: {name},")
+    runtime = _runtime("AlluxioRuntime", "replicas: 1").replace("{name: d,", f"{{name: {name},")
+    err = _lint(tmp_path, dataset, runtime)
+    assert "FG134" in err and f"{name}-master" in err and "52" in err
+    ok = "a" * 45
+    err = _lint(tmp_path, dataset.replace(name, ok), runtime.replace(name, ok))
+    assert "FG134" not in err
+    load = f"""\
+    apiVersion: data.fluid.io/v1alpha1
+    kind: DataLoad
+    metadata: {{name: {"l" * 47}, namespace: default}}
+    spec: {{dataset: {{name: d, namespace: default}}}}
+    """
+    err = _lint(tmp_path, DATASET.replace("MODES", ""), _runtime("AlluxioRuntime", "replicas: 1"), load)
+    assert "FG134" in err and "-loader" in err and "53" in err
+
+
+def test_generated_step_names_fit_helm(tmp_path: Path) -> None:
+    """A step's generated name (<dataset>-step1-load) becomes <...>-loader in Helm."""
+    name = "n" * 36
+    spec = ALLUXIO.replace("name: NAME", "name: pics").replace("name: imgs", f"name: {name}")
+    spec = spec.replace("    workloads:", "    dataflow:\n      - load: {paths: [/]}\n    workloads:")
+    code, _, err = _build(_spec(tmp_path, spec))
+    assert code == 1 and "FG134" in err and f"{name}-step1-load-loader" in err
+
+
+def test_objects_fluid_creates() -> None:
+    from fluidgen.engine_table import ENGINES
+
+    alluxio = ENGINES["alluxio"]
+    ha = alluxio.created.names("d", {"master": {"replicas": 3}})
+    assert {("Service", "d-master-0"), ("Service", "d-master-1"), ("Service", "d-master-2")} <= set(ha)
+    assert ("Service", "d-master-1") not in alluxio.created.names("d", {})
+    cache = ENGINES["cache"]
+    assert ("ConfigMap", "fluid-runtime-config-d") in cache.created.names("d", {})  # pkg/common/cacheruntime.go
+
+
+def test_cron_and_parallel_operations_create_their_objects(tmp_path: Path) -> None:
+    """Cron policy: the chart makes a CronJob <release>-job (charts/fluid-dataloader/*/templates/
+    cronjob.yaml); parallel DataMigrate: StatefulSet and Service <release>-workers
+    (pkg/utils/dataoperation.go GetParallelOperationWorkersName)."""
+    from fluidgen.lint.references import derived_names
+
+    load = {"apiVersion": "data.fluid.io/v1alpha1", "kind": "DataLoad",
+            "metadata": {"name": "l", "namespace": "default"},
+            "spec": {"dataset": {"name": "d", "namespace": "default"}, "policy": "Cron", "schedule": "0 * * * *"}}
+    migrate = {"apiVersion": "data.fluid.io/v1alpha1", "kind": "DataMigrate",
+               "metadata": {"name": "m", "namespace": "default"},
+               "spec": {"from": {}, "to": {}, "parallelism": 3}}
+    assert derived_names(load) == [("CronJob", "l-loader-job")]
+    assert derived_names(migrate) == [("Job", "m-migrate-migrate"), ("StatefulSet", "m-migrate-workers"),
+                                      ("Service", "m-migrate-workers")]

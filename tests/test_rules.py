@@ -148,6 +148,7 @@ spec:
     "FG131": ("v1.0.8", [dataset(), runtime(spec='fuse: {args: [fuse, "--fuse-opts=kernel_cache"]}')]),
     "FG132": ("v1.0.8", [dataset(), runtime(
         spec="master: {replicas: 3}\nproperties: {alluxio.master.journal.type: UFS}")]),
+    "FG134": ("v1.0.8", [dataset(name="a" * 46), runtime(name="a" * 46)]),
     "FG133": ("v1.0.8", [dataset(), runtime(spec='fuse: {args: [fuse, "--fuse-opts=kernel_cache,ro,nonempty"]}')]),
 }
 

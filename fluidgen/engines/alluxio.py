@@ -495,8 +495,9 @@ ENGINE = Engine(
     ),
     created=Created(
         objects=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"),
-                 ("Service", "{full}-master-0"), ("ConfigMap", "{full}-config"), ("ConfigMap", "{full}-mount-config"),
+                 ("ConfigMap", "{full}-config"), ("ConfigMap", "{full}-mount-config"),
                  ("ConfigMap", "{name}-alluxio-values")),
+        per_master=(("Service", "{full}-master-{i}"),),  # charts/alluxio/templates/master/service.yaml
     ),
     edits=Edits(
         # SyncRuntime is empty (pkg/ddc/alluxio/sync_runtime.go): only replicas are synced. Mounts

@@ -19,7 +19,8 @@ Sources in fluid-cloudnative/fluid (versions.py says which versions have it):
   dataOperationSpecs, else it is NotSupported.
 - pkg/common/cacheruntime.go (GetCacheComponentName) and pkg/ddc/cache/engine/util.go: Fluid
   creates <name>-master and <name>-worker (AdvancedStatefulSets), <name>-client (DaemonSet),
-  Services svc-<name>-<component>, and the ConfigMap fluid-runtime-<name>-config.
+  Services svc-<name>-<component>, and the ConfigMap fluid-runtime-config-<name>
+  (pkg/common/cacheruntime.go GetCacheRuntimeConfigConfigMapName).
 - docs/zh/cacheruntime/cacheruntime_spec_update.md: only runtimeVersion and resources of the
   master and worker reach running pods.
 """
@@ -257,7 +258,9 @@ ENGINE = Engine(
     created=Created(
         objects=(("AdvancedStatefulSet", "{name}-master"), ("AdvancedStatefulSet", "{name}-worker"),
                  ("DaemonSet", "{name}-client"), ("Service", "svc-{name}-master"), ("Service", "svc-{name}-worker"),
-                 ("ConfigMap", "fluid-runtime-{name}-config")),
+                 ("ConfigMap", "fluid-runtime-config-{name}")),  # pkg/common/cacheruntime.go
+        # GetCacheRuntimeConfigConfigMapName; the components are created directly, without Helm
+        helm_release=False,
     ),
     edits=Edits(
         # syncRuntimeSpec copies master/worker runtimeVersion, resources and replicas into their

@@ -10,9 +10,9 @@ from ..contract import Storage
 from ..diagnostics import PathT, did_you_mean
 from ..engine_table import ENGINES, REFERENCE_ENGINE, RUNTIME_KINDS
 from ..fluid.dataset import created_volume_names
-from ..fluid.operations import OPERATIONS
+from ..fluid.operations import OPERATIONS, PARALLEL_WORKERS
 from ..fluidsource import source
-from ..manifest import is_reference_dataset, mounts_of, names_given
+from ..manifest import Manifest, is_reference_dataset, kind_of, meta, mounts_of, names_given, spec_of
 from ..manifest_index import MIGRATE_ENDS, Entry, ManifestIndex, dataset_ref
 from ..rules import Example, Finding, Rule
 from ..uri import scheme_of
@@ -207,15 +207,60 @@ def created_by_fluid(index: ManifestIndex) -> dict[tuple[str, str, str], str]:
             volumes = created_volume_names(name, ns)
             out[("PersistentVolume", "", volumes["PersistentVolume"])] = f"Dataset {ns}/{name}"
             out[("PersistentVolumeClaim", ns, volumes["PersistentVolumeClaim"])] = f"Dataset {ns}/{name}"
-        engine = engine_of(entry.obj)
-        if engine is not None:
-            for kind, made in engine.created.names(name):
-                out[(kind, ns, made)] = f"{engine.kind} {ns}/{name}"
-        op = OPERATIONS.get(entry.kind)
-        if op is not None:
-            out[("Job" if op.kind != "DataBackup" else "Pod", ns, op.job_name.format(name=name))] = \
-                f"{op.kind} {ns}/{name}"
+        for kind, made in derived_names(entry.obj):
+            out[(kind, ns, made)] = f"{entry.kind} {ns}/{name}"
     return out
+
+
+def derived_names(obj: Manifest) -> list[tuple[str, str]]:
+    """(kind, name) of what Fluid creates for a runtime or data operation, by its own name."""
+    name = meta(obj).get("name")
+    if not isinstance(name, str):
+        return []
+    engine = engine_of(obj)
+    if engine is not None:
+        return engine.created.names(name, spec_of(obj))
+    op = OPERATIONS.get(kind_of(obj))
+    if op is None:
+        return []
+    spec = spec_of(obj)
+    job = op.job_name.format(name=name)
+    if op.kind == "DataBackup":
+        return [("Pod", job)]
+    # A Cron policy: the chart's CronJob instead of the Job (charts/fluid-dataloader/*/templates/cronjob.yaml)
+    out = [("CronJob" if spec.get("policy") == "Cron" else "Job", job)]
+    parallelism = spec.get("parallelism")
+    if op.kind == "DataMigrate" and isinstance(parallelism, int) and parallelism > 1:
+        workers = PARALLEL_WORKERS.format(release=op.release_name(name))  # GetParallelOperationWorkersName
+        out += [("StatefulSet", workers), ("Service", workers)]
+    return out
+
+
+# Limits on the names Fluid derives: Helm refuses release names over 53 characters; a StatefulSet's
+# pods carry the label controller-revision-hash=<name>-<hash of up to 10>, so over 52 its pods are
+# never created (kubernetes/kubernetes#64023); a CronJob appends 11 characters to name its Jobs
+# (the API server refuses over 52); a Job's pods carry its name as a label value (63); a Service
+# name is a DNS-1035 label (63).
+NAME_LIMITS = {"HelmRelease": 53, "StatefulSet": 52, "AdvancedStatefulSet": 52, "CronJob": 52, "Job": 63,
+               "Service": 63}
+
+
+def derived_names_fit(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
+    obj, name = entry.obj, entry.name
+    if not isinstance(name, str):
+        return
+    made = derived_names(obj)
+    engine = engine_of(obj)
+    op = OPERATIONS.get(entry.kind)
+    if (engine is not None and engine.created.helm_release) or op is not None:
+        made = [("HelmRelease", op.release_name(name) if op is not None else name), *made]
+    too_long = [(kind, n, NAME_LIMITS[kind]) for kind, n in made if kind in NAME_LIMITS and len(n) > NAME_LIMITS[kind]]
+    if not too_long:
+        return
+    room = min(limit - (len(n) - len(name)) for _, n, limit in too_long)
+    listed = "; ".join(f"{kind} {n} ({len(n)} > {limit})" for kind, n, limit in too_long)
+    yield Finding(("metadata", "name"), f"Fluid derives names from {name} that Kubernetes or Helm refuse: {listed}; "
+                                        f"use a name of at most {room} characters")
 
 
 def collides_with_fluid(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
@@ -308,6 +353,29 @@ metadata: {name: warmup, namespace: default}
 spec:
   dataset: {name: imagenet, namespace: default}
 """, "No Dataset imagenet is among the files (declare it with --external if it is applied elsewhere).")),
+    Rule(
+        "FG134", "error", "names Fluid derives for a runtime or operation must fit Helm and Kubernetes limits",
+        derived_names_fit,
+        description="Fluid installs each runtime as a Helm release named after it and each data operation as "
+                    "one named <name>-loader, -migrate, -processor or -charts; Helm refuses release names over "
+                    "53 characters. The StatefulSets, CronJobs, Jobs and Services it creates carry derived names "
+                    "too, and a StatefulSet over 52 characters never gets its pods. DNS-1035's 63 is not enough.",
+        sources=(source("pkg/ddc/alluxio/master_internal.go", "setupMasterInternal"),
+                 source("pkg/ddc/base/operation_helm.go", "InstallDataOperationHelmIfNotExist"),
+                 source("pkg/utils/dataload.go", "GetDataLoadReleaseName"),
+                 source("pkg/utils/datamigrate.go", "GetDataMigrateReleaseName"),
+                 source("pkg/utils/dataprocess.go", "GetDataProcessReleaseName"),
+                 source("pkg/utils/databackup.go", "GetDataBackupReleaseName"),
+                 source("pkg/utils/dataoperation.go", "GetParallelOperationWorkersName")),
+        elsewhere=("Helm: release names at most 53 characters", "Kubernetes: StatefulSet names over 52 "
+                   "(controller-revision-hash label, kubernetes/kubernetes#64023); CronJob names at most 52"),
+        example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: DataLoad
+metadata: {name: imagenet-warmup-every-night-for-the-resnet50-team, namespace: default}
+spec:
+  dataset: {name: imagenet, namespace: default}
+""", "The Helm release imagenet-warmup-every-night-for-the-resnet50-team-loader has 55 characters.")),
     Rule(
         "FG126", "error", "names Fluid's controllers create for a Dataset, runtime or operation are taken",
         collides_with_fluid,
