@@ -26,7 +26,7 @@ from .structural.validate import Problem, describe
 
 
 @dataclass(frozen=True)
-class Finding:
+class ObjectProblem:
     path: PathT
     message: str
     severity: Severity = "error"
@@ -34,46 +34,47 @@ class Finding:
     unknown_field: bool = False
 
 
-def _from_problem(p: Problem, where: str) -> Finding:
+def _from_problem(p: Problem, where: str) -> ObjectProblem:
     if p.unknown_field:
         hint = did_you_mean(str(p.path[-1]), p.choices)
-        return Finding(p.path, f"unknown field: {where} has no such field{hint}", choices=p.choices, unknown_field=True)
-    return Finding(p.path, p.message, p.severity)
+        return ObjectProblem(p.path, f"unknown field: {where} has no such field{hint}", choices=p.choices,
+                             unknown_field=True)
+    return ObjectProblem(p.path, p.message, p.severity)
 
 
-def check_object(obj: Any, version: str, crds: CrdSet | None = None) -> list[Finding]:
+def check_object(obj: Any, version: str, crds: CrdSet | None = None) -> list[ObjectProblem]:
     if not isinstance(obj, dict):
-        return [Finding((), f"expected a Kubernetes object (a mapping), found {describe(obj)}")]
+        return [ObjectProblem((), f"expected a Kubernetes object (a mapping), found {describe(obj)}")]
     api_version, kind = obj.get("apiVersion"), obj.get("kind")
     for key, value in (("apiVersion", api_version), ("kind", kind)):
         if not isinstance(value, str) or not value:
-            return [Finding((key,) if key in obj else (), f"{key} must be a non-empty string"
+            return [ObjectProblem((key,) if key in obj else (), f"{key} must be a non-empty string"
                             if key in obj else f"not a Kubernetes object: {key} is required")]
     assert isinstance(api_version, str) and isinstance(kind, str)
     if api_version.count("/") > 1:
-        return [Finding(("apiVersion",), f'"{api_version}" is not an API version (group/version, or v1)')]
+        return [ObjectProblem(("apiVersion",), f'"{api_version}" is not an API version (group/version, or v1)')]
     out = _schema(obj, api_version, kind, version, crds)
     if isinstance(obj.get("metadata"), dict):
         info = kinds.table().get(kind)
         rule = info.name_rule if info is not None else "dns1123-subdomain"
-        out += [Finding(path, message) for path, message in names.metadata_problems(obj["metadata"], rule)]
+        out += [ObjectProblem(path, message) for path, message in names.metadata_problems(obj["metadata"], rule)]
     elif "metadata" in obj or kube.knows(api_version, kind) or schemas.is_fluid(api_version):
-        out.append(Finding(("metadata",), "metadata with a name is required"))
+        out.append(ObjectProblem(("metadata",), "metadata with a name is required"))
     if (api_version, kind) == ("v1", "Secret"):
         for field in ("data", "stringData"):
             values = obj.get(field)
             for key in values if isinstance(values, dict) else {}:
                 if (problem := names.secret_key(str(key))) is not None:
-                    out.append(Finding((field, str(key)), problem))
+                    out.append(ObjectProblem((field, str(key)), problem))
     return out
 
 
-def _schema(obj: Tree, api_version: str, kind: str, version: str, crds: CrdSet | None) -> list[Finding]:
+def _schema(obj: Tree, api_version: str, kind: str, version: str, crds: CrdSet | None) -> list[ObjectProblem]:
     body = {k: v for k, v in obj.items() if k != "metadata"}
     if schemas.is_fluid(api_version):
         if crds is not None and any(schemas.is_fluid(v) for v, _ in crds.schemas):
             if not crds.knows(api_version, kind):
-                return [Finding(("kind",), f"no CRD for {kind} ({api_version}) in {crds.source}")]
+                return [ObjectProblem(("kind",), f"no CRD for {kind} ({api_version}) in {crds.source}")]
             return [_from_problem(p, f"{kind} in {crds.source}") for p in crds.check(obj)]
         return _fluid(body, api_version, kind, version)
     if crds is not None and crds.knows(api_version, kind):
@@ -83,19 +84,19 @@ def _schema(obj: Tree, api_version: str, kind: str, version: str, crds: CrdSet |
             return [_from_problem(p, f"Kubernetes {kube.latest()} {kind}")
                     for p in kube.kind_validator(api_version, kind).problems(obj)]
     except kube.SchemasMissing as exc:
-        return [Finding((), f"{kind} not checked: {exc}", "warning")]
+        return [ObjectProblem((), f"{kind} not checked: {exc}", "warning")]
     group = api_version.split("/")[0]
     if "." not in group or group.endswith(".k8s.io"):
-        return [Finding(("kind",), f"Kubernetes {kube.latest()} has no kind {kind} in {api_version}")]
+        return [ObjectProblem(("kind",), f"Kubernetes {kube.latest()} has no kind {kind} in {api_version}")]
 
     if kind in table():  # emitted by fluidgen, defined by another project (External Secrets, ...)
-        return [Finding(("kind",), f"{kind} ({api_version}) not checked: its project's CRD is not built in; "
+        return [ObjectProblem(("kind",), f"{kind} ({api_version}) not checked: its project's CRD is not built in; "
                                    "give it with --crds to check it", "info")]
-    return [Finding(("kind",), f"{kind} ({api_version}) is not a kind fluidgen knows; not checked (give its CRD "
+    return [ObjectProblem(("kind",), f"{kind} ({api_version}) is not a kind fluidgen knows; not checked (give its CRD "
                                "with --crds to check it)", "info")]
 
 
-def _fluid(body: Tree, api_version: str, kind: str, version: str) -> list[Finding]:
+def _fluid(body: Tree, api_version: str, kind: str, version: str) -> list[ObjectProblem]:
     # The findings are a pure function of the body: a batch of specs sharing a profile checks
     # the same runtime spec again and again (keyed by its repr: same content, same order).
     key = (version, api_version, kind, repr(body))
@@ -107,18 +108,18 @@ def _fluid(body: Tree, api_version: str, kind: str, version: str) -> list[Findin
     return list(found)
 
 
-_CHECKED: dict[tuple[str, str, str, str], tuple[Finding, ...]] = {}
+_CHECKED: dict[tuple[str, str, str, str], tuple[ObjectProblem, ...]] = {}
 _CHECKED_MAX = 4096
 
 
-def _fluid_uncached(body: Tree, api_version: str, kind: str, version: str) -> list[Finding]:
+def _fluid_uncached(body: Tree, api_version: str, kind: str, version: str) -> list[ObjectProblem]:
     available = schemas.kinds(version)
     if kind not in available:
         elsewhere = [v for v in versions.NAMES if kind in schemas.kinds(v)]
         if elsewhere:
-            return [Finding(("kind",), f"Fluid {version} has no kind {kind} (Fluid {', '.join(elsewhere)} has it); "
-                                       "choose the version with --fluid-version")]
-        return [Finding(("kind",), f"Fluid has no kind {kind}{did_you_mean(kind, available)}")]
+            return [ObjectProblem(("kind",), f"Fluid {version} has no kind {kind} (Fluid {', '.join(elsewhere)} "
+                                             "has it); choose the version with --fluid-version")]
+        return [ObjectProblem(("kind",), f"Fluid has no kind {kind}{did_you_mean(kind, available)}")]
     if api_version != GROUP_VERSION:
-        return [Finding(("apiVersion",), f"Fluid serves {kind} as {GROUP_VERSION}, not {api_version}")]
+        return [ObjectProblem(("apiVersion",), f"Fluid serves {kind} as {GROUP_VERSION}, not {api_version}")]
     return [_from_problem(p, f"Fluid {version} {kind}") for p in schemas.validator(version, kind).problems(body)]
