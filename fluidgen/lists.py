@@ -17,10 +17,11 @@ MAX_DEPTH = 4  # kubectl writes one level; a List of Lists is already unusual
 
 
 def is_list(data: Any) -> bool:
-    """A List object: a kind ending in List and an `items` key (the kind alone is not enough: a
-    CRD may be named so)."""
-    return isinstance(data, dict) and isinstance(data.get("kind"), str) and data["kind"].endswith("List") \
-        and "items" in data
+    """A List object: kind List, or a kind ending in List with an `items` key (the kind alone is
+    not enough: a CRD may be named so)."""
+    if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
+        return False
+    return data["kind"] == "List" or (data["kind"].endswith("List") and "items" in data)
 
 
 def start(doc: Document) -> PathT:
@@ -43,7 +44,7 @@ def _open(doc: Document, depth: int, out: list[Document], problems: list[Diagnos
     if not is_list(doc.data):
         out.append(doc)
         return
-    items = doc.data["items"]
+    items = doc.data.get("items")
     if not isinstance(items, list):
         problems.append(doc.diag(("items",), f"a {doc.data['kind']} whose items is not a list; nothing of it is read"))
         return

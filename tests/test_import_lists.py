@@ -107,3 +107,13 @@ def test_two_datasets_of_one_name_give_one_error_only(tmp_path: Path) -> None:
     assert got.code == 1
     assert "a second Dataset default/demo" in got.err
     assert "no runtime named demo" not in got.err  # the first keeps its runtime
+
+
+def test_a_list_without_items_is_never_kept_as_an_object(tmp_path: Path) -> None:
+    odd = {"apiVersion": "v1", "kind": "List", "metadata": {"name": "x"}, "data": {"password": "list-secret-9"}}
+    code_docs = [DATASET, RUNTIME, odd]
+    (tmp_path / "in.yaml").write_text(yaml.safe_dump_all(code_docs))
+    out = tmp_path / "out"
+    got = run_cli("import", str(tmp_path / "in.yaml"), "-o", str(out))
+    assert got.code == 1 and not out.exists() and "whose items is not a list" in got.err
+    assert "list-secret-9" not in got.out + got.err
