@@ -217,6 +217,34 @@ def test_the_engine_package_runs_nothing() -> None:
     assert [e.target for e in EDGES if e.source == "fluidgen.engines"] == []
 
 
+# Modules whose imports inside functions are start-up cost kept off `fluidgen --help`, the
+# cache-hit path and `import fluidgen` (each says so with its python -X importtime figures).
+START_UP = frozenset({"fluidgen", "fluidgen.__main__", "fluidgen.cli", "fluidgen.cache", "fluidgen.commands",
+                      "fluidgen.api"})
+
+
+def _function_level(name: str, path: Path) -> Iterator[int]:
+    """Lines of imports of fluidgen modules inside functions (not under TYPE_CHECKING)."""
+    def visit(node: ast.AST, inside: bool) -> Iterator[int]:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                continue
+            deeper = inside or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
+            if inside and isinstance(child, ast.ImportFrom) and (child.level or (child.module or "").startswith(
+                    "fluidgen")):
+                yield child.lineno
+            yield from visit(child, deeper)
+
+    yield from visit(ast.parse(path.read_text(), str(path)), False)
+
+
+def test_imports_inside_functions_only_where_start_up_needs_them() -> None:
+    """Everywhere else an import sits at the top, where the floors can be read off it."""
+    found = [f"{_short(m)}:{line}" for m, path in MODULES.items() if m not in START_UP
+             for line in _function_level(m, path)]
+    assert found == []
+
+
 # -- the test can fail: it sees what it is meant to see ----------------------------------
 
 def test_cycles_are_found_through_function_level_imports(tmp_path: Path) -> None:
