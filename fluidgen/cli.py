@@ -175,7 +175,7 @@ def lint(files: tuple[str, ...], ignore: tuple[str, ...], fluid_version: str | N
 
 
 @main.command("diff")
-@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.argument("paths", nargs=-1, type=click.Path())
 @click.option("-f", "--file", "overlays", multiple=True, type=click.Path(),
               help="Overlay files merged into one spec, as in build -f.")
 @click.option("--forbid-secret-values", is_flag=True,
@@ -188,7 +188,8 @@ def diff_command(paths: tuple[str, ...], overlays: tuple[str, ...], forbid_secre
                  environment: str | None, operation_names: str | None,
                  fluid_version: str | None, namespace: str | None, allow_read: tuple[str, ...],
                  gitops: str | None) -> int:
-    """Compare SPEC... with RENDERED (the last path: a file or an -o directory); exit 1 on drift.
+    """Compare SPEC... with RENDERED... (the last path, a file or an -o directory, and any file
+    before it that holds no spec: the files of one rendering together); exit 1 on drift.
 
     Secret values are neither read nor shown; Secrets are compared by their keys.
     """
@@ -242,15 +243,15 @@ def import_(files: tuple[str, ...], output_dir: str | None, check: bool, fluid_v
 
 @main.command("plan")
 @click.argument("specs", nargs=-1, type=click.Path())
-@click.option("--against", "against", required=True, metavar="OLD",
-              help="What is deployed now: a rendered file or -o directory, a `kubectl get -o yaml` dump, or "
-                   "git:REV (the same specs at a git revision).")
+@click.option("--against", "against", required=True, multiple=True, metavar="OLD",
+              help="What is deployed now: a rendered file or -o directory, a `kubectl get -o yaml` dump "
+                   "(repeatable: the files together), or git:REV (the same specs at a git revision).")
 @click.option("-f", "--file", "overlays", multiple=True, type=click.Path(), help="Overlays, as in build -f.")
 @click.option("--env", "environment", default=None, metavar="NAME", help="An environment of DIR/fluidgen.yaml.")
 @click.option("--allow-recreate", is_flag=True, help="Exit 0 even when Fluid would ignore an edit.")
 @names_option
 @target_options
-def plan_command(specs: tuple[str, ...], against: str, overlays: tuple[str, ...], environment: str | None,
+def plan_command(specs: tuple[str, ...], against: tuple[str, ...], overlays: tuple[str, ...], environment: str | None,
                  allow_recreate: bool, operation_names: str | None, fluid_version: str | None, namespace: str | None,
                  allow_read: tuple[str, ...], gitops: str | None) -> int:
     """Say which edits of SPECS against what is deployed Fluid carries out, and which it ignores.

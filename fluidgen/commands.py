@@ -182,55 +182,59 @@ def _seal(secrets: list[Manifest], args: BuildArgs) -> str | None:
     return sealed
 
 
+HOOK_ARGS = ("the pre-commit hook fluidgen-rendered takes them as its args, e.g. `args: [specs/, rendered/]` "
+             "in .pre-commit-config.yaml")
+
+
 @dataclass(frozen=True)
 class DiffArgs:
-    paths: tuple[str, ...]  # the specs, then the rendered file or directory
+    paths: tuple[str, ...]  # the specs, then the rendered file(s) or directory
     target_args: TargetArgs = TargetArgs()
     overlays: tuple[str, ...] = ()
     forbid_secret_values: bool = False
 
     def check(self) -> None:
+        if not self.paths:
+            raise click.UsageError(f"give the spec(s) and then the rendered file or directory; {HOOK_ARGS}")
         if len(self.paths) < (1 if self.overlays else 2):
             raise click.UsageError("give the spec(s) and then the rendered file or directory")
 
-    @property
-    def specs(self) -> tuple[str, ...]:
-        return self.paths[:-1]
-
-    @property
-    def rendered(self) -> str:
-        return self.paths[-1]
-
 
 def execute_diff(args: DiffArgs) -> int:
-    from .drift import diff, missing, rendered_files, rendered_objects, secret_values
+    from .drift import diff_all, missing, rendered_files, rendered_objects, secret_values, split_rendered
     from .pipeline import compile_paths
     from .plan import classify
 
     args.check()
+    specs, rendered = split_rendered(args.paths)
+    if not specs and not args.overlays:
+        raise click.UsageError(f"{args.paths[0]} holds no fluidgen spec: give the spec(s) first, then the rendered "
+                               "file(s) or directory")
     options = args.target_args.options(read_credentials=False)
-    result = compile_paths(args.specs, options, args.overlays, environment=args.target_args.environment_name())
-    problems = result.diagnostics + missing(args.rendered)
+    result = compile_paths(specs, options, args.overlays, environment=args.target_args.environment_name())
+    problems = result.diagnostics + [d for path in rendered for d in missing(path)]
     if args.forbid_secret_values:
-        problems += secret_values(Reader(), rendered_files(args.rendered))
+        problems += secret_values(Reader(), [f for path in rendered for f in rendered_files(path)])
     report.text(problems, sys.stderr)
     if any(d.severity == "error" for d in problems):
         return EXIT_USER
-    text = diff(result.objects, args.rendered, flux=result.flux)
+    text = diff_all(result.objects, rendered, flux=result.flux)
     if not text:
         return EXIT_OK
     sys.stdout.write(text)
     # What Fluid will do with each changed field once the new manifests are applied
-    for edit in classify(rendered_objects(Reader(), args.rendered), result.objects, options.fluid_version):
+    old = [o for path in rendered for o in rendered_objects(Reader(), path)]
+    for edit in classify(old, result.objects, options.fluid_version):
         sys.stdout.write(f"# plan: {edit.line()}\n")
-    click.echo(f"fluidgen: {args.rendered} is out of date; regenerate it from the specs", err=True)
+    click.echo(f"fluidgen: {' '.join(rendered)} {'is' if len(rendered) == 1 else 'are'} out of date; regenerate "
+               f"{'it' if len(rendered) == 1 else 'them'} from the specs", err=True)
     return EXIT_USER
 
 
 @dataclass(frozen=True)
 class PlanArgs:
     specs: tuple[str, ...]
-    against: str
+    against: tuple[str, ...]  # rendered files, -o directories, dumps; or one git:REV
     target_args: TargetArgs = TargetArgs()
     overlays: tuple[str, ...] = ()
     allow_recreate: bool = False
@@ -261,13 +265,21 @@ def execute_plan(args: PlanArgs) -> int:
 
 
 def _deployed(args: PlanArgs, options: Options, env_name: str | None) -> tuple[list[Manifest], list[Any]]:
-    """What is deployed now (--against) and the problems reading it."""
-    if args.against.startswith("git:"):
+    """What is deployed now (every --against) and the problems reading it."""
+    revisions = [a for a in args.against if a.startswith("git:")]
+    if revisions and len(args.against) > 1:
+        raise click.UsageError("--against git:REV compares with the specs at that revision; give it alone")
+    if revisions:
         from .plan import compile_at_revision
 
-        old_result = compile_at_revision(args.against[4:], args.specs, args.overlays, options, env_name)
+        old_result = compile_at_revision(revisions[0][4:], args.specs, args.overlays, options, env_name)
         return old_result.objects, old_result.diagnostics
     from .drift import missing, rendered_objects
 
-    absent = missing(args.against)
-    return ([] if absent else rendered_objects(Reader(), args.against)), absent
+    objects: list[dict[str, Any]] = []
+    problems: list[Any] = []
+    for path in args.against:
+        absent = missing(path)
+        problems += absent
+        objects += [] if absent else rendered_objects(Reader(), path)
+    return objects, problems

@@ -156,6 +156,53 @@ def _sealed_drift(reader: Reader, objects: list[Manifest], target: Path) -> list
                                      f"{sealed} (from specs, names and keys)"))
 
 
+def split_rendered(paths: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """`diff SPEC... RENDERED...`: the specs, and the rendered output: the last path and each
+    path before it that is rendered output too (a regular file with no fluidgen spec, such as
+    the two files of an NFS PV and PVC, or an -o directory)."""
+    first = len(paths) - 1
+    while first > 0 and _is_rendered(paths[first - 1]):
+        first -= 1
+    return paths[:first], paths[first:]
+
+
+def _is_rendered(path: str) -> bool:
+    import re
+
+    from .output import MARKER
+    from .yamlreader import MAX_BYTES
+
+    target = Path(path)
+    try:
+        mode = target.lstat().st_mode
+        if stat.S_ISDIR(mode):
+            return (target / MARKER).is_file()
+        if not stat.S_ISREG(mode):
+            return False
+        with target.open("rb") as fh:
+            head = fh.read(MAX_BYTES)
+    except OSError:
+        return False
+    return re.search(rb"(?m)^apiVersion:[ \t]*['\"]?fluidgen\.io/", head) is None
+
+
+def diff_all(objects: list[Manifest], rendered: tuple[str, ...], flux: bool = False) -> str:
+    """diff over several rendered files: each built object is expected in the file that holds
+    an object of its kind and name (the others in the last), in the build's order."""
+    if len(rendered) == 1:
+        return diff(objects, rendered[0], flux)
+    from .plan import in_build_namespace, key_of
+
+    owner: dict[tuple[str, str, str], int] = {}
+    for i, path in enumerate(rendered):
+        for obj in in_build_namespace(rendered_objects(Reader(), path), objects):
+            owner.setdefault(key_of(obj), i)
+    groups: list[list[Manifest]] = [[] for _ in rendered]
+    for obj in objects:
+        groups[owner.get(key_of(obj), len(rendered) - 1)].append(obj)
+    return "".join(diff(group, path, flux) for group, path in zip(groups, rendered, strict=True))
+
+
 def diff(objects: list[Manifest], rendered: str, flux: bool = False) -> str:
     """A unified diff from the committed files to the expected ones ('' when they match)."""
     reader = Reader()

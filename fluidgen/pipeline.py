@@ -164,6 +164,9 @@ def compile_paths(paths: Iterable[str], options: Options, overlays: Iterable[str
                                              f"but {where} is not a directory with a {project.FILE}"))
         return result
     files, notes = reader.expand(paths, marker=SPEC_MARKER)
+    passed: list[dict[str, Any]] = []
+    if options.gitops == "argocd":
+        notes, passed = _pass_through(notes, reader)
     result.diagnostics += notes
     docs: list[Document] = []
     for path in files:
@@ -180,6 +183,13 @@ def compile_paths(paths: Iterable[str], options: Options, overlays: Iterable[str
         merged = overlay_files(layers, reader, result.diagnostics)
         docs += [merged] if merged else []
     _compile_all(docs, options, result, reader)
+    if passed:
+        built = {_identity(o) for o in result.objects}
+        result.diagnostics += [Diagnostic("<directory>", 0, 0, "error", f"{kind} {ns + '/' if ns else ''}{name} is "
+                                          "both generated from a spec and in a plain manifest beside it")
+                               for kind, ns, name in sorted(built & {_identity(o) for o in passed})]
+        # kustomize's order by kind, a stable sort: the built objects keep theirs
+        result.objects = sorted([*result.objects, *passed], key=lambda o: kinds.rank(str(o.get("kind", ""))))
     if options.target != "fluid" and result.specs > 1:
         result.diagnostics.append(Diagnostic(docs[-1].file, 1, 1, "error", f"--target {options.target} writes one "
                                              f"values file; give one spec, not {result.specs}"))
@@ -187,6 +197,49 @@ def compile_paths(paths: Iterable[str], options: Options, overlays: Iterable[str
         result.diagnostics = [replace(d, severity="error") if d.severity == "warning" else d
                               for d in result.diagnostics]
     return result
+
+
+NOT_A_SPEC = "not built: holds no fluidgen spec"
+
+
+def _pass_through(notes: list[Diagnostic], reader: Reader) -> tuple[list[Diagnostic], list[dict[str, Any]]]:
+    """In Argo CD mode, plain Kubernetes manifests found beside the specs go to the output
+    unchanged, as kustomize would apply them (Argo CD would otherwise show a clean sync of an
+    application that never applies them, or prune them). Files that are not all Kubernetes
+    objects (values files, kustomize's own configuration) stay named as not built."""
+    kept: list[Diagnostic] = []
+    objects: list[dict[str, Any]] = []
+    for note in notes:
+        if note.severity != "info" or not note.message.startswith(NOT_A_SPEC):
+            kept.append(note)
+            continue
+        try:
+            docs = reader.load(note.file)
+        except FluidgenError as exc:
+            kept += exc.diagnostics
+            continue
+        found = [d.data for d in docs]
+        if not found or not all(_is_object(d) for d in found):
+            kept.append(note)
+            continue
+        objects += found
+        kept.append(Diagnostic(note.file, 0, 0, "info", f"passed through unchanged: {len(found)} Kubernetes "
+                                                        f"object{'s' if len(found) != 1 else ''} (Argo CD mode)"))
+    return kept, objects
+
+
+def _is_object(data: Any) -> bool:
+    """A Kubernetes object kustomize would apply (not one of kustomize's own files)."""
+    meta = data.get("metadata") if isinstance(data, dict) else None
+    return (isinstance(data, dict) and isinstance(data.get("apiVersion"), str) and isinstance(data.get("kind"), str)
+            and isinstance(meta, dict) and isinstance(meta.get("name"), str)
+            and not str(data["apiVersion"]).startswith("kustomize.config.k8s.io/"))
+
+
+def _identity(obj: dict[str, Any]) -> tuple[str, str, str]:
+    meta = obj.get("metadata")
+    meta = meta if isinstance(meta, dict) else {}
+    return str(obj.get("kind")), str(meta.get("namespace") or ""), str(meta.get("name"))
 
 
 def _compile_project(directory: str, environment: str | None, options: Options, reader: Reader,

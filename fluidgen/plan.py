@@ -58,6 +58,7 @@ if TYPE_CHECKING:
 RERUN = "rerun-needed"
 RUNS = "runs"  # a data operation that is new (a new name): Fluid runs it
 REMOVED = "removed"
+MOVED = "moved"  # the same kind and name, in another namespace now
 KUBERNETES = "kubernetes"
 IGNORED = frozenset({RECREATE, SAME_PATH, RERUN})  # the edits plan fails on
 
@@ -73,6 +74,7 @@ MEANING = {
     RERUN: "ignored: the operation already ran; it runs again only under a new name",
     RUNS: "a new operation: Fluid runs it",
     REMOVED: "removed",
+    MOVED: "created in this namespace; the one in the old namespace stays until it is deleted (Argo CD prunes it)",
     KUBERNETES: "applied by Kubernetes",
 }
 # What to do about an ignored (or deferred) edit.
@@ -112,6 +114,11 @@ class Edit:
 
 def _mapping(value: Any) -> Tree:
     return value if isinstance(value, dict) else {}
+
+
+def key_of(obj: Tree) -> Key:
+    """kind, namespace and name of an object of any shape (read from a file or a dump)."""
+    return _key(obj)
 
 
 def _key(obj: Tree) -> Key:
@@ -206,12 +213,17 @@ def classify(old: list[Manifest], new: list[Manifest], version: str | None = Non
     """Every changed field of every object present before and after, and the operations added
     or removed, with what Fluid (at `version`, default versions.DEFAULT) will do about it."""
     version = version or versions.DEFAULT
+    old = in_build_namespace(old, new)
     before = {_key(o): _without_defaults(o, after_of(o, new)) for o in old if isinstance(o, dict)}
     after = {_key(o): o for o in new if isinstance(o, dict)}
+    moved = _moved(set(before) - set(after), set(after) - set(before))
+    left = {(kind, was, name) for (kind, _, name), was in moved.items()}
     edits: list[Edit] = []
-    for key in sorted(set(before) | set(after)):
+    for key in sorted((set(before) | set(after)) - left):
         kind, ns, name = key
-        if key not in before:
+        if key in moved:
+            edits.append(Edit(kind, ns, name, "", MOVED, note=f"from namespace {moved[key]}"))
+        elif key not in before:
             edits.append(Edit(kind, ns, name, "", RUNS if kind in OPERATIONS else KUBERNETES))
         elif key not in after:
             edits.append(Edit(kind, ns, name, "", REMOVED))
@@ -366,6 +378,28 @@ def _secrets(spec: Mapping[str, Any]) -> set[str]:
             if isinstance(ref, str):
                 found.add(ref)
     return found
+
+
+def in_build_namespace(old: list[Any], new: list[Manifest]) -> list[Any]:
+    """The old state with each object that names no namespace placed where the build puts the
+    object of that kind and name: hand-written manifests leave metadata.namespace out, and
+    kubectl applies them to the namespace the build uses too (the spec's, -n, FLUIDGEN_NAMESPACE)."""
+    built = {(str(o.get("kind")), str(_mapping(o.get("metadata")).get("name"))): _key(o)[1]
+             for o in new if isinstance(o, dict)}
+    out = []
+    for obj in old:
+        meta = _mapping(obj.get("metadata")) if isinstance(obj, dict) else {}
+        where = built.get((str(obj.get("kind")), str(meta.get("name")))) if isinstance(obj, dict) else None
+        if meta and not meta.get("namespace") and where:
+            obj = {**obj, "metadata": {**meta, "namespace": where}}
+        out.append(obj)
+    return out
+
+
+def _moved(gone: set[Key], added: set[Key]) -> dict[Key, str]:
+    """Objects only renamespaced: the new key -> the old namespace (never "removed")."""
+    by_name = {(kind, name): ns for kind, ns, name in gone}
+    return {(kind, ns, name): by_name[(kind, name)] for kind, ns, name in sorted(added) if (kind, name) in by_name}
 
 
 def after_of(obj: Tree, new: list[Manifest]) -> Tree | None:

@@ -240,3 +240,29 @@ def test_parameters_and_build_never_read_a_planted_project_file(tmp_path: Path) 
     os.mkfifo(app_dir / "fluidgen.yaml")
     fifo = run_cli("argocd", "parameters", str(app_dir))
     assert fifo.code == 1 and "not a regular file" in fifo.err
+
+
+def test_plain_manifests_beside_specs_are_passed_through(tmp_path: Path) -> None:
+    """issue 25: in Argo CD a plain manifest beside the specs is applied as kustomize would,
+    never dropped with exit 0; kustomize's own file and values files stay named as not built."""
+    app_dir = app(tmp_path)
+    quota = {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "gpus"},
+             "spec": {"hard": {"requests.nvidia.com/gpu": "8"}}}
+    (app_dir / "quota.yaml").write_text(yaml.safe_dump(quota))
+    (app_dir / "values.yaml").write_text("replicas: 3\n")
+    result = generate(app_dir)
+    assert result.returncode == 0, result.stderr
+    docs = list(yaml.safe_load_all(result.stdout))
+    assert quota in docs and [d["kind"] for d in docs].count("ResourceQuota") == 1
+    assert "./quota.yaml: info: passed through unchanged: 1 Kubernetes object (Argo CD mode)" in result.stderr
+    assert "./values.yaml: info: not built" in result.stderr and "./kustomization.yaml: info: not built" in \
+        result.stderr
+
+
+def test_a_passed_through_object_that_a_spec_also_generates_fails(tmp_path: Path) -> None:
+    app_dir = app(tmp_path)
+    (app_dir / "runtime.yaml").write_text("apiVersion: data.fluid.io/v1alpha1\nkind: JindoRuntime\n"
+                                          "metadata: {name: imagenet, namespace: default}\nspec: {replicas: 1}\n")
+    result = generate(app_dir)
+    assert result.returncode == 1 and result.stdout == ""
+    assert "JindoRuntime default/imagenet is both generated from a spec and in a plain manifest" in result.stderr

@@ -7,8 +7,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
-from .conftest import EXAMPLES, run_cli
+from .conftest import EXAMPLES, ROOT, run_cli
 from .test_examples import CREDS
 
 
@@ -62,3 +63,16 @@ def test_diff_never_shows_secret_values(workdir: Path) -> None:
 def test_missing_rendered_file_is_an_error(workdir: Path) -> None:
     result = run_cli("diff", "spec.yaml", "nope.yaml", env={})
     assert result.code == 1 and "does not exist" in result.err
+
+
+def test_the_rendered_hook_without_args_says_what_it_needs() -> None:
+    """issue 25: `pre-commit try-repo <repo> fluidgen-rendered` runs the hook's entry with no
+    paths: the message names the args the hook needs, not click's 'Missing argument'."""
+    import shlex
+
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    [hook] = [h for h in hooks if h["id"] == "fluidgen-rendered"]
+    program, *entry = shlex.split(hook["entry"])
+    result = run_cli(*entry)
+    assert program == "fluidgen" and result.code == 2
+    assert "args: [specs/, rendered/]" in result.err and "Missing argument" not in result.err

@@ -149,3 +149,63 @@ def test_plan_and_diff_survive_odd_deployed_objects(deployed: str, tmp_path: Pat
     for args in (["plan", str(spec), "--against", str(old)], ["diff", str(spec), str(old)]):
         result = run_cli(*args)
         assert result.code in (0, 1) and "internal error" not in result.err, (args, result.err)
+
+
+# -- issue 25: hand-written manifests and several rendered files --------------------------------
+
+def _without_namespaces(text: str) -> str:
+    docs = list(yaml.safe_load_all(text))
+    for doc in docs:
+        doc["metadata"].pop("namespace", None)
+    return yaml.safe_dump_all(docs, sort_keys=False)
+
+
+@pytest.mark.parametrize("how", ["spec", "flag", "setting"])
+def test_a_manifest_without_namespace_is_in_the_build_namespace(how: str, tmp_path: Path) -> None:
+    """Every guide's manifest leaves metadata.namespace out: it is the namespace the build uses,
+    so a quota edit is still 'ignored until re-created', never 'removed' plus 'applied'."""
+    ex = workspace(tmp_path)
+    spec = ex / "alluxio-imagenet-oss.yaml"
+    flags, env = [], {}
+    if how != "spec":
+        spec.write_text(spec.read_text().replace("  namespace: default\n", ""))
+        flags, env = (["-n", "team-a"], {}) if how == "flag" else ([], {"FLUIDGEN_NAMESPACE": "team-a"})
+    hand_written = ex / "deployed.yaml"
+    hand_written.write_text(_without_namespaces(run_cli("build", str(spec), *flags, env=env).out))
+    spec.write_text(spec.read_text().replace("quota: 50Gi", "quota: 80Gi"))
+    for args in (["plan", str(spec), *flags, "--against", str(hand_written)],
+                 ["diff", str(spec), *flags, str(hand_written)]):
+        result = run_cli(*args, env=env)
+        assert result.code == 1 and "removed" not in result.out and "ignored until the runtime is re-created" \
+            in result.out, (args, result.out, result.err)
+
+
+def test_an_object_only_renamespaced_is_moved_not_removed(tmp_path: Path) -> None:
+    ex = workspace(tmp_path)
+    spec = ex / "jindo-imagenet-oss.yaml"
+    old = ex / "old.yaml"
+    old.write_text(run_cli("build", str(spec), env={}).out)
+    spec.write_text(spec.read_text().replace("  namespace: default\n", "  namespace: team-b\n"))
+    result = run_cli("plan", str(spec), "--against", str(old), env={})
+    assert "removed" not in result.out
+    assert "JindoRuntime team-b/imagenet: created in this namespace; the one in the old namespace stays until it " \
+           "is deleted (Argo CD prunes it) (from namespace default)" in result.out.splitlines()
+
+
+def test_plan_and_diff_take_several_rendered_files(tmp_path: Path) -> None:
+    """The NFS guide's pair: the PV and PVC in one file, the Dataset and runtime in another."""
+    ex = workspace(tmp_path)
+    spec = ex / "nfs-imagenet-alluxio.yaml"
+    docs = list(yaml.safe_load_all(run_cli("build", str(spec), env={}).out))
+    volumes = [d for d in docs if d["kind"] in ("PersistentVolume", "PersistentVolumeClaim")]
+    (ex / "nfs-pv.yaml").write_text(yaml.safe_dump_all(volumes, sort_keys=False))
+    (ex / "dataset.yaml").write_text(yaml.safe_dump_all([d for d in docs if d not in volumes], sort_keys=False))
+    same = run_cli("diff", str(spec), str(ex / "nfs-pv.yaml"), str(ex / "dataset.yaml"), env={})
+    assert (same.code, same.out) == (0, ""), same.err
+    plan = run_cli("plan", str(spec), "--against", str(ex / "nfs-pv.yaml"), "--against", str(ex / "dataset.yaml"),
+                   env={})
+    assert (plan.code, plan.out) == (0, "fluidgen plan: 0 changes, 0 ignored by Fluid\n"), plan.err
+    spec.write_text(spec.read_text().replace("replicas: 4", "replicas: 5"))
+    drift = run_cli("diff", str(spec), str(ex / "nfs-pv.yaml"), str(ex / "dataset.yaml"), env={})
+    assert drift.code == 1 and "dataset.yaml (from specs)" in drift.out and "nfs-pv.yaml" not in drift.out
+    assert "are out of date" in drift.err
