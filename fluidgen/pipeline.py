@@ -183,13 +183,7 @@ def compile_paths(paths: Iterable[str], options: Options, overlays: Iterable[str
         merged = overlay_files(layers, reader, result.diagnostics)
         docs += [merged] if merged else []
     _compile_all(docs, options, result, reader)
-    if passed:
-        built = {_identity(o) for o in result.objects}
-        result.diagnostics += [Diagnostic("<directory>", 0, 0, "error", f"{kind} {ns + '/' if ns else ''}{name} is "
-                                          "both generated from a spec and in a plain manifest beside it")
-                               for kind, ns, name in sorted(built & {_identity(o) for o in passed})]
-        # kustomize's order by kind, a stable sort: the built objects keep theirs
-        result.objects = sorted([*result.objects, *passed], key=lambda o: kinds.rank(str(o.get("kind", ""))))
+    _add_passed(result, passed)
     if options.target != "fluid" and result.specs > 1:
         result.diagnostics.append(Diagnostic(docs[-1].file, 1, 1, "error", f"--target {options.target} writes one "
                                              f"values file; give one spec, not {result.specs}"))
@@ -226,6 +220,18 @@ def _pass_through(notes: list[Diagnostic], reader: Reader) -> tuple[list[Diagnos
         kept.append(Diagnostic(note.file, 0, 0, "info", f"passed through unchanged: {len(found)} Kubernetes "
                                                         f"object{'s' if len(found) != 1 else ''} (Argo CD mode)"))
     return kept, objects
+
+
+def _add_passed(result: CompileResult, passed: list[dict[str, Any]]) -> None:
+    """The passed-through objects among the built ones, in kustomize's order by kind (a stable
+    sort: the built objects keep theirs); one also generated from a spec is an error."""
+    if not passed:
+        return
+    built = {_identity(o) for o in result.objects}
+    result.diagnostics += [Diagnostic("<directory>", 0, 0, "error", f"{kind} {ns + '/' if ns else ''}{name} is "
+                                      "both generated from a spec and in a plain manifest beside it")
+                           for kind, ns, name in sorted(built & {_identity(o) for o in passed})]
+    result.objects = sorted([*result.objects, *passed], key=lambda o: kinds.rank(str(o.get("kind", ""))))
 
 
 def _is_object(data: Any) -> bool:
