@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Any
@@ -28,12 +29,15 @@ from .output import (
     GITIGNORE,
     KUSTOMIZATION,
     KUSTOMIZE_CONFIG,
+    MARKER,
     SECRETS,
     SOPS_FILE,
     WORKLOADS,
     directory_files,
     has_values,
 )
+from .plan import in_build_namespace, key_of
+from .yamlreader import MAX_BYTES
 
 REDACTED = "<redacted>"
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
@@ -167,11 +171,6 @@ def split_rendered(paths: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, 
 
 
 def _is_rendered(path: str) -> bool:
-    import re
-
-    from .output import MARKER
-    from .yamlreader import MAX_BYTES
-
     target = Path(path)
     try:
         mode = target.lstat().st_mode
@@ -191,8 +190,6 @@ def diff_all(objects: list[Manifest], rendered: tuple[str, ...], flux: bool = Fa
     an object of its kind and name (the others in the last), in the build's order."""
     if len(rendered) == 1:
         return diff(objects, rendered[0], flux)
-    from .plan import in_build_namespace, key_of
-
     owner: dict[tuple[str, str, str], int] = {}
     for i, path in enumerate(rendered):
         for obj in in_build_namespace(rendered_objects(Reader(), path), objects):
