@@ -12,6 +12,7 @@ importing anything but the engine contract and the toolkit, and on a module no f
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -243,6 +244,21 @@ def test_imports_inside_functions_only_where_start_up_needs_them() -> None:
     found = [f"{_short(m)}:{line}" for m, path in MODULES.items() if m not in START_UP
              for line in _function_level(m, path)]
     assert found == []
+
+
+def test_the_engine_record_grows_by_sub_records() -> None:
+    """A new concern adds a sub-record (with defaults) instead of widening Engine; each hook
+    says who calls it."""
+    from fluidgen.contract import Engine, Hooks
+
+    assert len(dataclasses.fields(Engine)) <= 16
+    assert all(dataclasses.is_dataclass(f.type) or f.name in ("name", "kind", "doc", "spec", "operations",
+                                                              "extra_kinds", "section", "rules")
+               for f in dataclasses.fields(Engine) if not isinstance(f.type, str))
+    source = (PACKAGE / "contract.py").read_text()
+    for hook in dataclasses.fields(Hooks):
+        said = re.search(rf"    {hook.name}: .*\n    \"\"\"(.+?)\"\"\"", source)
+        assert said is not None and ".py" in said.group(1), f"Hooks.{hook.name}: one line naming its caller"
 
 
 # -- the test can fail: it sees what it is meant to see ----------------------------------
