@@ -17,8 +17,9 @@ the floors as data and checks them):
    (spec.py: engine names and sections), profiles, health;
 8. lowering (lower/*.py); 9. the pipeline, the commands and the Python API.
 
-The Python API (fluidgen/api.py): `build`, `validate`, `Build`, `Diagnostic`,
-`FluidgenError`. `import fluidgen` imports none of it; each name loads on first use.
+The Python API: `build`, `validate`, `Build`, `Diagnostic`, `FluidgenError` (api.py) and
+`health`, `readiness`, `Health`, `Readiness` (healthcheck.py, the one health table of the
+Argo CD and Flux checks). `import fluidgen` imports none of it; each name loads on first use.
 """
 
 from __future__ import annotations
@@ -26,10 +27,13 @@ from __future__ import annotations
 TYPE_CHECKING = False  # typing costs milliseconds at start-up; mypy reads this name as True
 if TYPE_CHECKING:
     from .api import Build, Diagnostic, FluidgenError, build, validate
+    from .healthcheck import Health, Readiness, health, readiness
 
 __version__ = "0.1.0"
-__all__ = ["Build", "Diagnostic", "FluidgenError", "__version__", "build", "validate"]
+__all__ = ["Build", "Diagnostic", "FluidgenError", "Health", "Readiness", "__version__", "build", "health",
+           "readiness", "validate"]
 _API = frozenset({"Build", "Diagnostic", "FluidgenError", "build", "validate"})
+_HEALTH = frozenset({"Health", "Readiness", "health", "readiness"})
 
 
 def __getattr__(name: str) -> object:
@@ -37,4 +41,8 @@ def __getattr__(name: str) -> object:
         from . import api
 
         return getattr(api, name)
+    if name in _HEALTH:
+        from . import healthcheck
+
+        return getattr(healthcheck, name)
     raise AttributeError(f"module 'fluidgen' has no attribute {name!r}")

@@ -30,11 +30,17 @@ SIGNATURES = {
                   "rule: 'str | None' = None) -> None",
     "Build": "(objects: 'list[dict[str, Any]]' = <factory>, diagnostics: 'list[Diagnostic]' = <factory>) -> None",
     "FluidgenError": "(diagnostics: 'Sequence[Diagnostic]') -> 'None'",
+    "health": "(obj: 'Mapping[str, Any]') -> 'Health'",
+    "readiness": "(kind: 'str') -> 'Readiness'",
+    "Health": "(status: 'Status', message: 'str') -> None",
+    "Readiness": "(kind: 'str', success_condition: 'str | None', failure_condition: 'str | None', "
+                 "kubectl_wait: 'str') -> None",
 }
 
 
 def test_public_names_and_signatures() -> None:
-    assert fluidgen.__all__ == ["Build", "Diagnostic", "FluidgenError", "__version__", "build", "validate"]
+    assert fluidgen.__all__ == ["Build", "Diagnostic", "FluidgenError", "Health", "Readiness", "__version__", "build",
+                                "health", "readiness", "validate"]
     for name, signature in SIGNATURES.items():
         assert str(inspect.signature(getattr(fluidgen, name))) == signature, name
     members = {*dir(fluidgen.Build), *(f.name for f in dataclasses.fields(fluidgen.Build))}

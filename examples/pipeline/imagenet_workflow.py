@@ -30,15 +30,7 @@ EXAMPLES = Path(__file__).resolve().parent.parent
 SPEC = EXAMPLES / "alluxio-imagenet-oss.yaml"
 TRAINING = EXAMPLES / "overlays" / "train-resnet50-mpi.yaml"
 SECRET = {"name": "imagenet-oss", "keys": ["fs.oss.accessKeyId", "fs.oss.accessKeySecret"]}
-
-# When each object is ready, as Argo Workflows resource conditions. The Dataset's phase is
-# set by Fluid (api/v1alpha1/dataset_types.go: Bound, Failed); the MPIJob's launcher counts by
-# the MPI Operator (kubeflow.org/v2beta1 JobStatus.replicaStatuses["Launcher"]).
-READY = {
-    "Dataset": ("status.phase == Bound", "status.phase == Failed"),
-    "MPIJob": ("status.replicaStatuses.Launcher.succeeded > 0", "status.replicaStatuses.Launcher.failed > 0"),
-}
-
+WAIT_FOR = {"Dataset", "MPIJob"}  # Fluid binds the Dataset once its runtime is ready
 
 def objects() -> list[dict[str, Any]]:
     """The Fluid objects and the training job, built with the fluidgen API."""
@@ -55,9 +47,12 @@ def workflow(built: list[dict[str, Any]]) -> Workflow:
         return f"{obj['kind'].lower()}-{obj['metadata']['name']}"[:63]
 
     def resource(obj: dict[str, Any], action: str) -> Resource:
-        success, failure = READY.get(obj["kind"], (None, None))
+        # When the step is done: fluidgen's health table (the same rules as its Argo CD and Flux
+        # checks); the runtime's step only applies it, the Dataset's waits until it is bound.
+        ready = fluidgen.readiness(obj["kind"]) if obj["kind"] in WAIT_FOR else None
         return Resource(name=step_name(obj), action=action, manifest=fluidgen.Build([obj]).yaml(),
-                        success_condition=success, failure_condition=failure)
+                        success_condition=ready.success_condition if ready else None,
+                        failure_condition=ready.failure_condition if ready else None)
 
     jobs = [o for o in built if o["kind"] == "MPIJob"]
     fluid = [o for o in built if o not in jobs]
