@@ -125,3 +125,18 @@ def test_affinity_strategy_warns_about_its_feature_gate(tmp_path: Path) -> None:
     result = run_cli("build", str(spec))
     assert result.code == 0, result.err
     assert "warning" in result.err and "--feature-gates=DataflowAffinity=true" in result.err
+
+
+def test_v108_jindo_mounts_one_secret(tmp_path: Path) -> None:
+    """v1.0.8 jindocache/transform.go transformMaster keeps one value.Secret (the last encryptOption's)
+    and one key per credential name; master projects OSS credentials per bucket."""
+    root = tree("v1.0.8")
+    if root is not None:
+        text = (root / "pkg/ddc/jindocache/transform.go").read_text()
+        assert "value.Secret = secretKeyRef.Name" in text
+    one = ('[{mountPoint: "oss://a/", name: a, options: {fs.oss.endpoint: e}, encryptOptions: [' +
+           ENCRYPT.format(n="fs.oss.accessKeyId", k="id") + ']}, {mountPoint: "oss://b/", name: b, options: '
+           '{fs.oss.endpoint: e}, encryptOptions: [' + ENCRYPT.format(n="fs.oss.accessKeyId", k="id") + ']}]')
+    assert "[FG135]" not in _lint(tmp_path, dataset(mounts=one), runtime("JindoRuntime"))
+    other = one.replace("key: id}}}]}]", "key: id2}}}]}]")
+    assert "[FG135]" in _lint(tmp_path, dataset(mounts=other), runtime("JindoRuntime"))

@@ -150,6 +150,12 @@ spec:
         spec="master: {replicas: 3}\nproperties: {alluxio.master.journal.type: UFS}")]),
     "FG134": ("v1.0.8", [dataset(name="a" * 46), runtime(name="a" * 46)]),
     "FG133": ("v1.0.8", [dataset(), runtime(spec='fuse: {args: [fuse, "--fuse-opts=kernel_cache,ro,nonempty"]}')]),
+    "FG135": ("v1.0.8", [dataset(mounts='[{mountPoint: "oss://a/", name: a, options: {fs.oss.endpoint: e}, '
+                                        'encryptOptions: [{name: fs.oss.accessKeyId, valueFrom: {secretKeyRef: '
+                                        '{name: s1, key: id}}}]}, {mountPoint: "oss://b/", name: b, options: '
+                                        '{fs.oss.endpoint: e}, encryptOptions: [{name: fs.oss.accessKeyId, '
+                                        'valueFrom: {secretKeyRef: {name: s2, key: id}}}]}]'),
+                         runtime("JindoRuntime")]),
 }
 
 

@@ -35,6 +35,7 @@ from ..contract import (
     Workloads,
     scales,
 )
+from ..diagnostics import PathT
 from ..fluid.common import (
     CLEAN_CACHE_POLICY,
     IMAGE,
@@ -52,11 +53,11 @@ from ..fluid.common import (
 )
 from ..fluidbase import fuse_read_only
 from ..fluidsource import before, decided_by, fact, for_version, since, source
-from ..manifest import Tree, fuse_spec, items
+from ..manifest import Tree, fuse_spec, items, mapping, mounts_of
 from ..manifest_index import Entry, ManifestIndex
 from ..rules import Example, Finding, Rule
 from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
-from ..versions import V1_1_0_DEV
+from ..versions import V1_0_8, V1_1_0_DEV
 
 KIND = "JindoRuntime"
 
@@ -111,7 +112,75 @@ def _args_replace_defaults(entry: Entry, index: ManifestIndex) -> Iterator[Findi
         return
 
 
+# The older jindocache (with the default images, whose tags support AK files) projects one Secret
+# for every encryptOption (value.Secret is the last one's, one key per credential name); newer
+# Fluid projects per OSS bucket (transformMaster, secretMountSupport).
+ONE_SECRET = source("pkg/ddc/jindocache/transform.go", "transformMaster", before(V1_1_0_DEV),
+                    note="value.Secret, value.SecretKey, value.SecretValue are single values")
+
+
+def _refs(options: object) -> list[tuple[int, str, str, str]]:
+    out = []
+    for j, option in enumerate(items(options)):
+        ref = mapping(mapping(mapping(option).get("valueFrom")).get("secretKeyRef"))
+        if isinstance(mapping(option).get("name"), str):
+            out.append((j, str(mapping(option)["name"]), str(ref.get("name", "")), str(ref.get("key", ""))))
+    return out
+
+
+def _one_secret(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
+    runtime = index.bound_runtime(entry)
+    if runtime is None or runtime.kind != KIND:
+        return
+    first: dict[str, tuple[str, str]] = {}  # credential name -> (secret, key) first given
+    secrets: set[str] = set()
+    places: list[tuple[PathT, object]] = [(("spec", "sharedEncryptOptions"), entry.spec.get("sharedEncryptOptions"))]
+    places += [(("spec", "mounts", i, "encryptOptions"), m.get("encryptOptions"))
+               for i, m in enumerate(mounts_of(entry.obj))]
+    for at, options in places:
+        for j, name, secret, key in _refs(options):
+            clash = (secrets and secret not in secrets) or (name in first and first[name] != (secret, key))
+            if clash:
+                yield Finding((*at, j, "valueFrom", "secretKeyRef"),
+                              f"{name} comes from Secret {secret} key {key}, but Fluid {V1_0_8}'s JindoRuntime mounts "
+                              "one Secret and one key per credential name for every mount (the last one given wins), "
+                              "so the mounts cannot have different credentials there; newer Fluid projects them per "
+                              "OSS bucket. Use one Secret and key per credential name, or target a newer Fluid")
+            secrets.add(secret)
+            first.setdefault(name, (secret, key))
+
+
 RULES = (
+    Rule(
+        "FG135", "warning", f"{V1_0_8}'s JindoRuntime takes every encryptOption from one Secret", _one_secret,
+        kinds=frozenset({"Dataset"}),
+        description=f"Fluid {V1_0_8}'s jindocache engine (default images) mounts a single Secret into its pods and "
+                    "reads one key per credential name: encryptOptions of a Dataset's mounts that name different "
+                    "Secrets, or different keys for one credential name, end up with the last one's. Newer Fluid "
+                    "projects OSS credentials per bucket.",
+        sources=(ONE_SECRET, source("pkg/ddc/jindocache/transform.go", "checkIfSupportSecretMount")),
+        example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: imagenet, namespace: default}
+spec:
+  mounts:
+    - mountPoint: oss://bucket-a/
+      name: a
+      options: {fs.oss.endpoint: oss-cn-hangzhou.aliyuncs.com}
+      encryptOptions:
+        - {name: fs.oss.accessKeyId, valueFrom: {secretKeyRef: {name: keys-a, key: id}}}
+    - mountPoint: oss://bucket-b/
+      name: b
+      options: {fs.oss.endpoint: oss-cn-hangzhou.aliyuncs.com}
+      encryptOptions:
+        - {name: fs.oss.accessKeyId, valueFrom: {secretKeyRef: {name: keys-b, key: id}}}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: JindoRuntime
+metadata: {name: imagenet, namespace: default}
+spec: {}
+""", f"Two mounts take their keys from two Secrets; {V1_0_8} mounts only keys-b.")),
     Rule(
         "FG119", "warning", "JindoRuntime fuse.args replace Fluid's per-access-mode FUSE defaults",
         _args_replace_defaults,
