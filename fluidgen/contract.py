@@ -185,6 +185,8 @@ class Lowering:
     # modes, in a default set that the runtime's fuse.args replace (FG131; the engine's
     # finish_runtime puts the mode back). None: the engine keeps ro itself, or has no such args.
     fuse_mode_source: FluidSource | None = None
+    # The Fluid source of each field set above (a test fails for a set field without one).
+    sources: Mapping[str, FluidSource | tuple[FluidSource, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -224,6 +226,8 @@ class Created:
     # Fluid installs the runtime as a Helm release named after it (pkg/ddc/<engine>/master_internal.go
     # setupMasterInternal: helm.InstallRelease(e.name, ...)); Helm refuses names over 53 characters.
     helm_release: bool = True
+    # The Fluid source of each field set above (a test fails for a set field without one).
+    sources: Mapping[str, FluidSource | tuple[FluidSource, ...]] = field(default_factory=dict)
 
     def names(self, name: str, spec: Mapping[str, Any] | None = None) -> list[tuple[str, str]]:
         """What Fluid creates for the runtime `name` with runtime spec `spec` (master count)."""
@@ -268,6 +272,8 @@ class Workloads:
     # its absolute `path`, else /<mount name> (pkg/utils/ufs_path_builder.go
     # GenUFSPathInUnifiedNamespace, used by the engine's FUSE); "root" = the one mount is the root.
     data_layout: str = "root"
+    # The Fluid source of each field set above (a test fails for a set field without one).
+    sources: Mapping[str, FluidSource | tuple[FluidSource, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -143,3 +143,19 @@ def test_every_fact_function_of_fluidbase_names_its_source() -> None:
     for name, fn in vars(fluidbase).items():
         if inspect.isfunction(fn) and fn.__module__ == fluidbase.__name__ and not name.startswith("_"):
             assert sources_of_function(fn), f"fluidbase.{name} computes a Fluid fact without its source"
+
+
+# Fields of the engine contract that are fluidgen's own choices, not facts about Fluid.
+CHOICES = {"lowering": frozenset({"default_profile", "no_default_profile", "removed_note", "computed",
+                                  "fuse_mode_source"})}
+
+
+@pytest.mark.parametrize("part", ["lowering", "created", "workloads"])
+def test_every_engine_fact_names_its_source(part: str) -> None:
+    """An engine that sets a Fluid fact in its lowering, created or workloads record says where
+    Fluid decides it, beside the value (the record's sources); a new fact without one fails."""
+    from fluidgen.engine_table import ENGINES
+
+    missing = {name: unsourced(getattr(engine, part), CHOICES.get(part, frozenset()))
+               for name, engine in sorted(ENGINES.items())}
+    assert not {k: v for k, v in missing.items() if v}, f"{part} facts without a Fluid source: {missing}"

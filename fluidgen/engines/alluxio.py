@@ -492,12 +492,21 @@ ENGINE = Engine(
         defaults={"data": {"replicas": 1}},
         default_profile="alluxio-default",
         fuse_mode_source=source(_OPTIMIZE, "optimizeDefaultFuse"),
+        sources={"single_tier": source("pkg/ddc/alluxio/transform.go", "transformWorkers"),
+                 "defaults": source("pkg/ddc/alluxio/transform.go", "transformCommonPart")},
     ),
     created=Created(
         objects=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"),
                  ("ConfigMap", "{full}-config"), ("ConfigMap", "{full}-mount-config"),
                  ("ConfigMap", "{name}-alluxio-values")),
         per_master=(("Service", "{full}-master-{i}"),),  # charts/alluxio/templates/master/service.yaml
+        sources={"objects": (source("charts/alluxio/templates/master/statefulset.yaml", "StatefulSet"),
+                             source("charts/alluxio/templates/worker/statefulset.yaml", "StatefulSet"),
+                             source("charts/alluxio/templates/fuse/daemonset.yaml", "DaemonSet"),
+                             source("charts/alluxio/templates/config/alluxio-conf.yaml", "ConfigMap"),
+                             source("charts/alluxio/templates/config/alluxio-mount-conf.yaml", "ConfigMap"),
+                             source("pkg/ddc/alluxio/master_internal.go", "getHelmValuesConfigMapName")),
+                 "per_master": source("charts/alluxio/templates/master/service.yaml", "masterCount")},
     ),
     edits=Edits(
         # SyncRuntime is empty (pkg/ddc/alluxio/sync_runtime.go): only replicas are synced. Mounts
@@ -509,5 +518,6 @@ ENGINE = Engine(
     ),
     workloads=Workloads(
         data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
+        sources={"data_layout": source("pkg/utils/ufs_path_builder.go", "GenUFSPathInUnifiedNamespace")},
     ),
 )

@@ -70,6 +70,7 @@ from ..spectypes import Model, Name
 from ..structural.dsl import BOOL, QUANTITY, STR, STR_LIST, STR_MAP, array, fields, int32, k8s, obj, string
 from ..versions import V1_1_0_DEV
 
+_NEW = since(V1_1_0_DEV)  # the versions that have the cache engine
 KIND = "CacheRuntime"
 CLASS_KIND = "CacheRuntimeClass"
 
@@ -201,8 +202,8 @@ RULES = (
         description="A CacheRuntime's data operations are what its CacheRuntimeClass declares in "
                     "`dataOperationSpecs`. Fluid looks up the DataLoad entry there and reports a DataLoad on a "
                     "runtime whose class has none as not supported.",
-        sources=(source("pkg/ddc/cache/engine/dataload.go", "genDataLoadValue", versions=since(V1_1_0_DEV)),
-                 source("pkg/ddc/cache/engine/dataload.go", "findDataOperationSpec", versions=since(V1_1_0_DEV))),
+        sources=(source("pkg/ddc/cache/engine/dataload.go", "genDataLoadValue", versions=_NEW),
+                 source("pkg/ddc/cache/engine/dataload.go", "findDataOperationSpec", versions=_NEW)),
         example=Example("""\
 apiVersion: data.fluid.io/v1alpha1
 kind: CacheRuntimeClass
@@ -227,6 +228,8 @@ spec:
 
 _SYNC = source("pkg/ddc/cache/engine/sync.go", "syncRuntimeSpec", since(V1_1_0_DEV))
 
+_TIERS = source("pkg/ddc/cache/engine/transform_tiered_store.go", "TransformRuntimeTieredStore", versions=_NEW)
+
 ENGINE = Engine(
     name="cache",
     kind=KIND,
@@ -244,6 +247,7 @@ ENGINE = Engine(
         emptydir_needs_path=False,
         no_default_profile="the class carries the cache system's tuning; nothing holds for every class",
         computed={"runtimeClassName": "runtime.cacheClass.name"},
+        sources={"single_tier": _TIERS, "emptydir_needs_path": _TIERS},
     ),
     hooks=Hooks(
         import_section=_import_section,
@@ -261,6 +265,10 @@ ENGINE = Engine(
                  ("ConfigMap", "fluid-runtime-config-{name}")),  # pkg/common/cacheruntime.go
         # GetCacheRuntimeConfigConfigMapName; the components are created directly, without Helm
         helm_release=False,
+        sources={"objects": (source("pkg/common/cacheruntime.go", "GetCacheComponentName", versions=_NEW),
+                             source("pkg/common/cacheruntime.go", "GetCacheRuntimeConfigConfigMapName",
+                                    versions=_NEW)),
+                 "helm_release": source("pkg/ddc/cache/engine/master.go", "setupMasterInternal", versions=_NEW)},
     ),
     edits=Edits(
         # syncRuntimeSpec copies master/worker runtimeVersion, resources and replicas into their
@@ -280,5 +288,6 @@ ENGINE = Engine(
     ),
     workloads=Workloads(
         data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
+        sources={"data_layout": source("pkg/ddc/cache/engine/ufs.go", "GenUFSPathInUnifiedNamespace", versions=_NEW)},
     ),
 )

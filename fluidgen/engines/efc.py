@@ -101,5 +101,9 @@ ENGINE = Engine(
     created=Created(
         objects=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"),
                  ("ConfigMap", "{full}-worker-endpoints"), ("ConfigMap", "{name}-efc-values")),
+        sources={"objects": (source("charts/efc/templates/master/statefulset.yaml", "StatefulSet"),
+                             source("charts/efc/templates/worker/statefulset.yaml", "StatefulSet"),
+                             source("charts/efc/templates/fuse/daemonset.yaml", "DaemonSet"),
+                             source("charts/efc/templates/worker/configmap.yaml", "ConfigMap"))},
     ),
 )

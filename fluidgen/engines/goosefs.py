@@ -39,6 +39,8 @@ SPEC = obj(
     replicas=int32(), runAs=RUN_AS, hadoopConfig=STR, cleanCachePolicy=CLEAN_CACHE_POLICY, disablePrometheus=BOOL,
     initUsers=INIT_USERS)
 
+_OLD = (V1_0_8,)  # the versions that have GooseFS
+
 ENGINE = Engine(
     name="goosefs",
     kind=KIND,
@@ -54,6 +56,8 @@ ENGINE = Engine(
         defaults={"data": {"replicas": 1}},
         default_profile="goosefs-default",
         removed_note="Fluid removed it (fluid-cloudnative/fluid#5703)",
+        sources={"single_tier": source("pkg/ddc/goosefs/transform.go", "transformWorkers", versions=_OLD),
+                 "defaults": source("pkg/ddc/goosefs/transform.go", "transformCommonPart", versions=_OLD)},
     ),
     starter=Starter(
         source="cosn://<BUCKET>/<PATH>/",
@@ -62,6 +66,11 @@ ENGINE = Engine(
         objects=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"),
                  ("Service", "{full}-master-0"), ("ConfigMap", "{full}-config"),
                  ("ConfigMap", "{name}-goosefs-values")),
+        sources={"objects": (source("charts/goosefs/templates/master/statefulset.yaml", "StatefulSet", versions=_OLD),
+                             source("charts/goosefs/templates/worker/statefulset.yaml", "StatefulSet", versions=_OLD),
+                             source("charts/goosefs/templates/fuse/daemonset.yaml", "DaemonSet", versions=_OLD),
+                             source("charts/goosefs/templates/master/service.yaml", "Service", versions=_OLD),
+                             source("charts/goosefs/templates/config/goosefs-conf.yaml", "ConfigMap", versions=_OLD))},
     ),
     edits=Edits(
         # SyncRuntime is empty; mounts whose namespace path appears or disappears are mounted or
@@ -71,5 +80,7 @@ ENGINE = Engine(
     ),
     workloads=Workloads(
         data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
+        sources={"data_layout": source("pkg/ddc/goosefs/ufs_internal.go", "GenUFSPathInUnifiedNamespace",
+                                       versions=_OLD)},
     ),
 )

@@ -283,6 +283,13 @@ ENGINE = Engine(
         objects=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"),
                  ("Service", "{full}-master-0"), ("ConfigMap", "{full}-config"), ("ConfigMap", "{full}-client-config"),
                  ("ConfigMap", "{name}-jindocache-values")),
+        sources={"chart_fullname": source("pkg/ddc/jindocache/transform.go", "FullnameOverride"),
+                 "objects": (source("charts/jindocache/templates/master/statefulset.yaml", "StatefulSet"),
+                             source("charts/jindocache/templates/worker/statefulset.yaml", "StatefulSet"),
+                             source("charts/jindocache/templates/fuse/daemonset.yaml", "DaemonSet"),
+                             source("charts/jindocache/templates/master/service.yaml", "Service"),
+                             source("charts/jindocache/templates/config/jindofs-conf.yaml", "ConfigMap"),
+                             source("charts/jindocache/templates/config/jindofs-client-conf.yaml", "ConfigMap"))},
     ),
     edits=Edits(
         runtime=(*scales("jindocache"), *_SYNC_EDITS),
@@ -293,5 +300,6 @@ ENGINE = Engine(
     ),
     workloads=Workloads(
         data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
+        sources={"data_layout": source("pkg/ddc/jindocache/ufs_internal.go", "GenUFSPathInUnifiedNamespace")},
     ),
 )

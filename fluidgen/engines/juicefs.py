@@ -193,6 +193,8 @@ ENGINE = Engine(
         # Workers are optional: with none the FUSE clients cache on their own nodes, and the runtime
         # is ready without them (pkg/ddc/juicefs/status.go: Replicas() == 0 counts as ready).
         default_replicas=None,
+        sources={"path_separator": source("pkg/ddc/juicefs/transform_fuse.go", "genValue"),
+                 "default_replicas": source("pkg/ddc/juicefs/status.go", "CheckAndUpdateRuntimeStatus")},
     ),
     starter=Starter(
         source="juicefs:///",
@@ -201,6 +203,9 @@ ENGINE = Engine(
         objects=(("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"), ("ConfigMap", "{full}-fuse-script"),
                  ("ConfigMap", "{full}-worker-script"), ("ConfigMap", "{name}-juicefs-values"),
                  ("ServiceAccount", "{name}-loader"), ("Role", "{name}-loader"), ("RoleBinding", "{name}-loader")),
+        sources={"objects": (source("charts/juicefs/templates/worker/statefulset.yaml", "StatefulSet"),
+                             source("charts/juicefs/templates/fuse/daemonset.yaml", "DaemonSet"),
+                             source("charts/juicefs/templates/role/rbac.yaml", "Role"))},
     ),
     edits=Edits(
         runtime=(*scales("juicefs"), *_SYNC_EDITS),

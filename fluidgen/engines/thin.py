@@ -302,6 +302,9 @@ ENGINE = Engine(
     created=Created(
         objects=(("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"), ("ConfigMap", "{full}-fuse-conf"),
                  ("Secret", "{full}-fuse-conf"), ("ConfigMap", "{name}-thin-values")),
+        sources={"objects": (source("charts/thin/templates/worker/statefuleset.yaml", "StatefulSet"),
+                             source("charts/thin/templates/fuse/daemonset.yaml", "DaemonSet"),
+                             source("charts/thin/templates/fuseconfig/fuseconfig.yaml", "ConfigMap"))},
     ),
     edits=Edits(
         # Nothing of a running ThinRuntime is synced: SyncReplicas returns nil (pkg/ddc/thin/replicas.go)

@@ -73,6 +73,7 @@ ENGINE = Engine(
         # A MEM level's path is never read: only its medium and quota reach the values
         # (pkg/ddc/vineyard/transform.go transformTieredStore), so none is written.
         mem_default_path=None,
+        sources={"mem_default_path": TIERS_SOURCE, "single_tier": TIERS_SOURCE},
     ),
     starter=Starter(
         source="",
@@ -81,5 +82,11 @@ ENGINE = Engine(
         objects=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("Service", "{full}-master"),
                  ("Service", "{full}-worker"), ("DaemonSet", "{full}-fuse"), ("ConfigMap", "{full}-rpc-conf"),
                  ("ConfigMap", "{name}-vineyard-values")),
+        sources={"objects": (source("charts/vineyard/templates/master/statefulset.yaml", "StatefulSet"),
+                             source("charts/vineyard/templates/worker/statefulset.yaml", "StatefulSet"),
+                             source("charts/vineyard/templates/master/service.yaml", "Service"),
+                             source("charts/vineyard/templates/worker/service.yaml", "Service"),
+                             source("charts/vineyard/templates/fuse/daemonset.yaml", "DaemonSet"),
+                             source("charts/vineyard/templates/config/vineyard-rpc-conf.yaml", "ConfigMap"))},
     ),
 )
