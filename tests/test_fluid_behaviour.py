@@ -4,6 +4,7 @@ versions.py lists; the code is the same at both unless a test says otherwise).""
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -339,3 +340,24 @@ def test_cron_and_parallel_operations_create_their_objects(tmp_path: Path) -> No
     assert derived_names(load) == [("CronJob", "l-loader-job")]
     assert derived_names(migrate) == [("Job", "m-migrate-migrate"), ("StatefulSet", "m-migrate-workers"),
                                       ("Service", "m-migrate-workers")]
+
+
+def test_alluxio_profile_reasons_say_where_they_pin_fluids_defaults() -> None:
+    """Every property a bundled Alluxio profile sets is compared with Fluid's own default
+    (pkg/ddc/alluxio/transform_optimization.go optimizeDefaultProperties): a setting equal to it
+    says so (it pins the default across Fluid versions), and one that differs does not claim to be
+    the default."""
+    from fluidgen.engines.alluxio import DEFAULT_PROPERTIES
+
+    for name in ("alluxio-default", "alluxio-imagenet"):
+        profile = yaml.safe_load((EXAMPLES.parent / "profiles" / f"{name}.yaml").read_text())
+        for setting in profile["settings"]:
+            why = " ".join(setting["why"].split())
+            for key, value in setting["set"].items():
+                prop = key.removeprefix("properties/")
+                if prop == key or prop not in DEFAULT_PROPERTIES:
+                    continue
+                if DEFAULT_PROPERTIES[prop] == str(value):
+                    assert re.search(r"\bpin(s|ned)?\b", why), f"{name}: {prop} equals Fluid's default; say it pins it"
+                else:
+                    assert "Fluid" in why, f"{name}: {prop} differs from Fluid's {DEFAULT_PROPERTIES[prop]}; say so"
