@@ -59,7 +59,7 @@ class Storage:
     endpoint_in_uri: bool = False  # the URI must name the endpoint: scheme://bucket.endpoint/path
     uri_pattern: str = ""  # a regular expression the whole URI must match
     uri_example: str = ""  # how a matching URI looks
-    source: str = ""  # where this is read
+    source: FluidSource | None = None  # the Fluid code that reads these names
 
 
 @dataclass(frozen=True)

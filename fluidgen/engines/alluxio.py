@@ -66,7 +66,7 @@ SPEC = obj(
     runAs=RUN_AS, initUsers=INIT_USERS, disablePrometheus=BOOL, hadoopConfig=STR, volumes=VOLUMES,
     podMetadata=POD_METADATA, management=MANAGEMENT)
 
-_ALLUXIO_DOCS = "Alluxio UFS properties (docs.alluxio.io ufs/{}), passed through by pkg/ddc/alluxio/ufs_internal.go"
+_ALLUXIO_DOCS = "the names shown are Alluxio UFS properties (docs.alluxio.io ufs/{}); every name is passed on"
 
 
 # Every option and encryptOption name reaches `alluxio fs mount` (genUFSMountOptions): the
@@ -78,7 +78,8 @@ def _pair(scheme: str, key: str, secret: str, options: tuple[str, ...] = (),
           suggested: dict[str, str] | None = None, always: bool = False) -> Storage:
     pair = frozenset({key, secret})
     return Storage(pair, other_names_read=True, required=pair if always else frozenset(), pairs=(pair,),
-                   options=options, suggested=suggested or {}, source=_ALLUXIO_DOCS.format(scheme))
+                   options=options, suggested=suggested or {}, source=source(PASS_THROUGH.path, PASS_THROUGH.function,
+                                                                             note=_ALLUXIO_DOCS.format(scheme)))
 
 
 STORAGE = {

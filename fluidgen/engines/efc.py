@@ -41,7 +41,7 @@ SPEC = obj(
     replicas=int32(), osAdvise=obj(osVersion=STR, enabled=BOOL), podMetadata=POD_METADATA,
     cleanCachePolicy=CLEAN_CACHE_POLICY)
 
-_SOURCE = "pkg/ddc/efc/utils.go (getMountInfo)"
+_SOURCE = source("pkg/ddc/efc/utils.go", "getMountInfo")
 STORAGE = {
     "nfs": Storage(uri_pattern=r"^nfs://[a-z0-9-]+\.[a-z0-9-]+\.nas\.aliyuncs\.com:", source=_SOURCE,
                    uri_example="nfs://<FILE_SYSTEM_ID>.<REGION>.nas.aliyuncs.com:/<PATH>/"),

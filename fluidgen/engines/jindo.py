@@ -76,7 +76,7 @@ SPEC = obj(
     secret=STR, labels=STR_MAP, podMetadata=POD_METADATA, logConfig=STR_MAP, networkmode=NETWORK_MODE,
     cleanCachePolicy=CLEAN_CACHE_POLICY, volumes=VOLUMES)
 
-_SOURCE = "pkg/ddc/jindocache/transform.go (transformMaster)"
+_SOURCE = source("pkg/ddc/jindocache/transform.go", "transformMaster")
 
 
 def _keys(kind: str, options: tuple[str, ...] = (), suggested: dict[str, str] | None = None) -> Storage:

@@ -80,8 +80,8 @@ STORAGE = {"juicefs": Storage(
     other_names_read=True, pairs=(KEYS, frozenset({"access-key2", "secret-key2"})),
     needs_one_of=frozenset({"metaurl", "token"}),
     suggested={"bucket": "<OBJECT_STORE_BUCKET_URL>", "storage": "<STORAGE_TYPE>"},
-    source="pkg/ddc/juicefs/transform_fuse.go (genValue)")}
-_MIGRATE = "pkg/ddc/juicefs/data_migrate.go (genDataUrl)"
+    source=source("pkg/ddc/juicefs/transform_fuse.go", "genValue"))}
+_MIGRATE = source("pkg/ddc/juicefs/data_migrate.go", "genDataUrl")
 _SYNC = frozenset({"access-key", "secret-key", "token"})
 MIGRATE_STORAGE = {
     **{scheme: Storage(_SYNC, pairs=(KEYS,), endpoint_in_uri=True, source=_MIGRATE)
