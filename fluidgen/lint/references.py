@@ -48,11 +48,24 @@ def reference_engine(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
 def _storage_findings(kind: str, scheme: str, facts: Storage, uri: object, secret: Sequence[tuple[PathT, str]],
                       plain: set[str], at: PathT, uri_at: PathT) -> Iterator[Finding]:
     given = {name for _, name in secret} | plain
+    yield from _unread_names(kind, scheme, facts, secret, given)
+    yield from _incomplete_sets(kind, scheme, facts, secret, plain, given, at)
+    yield from _uri_form(kind, scheme, facts, str(uri), uri_at)
+
+
+def _unread_names(kind: str, scheme: str, facts: Storage, secret: Sequence[tuple[PathT, str]],
+                  given: set[str]) -> Iterator[Finding]:
+    """Secret option names the engine does not read for this storage."""
     for path, name in secret:
         if name not in facts.secret_options and not facts.other_names_read:
             reads = ", ".join(sorted(facts.secret_options)) or "no credentials at all"
             yield Finding(path, f"{kind} does not read {name} for {scheme}:// (it reads {reads})"
                                 f"{did_you_mean(name, facts.secret_options - given)}")  # not one already given
+
+
+def _incomplete_sets(kind: str, scheme: str, facts: Storage, secret: Sequence[tuple[PathT, str]], plain: set[str],
+                     given: set[str], at: PathT) -> Iterator[Finding]:
+    """Required names, key pairs, one-of sets and plain options the storage needs."""
     missing = sorted(facts.required - given)
     if missing:
         # a name the engine passes on (and so accepts) may still be a misspelling of a missing one
@@ -70,7 +83,10 @@ def _storage_findings(kind: str, scheme: str, facts: Storage, uri: object, secre
     for option in facts.options:
         if option not in plain:
             yield Finding(at, f'{kind} needs option "{option}" for {scheme}:// mounts')
-    text = str(uri)
+
+
+def _uri_form(kind: str, scheme: str, facts: Storage, text: str, uri_at: PathT) -> Iterator[Finding]:
+    """The shape of the URI the engine can parse."""
     if facts.endpoint_in_uri and "." not in text.partition("://")[2].split("/", 1)[0]:
         yield Finding(uri_at, f"{kind} hands {scheme}:// to `juicefs sync`, which needs the endpoint in the URI: "
                               f"{scheme}://<BUCKET>.<ENDPOINT>/<PATH>")
