@@ -49,14 +49,3 @@ class Rule:
 
     def applies_to(self, kind: str) -> bool:
         return not self.kinds or kind in self.kinds
-
-
-def walk_strings(value: object, path: PathT = ()) -> Iterator[tuple[PathT, str]]:
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from walk_strings(v, (*path, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from walk_strings(v, (*path, i))
-    elif isinstance(value, str):
-        yield path, value
