@@ -51,9 +51,11 @@ while [ $# -gt 0 ]; do
 done
 
 refuse_plaintext() {
-  # $1: a rendered directory about to be committed or pushed
-  if [ -e "$1/secrets.yaml" ] || [ -L "$1/secrets.yaml" ]; then
-    die 1 "$1/secrets.yaml holds plaintext Secrets (build --write-secrets); flux push artifact ignores .gitignore and would publish them. Rebuild with --sops-age or without credential values"
+  # $1: a rendered directory about to be committed or pushed; every secrets.yaml below it counts
+  # (flux push artifact takes the whole tree, e.g. one directory per environment)
+  found=$(find "$1" -name secrets.yaml -print 2>/dev/null | head -n 1)
+  if [ -n "$found" ]; then
+    die 1 "$found holds plaintext Secrets (build --write-secrets); flux push artifact ignores .gitignore and would publish them. Rebuild with --sops-age or without credential values"
   fi
 }
 
@@ -86,14 +88,14 @@ set --
 [ -n "$env_name" ] && set -- --env "$env_name"
 
 say "validate $specs"
-"$fluidgen" validate "$specs"
+"$fluidgen" validate -- "$specs"
 
 if [ -n "$base" ]; then
   say "plan against git:$base"
   if [ "$allow_recreate" = yes ]; then
-    "$fluidgen" plan --against "git:$base" --allow-recreate "$@" "$specs"
+    "$fluidgen" plan --against "git:$base" --allow-recreate "$@" -- "$specs"
   else
-    "$fluidgen" plan --against "git:$base" "$@" "$specs"
+    "$fluidgen" plan --against "git:$base" "$@" -- "$specs"
   fi
 else
   say "no --base: plan skipped (a first build)"
@@ -101,9 +103,9 @@ fi
 
 say "build $specs -> $out"
 if [ -n "$sops_age" ]; then
-  "$fluidgen" build -q --gitops flux "$@" -o "$out" --sops-age "$sops_age" "$specs"
+  "$fluidgen" build -q --gitops flux "$@" -o "$out" --sops-age "$sops_age" -- "$specs"
 else
-  "$fluidgen" build -q --gitops flux "$@" -o "$out" "$specs"
+  "$fluidgen" build -q --gitops flux "$@" -o "$out" -- "$specs"
 fi
 refuse_plaintext "$out"
 push "$out"
