@@ -101,6 +101,11 @@ def build(spec: SpecInput, *, overlays: Iterable[str | os.PathLike[str]] = (), f
                       env=dict(os.environ if env is None else env),
                       allow_read=tuple(os.fspath(p) for p in allow_read))
     reader = Reader(allow=options.allow_read)
+    if isinstance(spec, Mapping):
+        try:
+            spec = _plain(spec, (), set(), [0])
+        except _NotPlain as exc:
+            return Build([], [Diagnostic("error", exc.message, path=_dotted(exc.path))])
     first = _provide(reader, spec) if isinstance(spec, Mapping) else os.fspath(spec)
     layers = [os.fspath(p) for p in overlays]
     # With overlays, the spec is the first layer and they merge onto it in order (build -f).
@@ -125,8 +130,66 @@ def validate(objects: Iterable[Mapping[str, Any]], *, fluid_version: str | None 
     version = _checked("fluid_version", fluid_version) or versions.DEFAULT
     paths = tuple(os.fspath(c) for c in crds)
     checks = Checks(version, crds=CrdSet.load_all(paths) if paths else None, lint=lint)
-    docs = [Document(f"objects[{i}]", 0, dict(obj)) for i, obj in enumerate(objects)]
-    return [_public(d) for d in check_documents(docs, checks)]
+    docs, refused = [], []
+    for i, obj in enumerate(objects):
+        try:
+            docs.append(Document(f"objects[{i}]", 0, _plain(obj, (), set(), [0])))
+        except _NotPlain as exc:
+            refused.append(Diagnostic("error", exc.message, f"objects[{i}]", path=_dotted(exc.path)))
+        else:
+            if not isinstance(docs[-1].data, dict):
+                docs.pop()
+                refused.append(Diagnostic("error", f"expected a mapping (an object), found {type(obj).__name__}",
+                                          f"objects[{i}]"))
+    return refused + [_public(d) for d in check_documents(docs, checks)]
+
+
+MAX_DEPTH = 100  # the YAML reader's limits (yamlreader.MAX_DEPTH, MAX_NODES), for data given in memory
+MAX_NODES = 200_000
+
+
+class _NotPlain(Exception):
+    def __init__(self, path: tuple[str | int, ...], message: str) -> None:
+        super().__init__(message)
+        self.path, self.message = path, message
+
+
+def _plain(value: Any, path: tuple[str | int, ...], open_ids: set[int], count: list[int]) -> Any:
+    """A copy of value made of what a YAML file can hold (dicts with str keys, lists, str, int,
+    float, bool, None), or _NotPlain at the first key path that is not: another key or value
+    type, nesting deeper than a file may, more nodes than a file may, or a container holding
+    itself. So data given in memory meets the limits a file meets and never reaches the
+    compile as something it cannot write or walk."""
+    count[0] += 1
+    if count[0] > MAX_NODES:
+        raise _NotPlain(path, f"more than {MAX_NODES} values (the limit for one document)")
+    if value is None or isinstance(value, str | bool | int | float):
+        return value
+    if not isinstance(value, Mapping | list | tuple):
+        raise _NotPlain(path, f"expected a mapping, list, string, number, boolean or null, found "
+                              f"{type(value).__name__}")
+    if len(path) >= MAX_DEPTH:
+        raise _NotPlain(path, f"nesting deeper than {MAX_DEPTH} levels")
+    if id(value) in open_ids:
+        raise _NotPlain(path, "holds itself (a reference cycle)")
+    open_ids.add(id(value))
+    try:
+        if isinstance(value, Mapping):
+            out: dict[str, Any] = {}
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    raise _NotPlain(path, f"mapping keys must be strings, found {type(key).__name__} {key!r:.40}")
+                out[key] = _plain(item, (*path, key), open_ids, count)
+            return out
+        return [_plain(item, (*path, i), open_ids, count) for i, item in enumerate(value)]
+    finally:
+        open_ids.discard(id(value))
+
+
+def _dotted(path: tuple[str | int, ...]) -> str | None:
+    from .diagnostics import format_path
+
+    return format_path(path) if path else None
 
 
 def _checked(name: str, value: str | None) -> str | None:

@@ -1,0 +1,84 @@
+"""Attacks on the Python API as a hostile or careless pipeline author would make them: data
+that no YAML file can hold (keys that are not strings, objects, sets, bytes), nesting deeper
+than a file may, a container holding itself, a non-mapping object. Each is a located error
+diagnostic, never a raw TypeError or RecursionError, never output, never an exit."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from typing import Any
+
+import pytest
+import yaml
+
+import fluidgen
+
+from .conftest import EXAMPLES
+
+SPEC: dict[str, Any] = yaml.safe_load((EXAMPLES / "jindo-imagenet-oss.yaml").read_text())
+
+
+def nested(depth: int) -> dict[str, Any]:
+    top: dict[str, Any] = {}
+    here = top
+    for _ in range(depth):
+        here["a"] = {}
+        here = here["a"]
+    return top
+
+
+def cycle() -> dict[str, Any]:
+    spec = dict(SPEC)
+    spec["runtime"] = spec
+    return spec
+
+
+HOSTILE: dict[str, tuple[Any, str, str | None]] = {
+    "int-key": ({**SPEC, 1: "x"}, "mapping keys must be strings, found int", None),
+    "tuple-key": ({**SPEC, "metadata": {("a", "b"): "x"}}, "mapping keys must be strings, found tuple", "metadata"),
+    "object-value": ({**SPEC, "metadata": {"name": object()}}, "found object", "metadata.name"),
+    "set-value": ({**SPEC, "placement": {1, 2}}, "found set", "placement"),
+    "bytes-value": ({**SPEC, "metadata": {"name": b"imagenet"}}, "found bytes", "metadata.name"),
+    "deep": ({**SPEC, "placement": nested(5000)}, "nesting deeper than 100 levels", None),
+    "cycle": (cycle(), "holds itself", "runtime"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_a_mapping_spec_no_yaml_file_can_hold_is_a_located_error(name: str) -> None:
+    spec, message, path = HOSTILE[name]
+    with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()) as err:
+        result = fluidgen.build(spec, env={})
+    assert out.getvalue() == err.getvalue() == ""
+    assert not result.ok and result.objects == []
+    [problem] = result.diagnostics
+    assert problem.severity == "error" and message in problem.message
+    if path is not None:
+        assert problem.path == path
+    with pytest.raises(fluidgen.FluidgenError, match=message.split(",")[0]):
+        result.raise_for_errors()
+
+
+def test_a_tuple_and_a_read_only_mapping_build_as_a_list_and_a_mapping() -> None:
+    from types import MappingProxyType
+
+    spec = {**SPEC, "metadata": MappingProxyType(dict(SPEC["metadata"]))}
+    assert fluidgen.build(spec, env={}).yaml() == fluidgen.build(SPEC, env={}).yaml()
+
+
+@pytest.mark.parametrize("lint", [False, True])
+@pytest.mark.parametrize("name", ["deep", "cycle", "not-a-mapping"])
+def test_validate_reports_objects_no_manifest_can_hold(name: str, lint: bool) -> None:
+    [dataset] = [o for o in fluidgen.build(EXAMPLES / "jindo-imagenet-oss.yaml", env={}).objects if o["kind"] == "Dataset"]
+    hostile: Any
+    if name == "deep":
+        hostile = {**dataset, "spec": nested(3000)}
+    elif name == "cycle":
+        hostile = dict(dataset)
+        hostile["spec"] = hostile
+    else:
+        hostile = 5
+    found = fluidgen.validate([dataset, hostile], lint=lint)
+    assert [d.file for d in found if d.severity == "error"] == ["objects[1]"]
+    assert fluidgen.validate([dataset], lint=lint) == []
