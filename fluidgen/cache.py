@@ -12,7 +12,9 @@ second build of the same inputs can be read back instead of recompiled.
   Inputs inside the build root (the working directory, where the spec arguments are
   resolved) are recorded relative to it and checked in the current one, and must still
   resolve inside it (a directory since replaced by a link that leads out is a miss);
-  inputs outside it keep their absolute paths. Secret value sources likewise.
+  inputs outside it keep their absolute paths, and an entry holding one serves only the root
+  that wrote it (from elsewhere the same relative references lead to other files). Secret
+  value sources likewise.
 - No secret material on disk: the stored output is cut around each Secret value. On a hit
   the values are read again from their environment variables and files; if a value is now
   missing or empty, or two sources of one Secret key now disagree, it is a miss and the
@@ -55,7 +57,7 @@ NOT_SETTINGS = {"FLUIDGEN_NO_CACHE", "FLUIDGEN_CACHE_DIR", "FLUIDGEN_TRACEBACK"}
 MAX_ENTRIES = 2000
 MAX_CANDIDATES = 256  # entries of one command line tried on a lookup (one per application content)
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
-FORMAT = 5  # bump when the entry layout changes
+FORMAT = 6  # bump when the entry layout changes
 _FLAGS = {"-q", "--quiet", "--strict"}
 _VALUED = {"-n", "--namespace", "--fluid-version", "--format", "--target", "-f", "--file", "--ignore",
            "--allow-read", "--gitops", "--operation-names", "--env"}
@@ -204,7 +206,7 @@ _RECIPE_LENGTHS = {"env": 2, "file": 2, "envfile": 3}
 
 
 def _well_formed(entry: Any) -> bool:
-    if not isinstance(entry, dict) or entry.get("format") != FORMAT:
+    if not isinstance(entry, dict) or entry.get("format") != FORMAT or not isinstance(entry.get("root"), str):
         return False
     maps = ("files", "dirs", "envfiles")
     if not all(isinstance(entry.get(k), dict) and all(isinstance(p, str) and isinstance(v, str)
@@ -225,6 +227,8 @@ def _fresh_output(entry: dict[str, Any], digests: dict[str, str]) -> str | None:
     from .secretsource import parse_env_file, read_value_file
 
     root = _Root.here()
+    if entry["root"] and entry["root"] != root.real:
+        return None  # it read inputs outside its root: only that root may use it (see store)
     for recorded, want in entry["files"].items():
         path = root.local(recorded)
         if path is None:
@@ -353,13 +357,22 @@ def store(argv: list[str], objects: list[dict[str, Any]], stderr: str, inputs: b
     def portable(found: dict[str, str]) -> dict[str, str]:
         return {root.portable(path): value for path, value in found.items()}
 
-    entry = {"format": FORMAT, "files": portable(inputs.files), "dirs": portable(inputs.dirs),
-             "envfiles": portable(inputs.envfiles), "parts": parts, "stderr": stderr,
-             "slots": [[root.portable_recipe(tuple(r)) for r in recipes] for recipes in slots]}
+    entry: dict[str, Any] = {
+        "format": FORMAT, "files": portable(inputs.files), "dirs": portable(inputs.dirs),
+        "envfiles": portable(inputs.envfiles), "parts": parts, "stderr": stderr,
+        "slots": [[root.portable_recipe(tuple(r)) for r in recipes] for recipes in slots]}
+    # An input outside the root was reached from this root (`build ../specs`, an envFile under
+    # `--allow-read ..`, `../shared/creds.env` under an absolute allow list): the same command
+    # line and content in another directory reaches that directory's own files there, so the
+    # entry is bound to this root. Otherwise another checkout would be served this one's build
+    # and this one's Secret values. Entries that read only inside the root stay portable.
+    recorded = [*entry["files"], *entry["dirs"], *entry["envfiles"],
+                *(r[1] for recipes in entry["slots"] for r in recipes if r[0] in ("file", "envfile"))]
+    entry["root"] = root.real if any(os.path.isabs(p) for p in recorded) else ""
     try:
         payload = marshal.dumps(entry)
         # One entry per content: the digest of what the build read, where (relative to the root)
-        content = buildinputs.digest(repr([entry["files"], entry["dirs"], entry["envfiles"]]).encode(
+        content = buildinputs.digest(repr([entry["files"], entry["dirs"], entry["envfiles"], entry["root"]]).encode(
             "utf-8", "surrogateescape"))
         _write(directory(), f"{_key(argv)}-{content[:32]}.entry",
                _MAGIC + buildinputs.digest(payload).encode() + b"\n" + payload)

@@ -70,7 +70,8 @@ def test_a_tuple_and_a_read_only_mapping_build_as_a_list_and_a_mapping() -> None
 @pytest.mark.parametrize("lint", [False, True])
 @pytest.mark.parametrize("name", ["deep", "cycle", "not-a-mapping"])
 def test_validate_reports_objects_no_manifest_can_hold(name: str, lint: bool) -> None:
-    [dataset] = [o for o in fluidgen.build(EXAMPLES / "jindo-imagenet-oss.yaml", env={}).objects if o["kind"] == "Dataset"]
+    built = fluidgen.build(EXAMPLES / "jindo-imagenet-oss.yaml", env={}).objects
+    [dataset] = [o for o in built if o["kind"] == "Dataset"]
     hostile: Any
     if name == "deep":
         hostile = {**dataset, "spec": nested(3000)}
