@@ -183,7 +183,7 @@ def compile_paths(paths: Iterable[str], options: Options, overlays: Iterable[str
         merged = overlay_files(layers, reader, result.diagnostics)
         docs += [merged] if merged else []
     _compile_all(docs, options, result, reader)
-    _add_passed(result, passed)
+    _add_passed(result, passed, options.namespace)
     if options.target != "fluid" and result.specs > 1:
         result.diagnostics.append(Diagnostic(docs[-1].file, 1, 1, "error", f"--target {options.target} writes one "
                                              f"values file; give one spec, not {result.specs}"))
@@ -222,15 +222,30 @@ def _pass_through(notes: list[Diagnostic], reader: Reader) -> tuple[list[Diagnos
     return kept, objects
 
 
-def _add_passed(result: CompileResult, passed: list[dict[str, Any]]) -> None:
+def _add_passed(result: CompileResult, passed: list[dict[str, Any]], namespace: str | None) -> None:
     """The passed-through objects among the built ones, in kustomize's order by kind (a stable
-    sort: the built objects keep theirs); one also generated from a spec is an error."""
+    sort: the built objects keep theirs); one also generated from a spec is an error. A plain
+    manifest without metadata.namespace lands in the namespace the build puts objects in (-n,
+    which the Argo CD plugin sets to the destination namespace), so it is compared there as
+    well as without one (cluster-scoped kinds)."""
     if not passed:
         return
     built = {_identity(o) for o in result.objects}
+    shadowed: set[tuple[str, str, str]] = set()
+    seen: set[tuple[str, str, str]] = set()
+    twice: set[tuple[str, str, str]] = set()
+    for obj in passed:
+        kind, ns, name = _identity(obj)
+        shadowed |= built & {(kind, ns, name), (kind, ns or namespace or "", name)}
+        where = (kind, ns or namespace or "", name)
+        (twice if where in seen else seen).add(where)
     result.diagnostics += [Diagnostic("<directory>", 0, 0, "error", f"{kind} {ns + '/' if ns else ''}{name} is "
                                       "both generated from a spec and in a plain manifest beside it")
-                           for kind, ns, name in sorted(built & {_identity(o) for o in passed})]
+                           for kind, ns, name in sorted(shadowed)]
+    # kustomize refuses a second object of one identity; Argo CD would apply one of them
+    result.diagnostics += [Diagnostic("<directory>", 0, 0, "error", f"{kind} {ns + '/' if ns else ''}{name} is "
+                                      "in more than one plain manifest beside the specs")
+                           for kind, ns, name in sorted(twice)]
     result.objects = sorted([*result.objects, *passed], key=lambda o: kinds.rank(str(o.get("kind", ""))))
 
 

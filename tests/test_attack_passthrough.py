@@ -1,0 +1,56 @@
+"""Argo CD pass-through attacks: a plain manifest beside the specs without metadata.namespace
+lands in the Application's destination namespace (the plugin's --namespace), so one named
+like a generated object shadows it there; it must be refused like an explicitly namespaced
+one, not emitted beside it with exit 0."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from .conftest import EXAMPLES, run_cli
+
+PLAIN_SECRET = """\
+apiVersion: v1
+kind: Secret
+metadata:
+  name: mysecret
+stringData:
+  fs.oss.accessKeyId: not-the-generated-one
+"""
+
+
+def app(tmp_path: Path) -> Path:
+    app_dir = tmp_path / "app"
+    app_dir.mkdir()
+    shutil.copytree(EXAMPLES / "credentials", app_dir / "credentials")
+    spec = (EXAMPLES / "jindo-imagenet-oss.yaml").read_text()
+    assert "  namespace: default\n" in spec
+    (app_dir / "dataset.yaml").write_text(spec.replace("  namespace: default\n", "", 1))
+    (app_dir / "plain.yaml").write_text(PLAIN_SECRET)
+    return app_dir
+
+
+def test_a_namespaceless_plain_manifest_shadowing_a_generated_secret_fails(tmp_path: Path) -> None:
+    app_dir = app(tmp_path)
+    result = run_cli("build", "--gitops", "argocd", "--namespace", "ml", str(app_dir), env={})
+    assert result.code == 1 and result.out == ""
+    assert "Secret ml/mysecret is both generated from a spec and in a plain manifest" in result.err
+
+
+def test_a_namespaceless_plain_manifest_of_another_name_passes(tmp_path: Path) -> None:
+    app_dir = app(tmp_path)
+    (app_dir / "plain.yaml").write_text(PLAIN_SECRET.replace("name: mysecret", "name: extra"))
+    result = run_cli("build", "--gitops", "argocd", "--namespace", "ml", str(app_dir), env={})
+    assert result.code == 0, result.err
+    assert "name: extra" in result.out and "passed through unchanged" in result.err
+
+
+def test_one_object_in_two_plain_manifests_fails(tmp_path: Path) -> None:
+    app_dir = app(tmp_path)
+    extra = PLAIN_SECRET.replace("name: mysecret", "name: extra")
+    (app_dir / "plain.yaml").write_text(extra)
+    (app_dir / "again.yaml").write_text(extra.replace("metadata:\n", "metadata:\n  namespace: ml\n"))
+    result = run_cli("build", "--gitops", "argocd", "--namespace", "ml", str(app_dir), env={})
+    assert result.code == 1 and result.out == ""
+    assert "Secret ml/extra is in more than one plain manifest beside the specs" in result.err
