@@ -83,3 +83,20 @@ def test_validate_reports_objects_no_manifest_can_hold(name: str, lint: bool) ->
     found = fluidgen.validate([dataset, hostile], lint=lint)
     assert [d.file for d in found if d.severity == "error"] == ["objects[1]"]
     assert fluidgen.validate([dataset], lint=lint) == []
+
+
+FROM_ENV = {
+    "apiVersion": "fluidgen.io/v1alpha1", "kind": "CachedDataset", "metadata": {"name": "d"},
+    "source": [{"name": "a", "uri": "oss://bucket/a/", "options": {"fs.oss.endpoint": "oss-cn-hangzhou.aliyuncs.com"},
+                "credentials": {"fromEnv": {"fs.oss.accessKeyId": "ID_A", "fs.oss.accessKeySecret": "KEY"}}}],
+    "runtime": {"engine": "alluxio", "replicas": 1}}
+
+
+@pytest.mark.parametrize("value", [12345, None, b"raw", ["a"]], ids=["int", "none", "bytes", "list"])
+def test_an_env_value_that_is_not_a_string_is_a_located_error(value: Any) -> None:
+    assert fluidgen.build(FROM_ENV, env={"ID_A": "id", "KEY": "k"}).ok
+    result = fluidgen.build(FROM_ENV, env={"ID_A": value, "KEY": "k", 7: "ignored"})  # type: ignore[dict-item]
+    [problem] = result.diagnostics
+    assert problem.severity == "error" and problem.path == 'source[0].credentials.fromEnv["fs.oss.accessKeyId"]'
+    assert f"ID_A is not a string but {type(value).__name__}" in problem.message
+    assert "12345" not in problem.message and "raw" not in problem.message

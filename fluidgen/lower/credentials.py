@@ -70,18 +70,10 @@ def deliver(ctx: Context, creds: Credentials, default_name: str, at: PathT) -> D
             values[opt] = value
             recipes[opt] = ("file", os.path.abspath(ctx.reader.referenced(ctx.doc, (*at, "fromFile", opt), path)))
     for opt, var in sorted(creds.fromEnv.items()):
-        if var in ctx.env:
-            try:
-                ctx.env[var].encode("utf-8")
-            except UnicodeEncodeError:
-                ctx.report((*at, "fromEnv", opt), f"environment variable {var} is not valid UTF-8 (needed for {opt})",
-                           stage="credentials")
-                continue
-            values[opt] = ctx.env[var]
+        env_value = _env_value(ctx, var, opt, (*at, "fromEnv", opt))
+        if env_value is not None:
+            values[opt] = env_value
             recipes[opt] = ("env", var)
-        else:
-            ctx.report((*at, "fromEnv", opt), f"environment variable {var} is not set (needed for {opt})",
-                       stage="credentials")
     if creds.inline:
         values.update(creds.inline)
         recipes.update(dict.fromkeys(creds.inline, ("inline",)))
@@ -95,6 +87,24 @@ def deliver(ctx: Context, creds: Credentials, default_name: str, at: PathT) -> D
     # the read error above, and the checks of the Dataset judge what the spec declares.
     declared = {*values, *creds.fromEnv, *creds.fromFile}
     return Delivered([option(opt, name, opt) for opt in sorted(declared)], SecretPlan(name, values, recipes, at))
+
+
+def _env_value(ctx: Context, var: str, opt: str, at: PathT) -> str | None:
+    """The value of a fromEnv variable, or None after reporting why it cannot be used (unset,
+    not valid UTF-8, or not a string at all: the Python API's env= is any mapping)."""
+    value: object = ctx.env.get(var)
+    if value is None and var not in ctx.env:
+        problem = "is not set"
+    elif not isinstance(value, str):
+        problem = f"is not a string but {type(value).__name__}"  # the type only: never the value
+    else:
+        try:
+            value.encode("utf-8")
+            return value
+        except UnicodeEncodeError:
+            problem = "is not valid UTF-8"
+    ctx.report(at, f"environment variable {var} {problem} (needed for {opt})", stage="credentials")
+    return None
 
 
 def _read(ctx: Context, target: str, at: PathT, missing_ok: bool = False) -> str | None:
