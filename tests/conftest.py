@@ -152,10 +152,17 @@ def run_cli(*args: str, env: dict[str, str] | None = None, cwd: Path | None = No
     return Run(code, out.getvalue(), err.getvalue())
 
 
-# The console script in a fresh interpreter; the last stderr line says how it ran.
+# The console script in a fresh interpreter; the last stderr line says how it ran and its own
+# peak memory in KiB. That is VmHWM, the peak of this process image: Linux keeps ru_maxrss across
+# execve, so a child of a large test process would report its parent's peak (ru_maxrss only where
+# /proc is missing).
 PROBE = ("import resource, sys; from fluidgen.__main__ import main; rc = main(sys.argv[1:]); "
-         "print('COMPILED' if 'pydantic' in sys.modules else 'CACHED', "
-         "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr); sys.exit(rc)")
+         "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+         "try:\n"
+         "    peak = next(int(line.split()[1]) for line in open('/proc/self/status') if line.startswith('VmHWM:'))\n"
+         "except (OSError, StopIteration):\n"
+         "    pass\n"
+         "print('COMPILED' if 'pydantic' in sys.modules else 'CACHED', peak, file=sys.stderr); sys.exit(rc)")
 
 
 def run_process(*args: str, cwd: Path = ROOT, cache: Path | None = None, env: dict[str, str] | None = None,
