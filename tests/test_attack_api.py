@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -100,3 +101,53 @@ def test_an_env_value_that_is_not_a_string_is_a_located_error(value: Any) -> Non
     assert problem.severity == "error" and problem.path == 'source[0].credentials.fromEnv["fs.oss.accessKeyId"]'
     assert f"ID_A is not a string but {type(value).__name__}" in problem.message
     assert "12345" not in problem.message and "raw" not in problem.message
+
+
+PYTHON_ONLY: list[Any] = [object(), {1, 2}, b"bytes", (1, [2]), float("nan"), 2**200, {1: "x"}, {None: 1}, "\ud800",
+                          "\x00"]
+
+
+ENV: Any = {"OSS_ACCESS_KEY_ID": "id", "OSS_ACCESS_KEY_SECRET": 7}
+
+
+def _documents(text: str) -> list[Any]:
+    try:
+        return list(yaml.safe_load_all(text))
+    except yaml.YAMLError:
+        return []
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_fuzz_api_mapping_specs(seed: int, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Mutated example and golden specs, with values only Python can hold, through build and
+    validate in process: a Build or diagnostics every time, never an exception or output."""
+    import copy
+    import random
+
+    from .test_fuzz import SEEDS, _structural
+
+    monkeypatch.chdir(EXAMPLES)
+    specs = [d for _, text in SEEDS if "fluidgen.io/" in text for d in _documents(text)
+             if isinstance(d, dict) and str(d.get("apiVersion")).startswith("fluidgen.io")]
+    assert len(specs) > 20
+    rng = random.Random(seed)
+    built = 0
+    for _ in range(150):
+        spec = copy.deepcopy(rng.choice(specs))
+        try:
+            for _ in range(rng.randint(1, 3)):
+                spec = copy.deepcopy(_structural(spec, rng))
+        except RecursionError:  # the harness's shared VALUES can nest into themselves; not fluidgen's
+            continue
+        if not isinstance(spec, dict):
+            continue
+        if rng.random() < 0.3:
+            spec[rng.choice([*spec, "extra"])] = rng.choice(PYTHON_ONLY)
+        with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()) as err:
+            result = fluidgen.build(spec, env=ENV)
+            found = fluidgen.validate(result.objects or [spec])
+        assert out.getvalue() == err.getvalue() == ""
+        assert isinstance(result, fluidgen.Build) and all(isinstance(d, fluidgen.Diagnostic) for d in found)
+        assert result.ok or result.objects == []
+        built += bool(result.objects)
+    assert built > 0  # the mutations leave some specs whole: the compile itself is reached
