@@ -9,79 +9,33 @@ Settings come only from the arguments: FLUIDGEN_* variables are the command line
 not read here. `env` replaces `os.environ` for the credential variables a spec names
 (`fromEnv`), so a pipeline can hand over values it holds without exporting them.
 
-The heavy parts (pydantic, the spec models, the API schemas) are imported on the first call,
-so `import fluidgen` stays cheap (python -X importtime: 2 ms for fluidgen, 5 ms for this
-module; the pipeline the first call imports adds 200 ms and more): hence the imports inside
-the functions below.
+This module loads the compiler (pydantic, the spec models, the API schemas: 150 ms and
+more), so the package imports it on the first use of `fluidgen.build` or
+`fluidgen.validate` (PEP 562, fluidgen/__init__.py); `import fluidgen` stays at about 2 ms.
+The values it returns are defined in results.py.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Iterable, Mapping
+from typing import Any
 
-if TYPE_CHECKING:
-    from . import diagnostics
+from . import diagnostics, settings, versions
+from .diagnostics import format_path
+from .emit import dump
+from .filecheck import Checks, check_documents
+from .inputs import Reader
+from .options import Options
+from .pipeline import compile_paths
+from .results import Build, Diagnostic, FluidgenError
+from .structural.crds import CrdSet
+from .yamlreader import Document
+
+__all__ = ["Build", "Diagnostic", "FluidgenError", "build", "validate"]
 
 SpecInput = str | os.PathLike[str] | Mapping[str, Any]
 MAPPING_FILE = "<mapping>"  # the name a spec given as a mapping has inside the compile
-
-
-@dataclass(frozen=True)
-class Diagnostic:
-    """One problem: how bad, what, and where (file, line and column are None for a spec given
-    as a mapping; path is the key path, such as runtime.cache.quota; rule the FG ID)."""
-
-    severity: Literal["error", "warning", "info"]
-    message: str
-    file: str | None = None
-    line: int | None = None
-    column: int | None = None
-    path: str | None = None
-    rule: str | None = None
-
-    def __str__(self) -> str:
-        where = self.file or "<spec>"
-        if self.line:
-            where += f":{self.line}:{self.column or 1}"
-        rule = f" [{self.rule}]" if self.rule else ""
-        subject = f"{self.path}: " if self.path else ""
-        return f"{where}: {self.severity}{rule}: {subject}{self.message}"
-
-
-class FluidgenError(Exception):
-    """Raised by `Build.raise_for_errors`: carries the build's diagnostics; its message lists
-    the errors, one per line."""
-
-    def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:
-        self.diagnostics = list(diagnostics)
-        errors = [d for d in self.diagnostics if d.severity == "error"]
-        super().__init__("\n".join(str(d) for d in errors or self.diagnostics))
-
-
-@dataclass(frozen=True)
-class Build:
-    """The result of `fluidgen.build`: the objects (empty when there are errors, as the
-    command line prints nothing) and every diagnostic."""
-
-    objects: list[dict[str, Any]] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not any(d.severity == "error" for d in self.diagnostics)
-
-    def yaml(self) -> str:
-        """The objects as `fluidgen build` writes them to stdout (the same bytes)."""
-        from .emit import dump_all
-
-        return dump_all(self.objects)
-
-    def raise_for_errors(self) -> None:
-        if not self.ok:
-            raise FluidgenError(self.diagnostics)
 
 
 def build(spec: SpecInput, *, overlays: Iterable[str | os.PathLike[str]] = (), fluid_version: str | None = None,
@@ -92,10 +46,6 @@ def build(spec: SpecInput, *, overlays: Iterable[str | os.PathLike[str]] = (), f
     OVERLAY...` (merged in order onto the spec). Files a mapping spec names (envFile,
     scriptFile, profiles) are relative to the current directory. Arguments with values no
     build accepts raise ValueError."""
-    from .inputs import Reader
-    from .options import Options
-    from .pipeline import compile_paths
-
     options = Options(fluid_version=_checked("fluid_version", fluid_version),
                       namespace=_checked("namespace", namespace), gitops=_checked("gitops", gitops),
                       env=dict(os.environ if env is None else env),
@@ -122,11 +72,6 @@ def validate(objects: Iterable[Mapping[str, Any]], *, fluid_version: str | None 
     """The checks of `fluidgen validate` (and with lint=True of `--lint`) on objects in memory:
     each against the Kubernetes or Fluid API of the target version, unknown fields as errors.
     A diagnostic's file names the object's place in the list, as objects[3]."""
-    from . import versions
-    from .filecheck import Checks, check_documents
-    from .structural.crds import CrdSet
-    from .yamlreader import Document
-
     version = _checked("fluid_version", fluid_version) or versions.DEFAULT
     paths = tuple(os.fspath(c) for c in crds)
     checks = Checks(version, crds=CrdSet.load_all(paths) if paths else None, lint=lint)
@@ -187,14 +132,10 @@ def _plain(value: Any, path: tuple[str | int, ...], open_ids: set[int], count: l
 
 
 def _dotted(path: tuple[str | int, ...]) -> str | None:
-    from .diagnostics import format_path
-
     return format_path(path) if path else None
 
 
 def _checked(name: str, value: str | None) -> str | None:
-    from . import settings
-
     check = {"fluid_version": settings.fluid_version, "namespace": settings.namespace, "gitops": settings.gitops}
     try:
         return check[name](value, {})
@@ -205,16 +146,12 @@ def _checked(name: str, value: str | None) -> str | None:
 
 def _provide(reader: Any, spec: Mapping[str, Any]) -> str:
     """A mapping spec as a file only this compile sees, so it takes the path a file takes."""
-    from .emit import dump
-
     path = os.path.join(os.getcwd(), MAPPING_FILE)
     reader.provide(path, dump(dict(spec)).encode("utf-8"))
     return path
 
 
 def _public(d: diagnostics.Diagnostic) -> Diagnostic:
-    from .diagnostics import format_path
-
     mapping = os.path.basename(d.file) == MAPPING_FILE
     in_memory = mapping or d.file.startswith("objects[")
     return Diagnostic(d.severity, d.message, None if mapping else d.file or None,

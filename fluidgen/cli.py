@@ -16,8 +16,8 @@ from typing import Any, TypeVar
 import click
 
 from . import __version__, settings, versions
-from .commands import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, EXIT_USER, ignore_ids, resolve
 from .diagnostics import FluidgenError
+from .usage import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, EXIT_USER, resolve
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -137,6 +137,7 @@ def validate(files: tuple[str, ...], crds: tuple[str, ...], fluid_version: str |
              allow_read: tuple[str, ...], gitops: str | None, with_lint: bool, ignore: tuple[str, ...],
              specs_only: bool, forbid_secret_values: bool, fmt: str) -> None:
     """Check specs and manifests strictly against the Fluid and Kubernetes APIs."""
+    from .commands import ignore_ids
     from .filecheck import check_paths
     from .structural.crds import CrdSet
 
@@ -159,14 +160,15 @@ def lint(files: tuple[str, ...], ignore: tuple[str, ...], fluid_version: str | N
          allow_read: tuple[str, ...], gitops: str | None, fmt: str, list_rules: bool,
          external: tuple[str, ...]) -> None:
     """Semantic rules for specs and hand-written manifests."""
-    from .filecheck import check_paths
-
     if list_rules:
         from .lint import RULES
         from .lint.docs import as_json, table
 
         click.echo(as_json(RULES) if fmt == "json" else table(RULES), nl=False)
         return
+    from .commands import ignore_ids
+    from .filecheck import check_paths
+
     if not files:
         raise click.UsageError("give at least one spec or manifest file (or --rules)")
     checks = _checks(fluid_version, namespace, allow_read, gitops, schema=False, lint=True, ignore=ignore_ids(ignore),
@@ -193,7 +195,8 @@ def diff_command(paths: tuple[str, ...], overlays: tuple[str, ...], forbid_secre
 
     Secret values are neither read nor shown; Secrets are compared by their keys.
     """
-    from .commands import DiffArgs, TargetArgs, execute_diff
+    from .commands import TargetArgs
+    from .compare import DiffArgs, execute_diff
 
     return execute_diff(DiffArgs(paths, TargetArgs(fluid_version, namespace, allow_read, gitops, operation_names,
                                                    environment), overlays, forbid_secret_values))
@@ -259,7 +262,8 @@ def plan_command(specs: tuple[str, ...], against: tuple[str, ...], overlays: tup
     Exit 1 when an edit would be ignored (a running runtime that is not re-created, a data
     operation that already ran), unless --allow-recreate; 0 otherwise.
     """
-    from .commands import PlanArgs, TargetArgs, execute_plan
+    from .commands import TargetArgs
+    from .compare import PlanArgs, execute_plan
 
     return execute_plan(PlanArgs(specs, against, TargetArgs(fluid_version, namespace, allow_read, gitops,
                                                             operation_names, environment), overlays, allow_recreate))
@@ -415,8 +419,7 @@ def flux() -> None:
 @click.option("--fluid-version", default=None, help="Target Fluid version [env FLUIDGEN_FLUID_VERSION].")
 def flux_health(fluid_version: str | None) -> None:
     """Print healthCheckExprs entries (one per kind fluidgen emits) for a Kustomization."""
-    from . import emit, versions
-    from .commands import resolve
+    from . import emit
     from .flux import health_exprs
 
     version = resolve(settings.fluid_version, fluid_version) or versions.DEFAULT

@@ -177,3 +177,14 @@ def test_the_api_path_loads_nothing_of_the_command_line() -> None:
     proc = subprocess.run([sys.executable, "-c", code, str(EXAMPLES / "jindo-imagenet-oss.yaml")],
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0 and proc.stdout == "[]\n", proc.stderr
+
+
+def test_naming_the_result_types_loads_no_compiler() -> None:
+    """`except fluidgen.FluidgenError` and annotations with Build/Diagnostic cost no pydantic."""
+    code = ("import sys, fluidgen; fluidgen.FluidgenError, fluidgen.Build, fluidgen.Diagnostic; "
+            "print(sorted(m for m in sys.modules if m in ('pydantic', 'fluidgen.pipeline', 'fluidgen.api')))")
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0 and proc.stdout == "[]\n", proc.stderr
+    assert fluidgen.FluidgenError is __import__("fluidgen.api").api.FluidgenError
