@@ -9,6 +9,7 @@ stage (residual.py moves whatever the built spec still misses there), and its fi
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -82,23 +83,35 @@ def secret_options(engine: Engine, scheme: str) -> frozenset[str]:
     return storage.secret_options if storage is not None else frozenset()
 
 
-def _existing(encrypt: list[Any], at: str, out: Findings) -> Tree | None:
-    """encryptOptions that all read one Secret -> existingSecret."""
+def _secret_ref(item: Any) -> tuple[str, str, str] | None:
+    """An encryptOptions entry as (option, Secret, key); None unless it names all three."""
+    ref = item.get("valueFrom", {}).get("secretKeyRef", {}) if isinstance(item, dict) else {}
+    if not isinstance(ref, dict) or not ref.get("name") or not ref.get("key") or not item.get("name"):
+        return None
+    return str(item["name"]), str(ref["name"]), str(ref["key"])
+
+
+def _secret_keys(refs: list[tuple[str, str, str]]) -> dict[str, str] | list[str]:
+    """existingSecret.keys: the option names alone when each is also its key in the Secret."""
+    pairs = {opt: key for opt, _, key in refs}
+    return [opt for opt, _, _ in refs] if all(o == k for o, k in pairs.items()) else pairs
+
+
+def _existing(encrypt: list[Any], at: str, out: Findings, key: str = "credentials") -> Tree:
+    """encryptOptions that all read one Secret -> existingSecret under `key` (empty when they do not)."""
     refs = []
     for item in encrypt:
-        ref = item.get("valueFrom", {}).get("secretKeyRef", {}) if isinstance(item, dict) else {}
-        if not isinstance(ref, dict) or not ref.get("name") or not ref.get("key") or not item.get("name"):
+        ref = _secret_ref(item)
+        if ref is None:
             out.failures.append(f"{at}: an encryptOptions entry without valueFrom.secretKeyRef name and key")
-            return None
-        refs.append((str(item["name"]), str(ref["name"]), str(ref["key"])))
+            return {}
+        refs.append(ref)
     secrets = {r[1] for r in refs}
     if len(secrets) != 1:
         out.failures.append(f"{at}: encryptOptions read {len(secrets)} Secrets ({', '.join(sorted(secrets))}); a spec "
                             "reads one per mount")
-        return None
-    pairs = {opt: key for opt, _, key in refs}
-    keys: dict[str, str] | list[str] = [opt for opt, _, _ in refs] if all(o == k for o, k in pairs.items()) else pairs
-    return {"existingSecret": {"name": secrets.pop(), "keys": keys}}
+        return {}
+    return {key: {"existingSecret": {"name": secrets.pop(), "keys": _secret_keys(refs)}}}
 
 
 _PLAIN_PV = frozenset({"capacity", "volumeMode", "accessModes", "persistentVolumeReclaimPolicy", "storageClassName",
@@ -130,18 +143,23 @@ def _nfs(scenario: Scenario, claim: str, mount_name: str, out: Findings) -> Tree
         out.notes.append(f"PersistentVolume/{claim}: not in the shape fluidgen writes for NFS; kept as pvc://{claim} "
                          "(the volume and claim are left as they are)")
         return None
-    pvs = pv.spec
+    nfs = _nfs_source(pv.spec)
+    if claim != mount_name or claim == scenario.name:
+        nfs["volumeName"] = claim
+    out.notes.append(f"PersistentVolume + PersistentVolumeClaim {claim} -> source nfs (server {nfs['server']})")
+    return nfs
+
+
+def _nfs_source(pvs: Tree) -> Tree:
+    """The nfs source a PersistentVolume's spec gives, what a spec defaults left out."""
     nfs: Tree = {"server": pvs["nfs"].get("server"), "path": pvs["nfs"].get("path"),
-                           "capacity": pvs.get("capacity", {}).get("storage")}
+                 "capacity": pvs.get("capacity", {}).get("storage")}
     if pvs.get("mountOptions"):
         nfs["mountOptions"] = list(pvs["mountOptions"])
     if pvs.get("storageClassName", "nfs") != "nfs":
         nfs["storageClass"] = pvs.get("storageClassName")
     if pvs.get("accessModes") != ["ReadOnlyMany"]:
         nfs["accessModes"] = pvs.get("accessModes")
-    if claim != mount_name or claim == scenario.name:
-        nfs["volumeName"] = claim
-    out.notes.append(f"PersistentVolume + PersistentVolumeClaim {claim} -> source nfs (server {nfs['server']})")
     return nfs
 
 
@@ -153,41 +171,50 @@ def _mount_location(scenario: Scenario, m: Tree, count: int, out: Findings) -> T
     nfs = _nfs(scenario, claim, str(name or scenario.name), out) \
         if point.startswith("pvc://") and "/" not in claim else None
     entry: Tree = {"nfs": nfs} if nfs is not None else {"uri": point}
-    default_name = scenario.name if count == 1 else None
-    if name is None and nfs is None:
-        entry["name"] = None  # unnamed in the input: kept unnamed
-    elif name is not None and (name != default_name or nfs is not None):
-        entry["name"] = name
-    for key in ("path", "readOnly", "shared"):
-        if key in m:
-            entry[key] = m[key]
+    entry.update(_mount_name(name, scenario.name if count == 1 else None, nfs is not None))
+    entry.update(_picked(m, ("path", "readOnly", "shared")))
     return entry
+
+
+def _mount_name(name: Any, default: str | None, nfs: bool) -> Tree:
+    """The mount's name key: left out for a URI mount's default name, null for an unnamed URI
+    mount (kept unnamed)."""
+    if name is None:
+        return {} if nfs else {"name": None}
+    return {"name": name} if name != default or nfs else {}
+
+
+def _split_secret(options: Tree, secret: frozenset[str]) -> tuple[Tree, dict[str, str]]:
+    """Options as (plain ones, credential values): an engine's secret option or a credential name."""
+    moved = {k: str(v) for k, v in options.items() if k in secret or credential_name(k)}
+    return {k: v for k, v in options.items() if k not in moved}, moved
+
+
+def _from_env(moved: dict[str, str], taken: set[str], prefix: str, out: Findings) -> dict[str, str]:
+    """Credential values -> env var names (option -> name, in option order); the values go to
+    the findings for the round trip."""
+    env = {opt: env_var(opt, taken, prefix) for opt in sorted(moved)}
+    out.env.update({env[opt]: value for opt, value in moved.items()})
+    return env
 
 
 def _mount_credentials(m: Tree, secret: frozenset[str], at: str, out: Findings,
                        taken: set[str]) -> Tree:
     """A mount's options and credentials: secret-named options become env var names."""
-    options = dict(m.get("options") or {})
-    moved = {k: str(v) for k, v in options.items() if k in secret or credential_name(k)}
-    entry: Tree = {}
-    plain = {k: v for k, v in options.items() if k not in moved}
-    if plain:
-        entry["options"] = plain
-    encrypt = m.get("encryptOptions") or []
+    plain, moved = _split_secret(dict(m.get("options") or {}), secret)
+    entry: Tree = {"options": plain} if plain else {}
+    encrypt = m.get("encryptOptions")
     if moved and encrypt:
         out.failures.append(f"{at}: secret values in options and encryptOptions together; a spec reads one Secret "
                             "per mount")
     elif moved:
-        env = {opt: env_var(opt, taken, str(m.get("name") or "")) for opt in sorted(moved)}
-        out.env.update({env[opt]: value for opt, value in moved.items()})
+        env = _from_env(moved, taken, str(m.get("name") or ""), out)
         entry["credentials"] = {"fromEnv": env}
         out.notes.append(f"{at}: options {', '.join(sorted(moved))} are credentials: now read from the environment "
-                         f"({', '.join(env[o] for o in sorted(moved))}) into a generated Secret; set them before "
+                         f"({', '.join(env.values())}) into a generated Secret; set them before "
                          "building, or switch to existingSecret/externalSecret")
     elif encrypt:
-        creds = _existing(list(encrypt), at, out)
-        if creds is not None:
-            entry["credentials"] = creds
+        entry.update(_existing(list(encrypt), at, out))
     return entry
 
 
@@ -205,20 +232,45 @@ def source(scenario: Scenario, engine: Engine, taken: set[str]) -> Section[list[
     return Section(entries, found)
 
 
-def _simple_terms(affinity: Any) -> list[Tree] | None:
-    """The match expressions of a required node affinity of one term of `In` expressions (else None)."""
+def _one_term(affinity: Any) -> Any:
+    """The match expressions of a required node affinity of exactly one term (else None)."""
     if not isinstance(affinity, dict) or set(affinity) != {"required"}:
         return None
     terms = _mapping(affinity["required"]).get("nodeSelectorTerms")
     if not isinstance(terms, list) or len(terms) != 1 or not isinstance(terms[0], dict) \
             or set(terms[0]) != {"matchExpressions"}:
         return None
-    exprs = terms[0]["matchExpressions"]
-    if not isinstance(exprs, list) or not exprs:
+    return terms[0]["matchExpressions"]
+
+
+def _in_values(expr: Any) -> bool:
+    """A `key In [values]` expression with at least one value and nothing else."""
+    return isinstance(expr, dict) and set(expr) == {"key", "operator", "values"} and expr["operator"] == "In" \
+        and isinstance(expr["values"], list) and bool(expr["values"])
+
+
+def _simple_terms(affinity: Any) -> list[Tree] | None:
+    """The match expressions of a required node affinity of one term of `In` expressions (else None)."""
+    exprs = _one_term(affinity)
+    if not isinstance(exprs, list) or not exprs or not all(_in_values(e) for e in exprs):
         return None
-    ok = all(isinstance(e, dict) and set(e) == {"key", "operator", "values"} and e["operator"] == "In"
-             and isinstance(e["values"], list) and e["values"] for e in exprs)
-    return exprs if ok else None
+    return exprs
+
+
+def _gpu(expr: Tree) -> Tree:
+    """The GPU models expression -> gpu, and gpuLabel unless it is the default label."""
+    out: Tree = {"gpu": [str(v) for v in expr["values"]]}
+    if expr["key"] != DEFAULT_GPU_LABEL:
+        out["gpuLabel"] = expr["key"]
+    return out
+
+
+def _node_selector(exprs: list[Tree]) -> Tree | None:
+    """Single-value expressions, each key once in sorted order -> nodeSelector (else None)."""
+    keys = [e["key"] for e in exprs]
+    if not all(len(e["values"]) == 1 for e in exprs) or keys != sorted(keys) or len(set(keys)) != len(keys):
+        return None
+    return {"nodeSelector": {e["key"]: str(e["values"][0]) for e in exprs}} if exprs else {}
 
 
 def _node_affinity(affinity: Any) -> Tree | None:
@@ -226,23 +278,32 @@ def _node_affinity(affinity: Any) -> Tree | None:
     exprs = _simple_terms(affinity)
     if exprs is None:
         return None
-    first, rest = exprs[0], exprs[1:]
+    first = exprs[0]
     gpu = first["key"] in GPU_LABELS or len(first["values"]) > 1
-    selector = rest if gpu else exprs
-    keys = [e["key"] for e in selector]
-    if not all(len(e["values"]) == 1 for e in selector) or keys != sorted(keys) or len(set(keys)) != len(keys):
+    selector = _node_selector(exprs[1:] if gpu else exprs)
+    if selector is None:
         return None
-    result: Tree = {}
-    if gpu:
-        result["gpu"] = [str(v) for v in first["values"]]
-        if first["key"] != DEFAULT_GPU_LABEL:
-            result["gpuLabel"] = first["key"]
-    if selector:
-        result["nodeSelector"] = {e["key"]: str(e["values"][0]) for e in selector}
-    return result
+    return {**(_gpu(first) if gpu else {}), **selector}
 
 
-PLACEMENT_KEYS = ("nodeAffinity", "tolerations", "placement")
+TOLERATION_KEYS = frozenset({"key", "operator", "value", "effect", "tolerationSeconds"})
+
+
+def _tolerations(value: Any) -> Tree | None:
+    """Tolerations of the plain Kubernetes fields -> placement.tolerations (else None)."""
+    if isinstance(value, list) and all(isinstance(t, dict) and set(t) <= TOLERATION_KEYS for t in value):
+        return {"tolerations": value}
+    return None
+
+
+def _exclusive(value: Any) -> Tree | None:
+    """placement Exclusive or Shared -> placement.exclusive (else None)."""
+    return {"exclusive": value == "Exclusive"} if value in ("Exclusive", "Shared") else None
+
+
+# Dataset key -> what reads it into placement keys (None: it stays for overrides)
+PLACEMENT_READERS: tuple[tuple[str, Callable[[Any], Tree | None]], ...] = (
+    ("nodeAffinity", _node_affinity), ("tolerations", _tolerations), ("placement", _exclusive))
 
 
 def placement(spec: Tree) -> Section[Tree]:
@@ -250,21 +311,14 @@ def placement(spec: Tree) -> Section[Tree]:
     found = Findings()
     result: Tree = {}
     took: set[str] = set()
-    selected = _node_affinity(spec.get("nodeAffinity"))
-    if selected is not None:
-        result.update(selected)
-        took.add("nodeAffinity")
-    allowed = {"key", "operator", "value", "effect", "tolerationSeconds"}
-    if isinstance(spec.get("tolerations"), list) and \
-            all(isinstance(t, dict) and set(t) <= allowed for t in spec["tolerations"]):
-        result["tolerations"] = spec["tolerations"]
-        took.add("tolerations")
-    if spec.get("placement") in ("Exclusive", "Shared"):
-        result["exclusive"] = spec["placement"] == "Exclusive"
-        took.add("placement")
+    for key, read in PLACEMENT_READERS:
+        keys = read(spec.get(key))
+        if keys is not None:
+            result.update(keys)
+            took.add(key)
     if took:
         found.notes.append(f"Dataset {', '.join(sorted(took))} -> placement")
-    return Section(result, found, tuple(k for k in PLACEMENT_KEYS if k in spec and k not in took))
+    return Section(result, found, tuple(k for k, _ in PLACEMENT_READERS if k in spec and k not in took))
 
 
 def own_metadata(obj: Obj) -> Tree:
@@ -275,25 +329,21 @@ def own_metadata(obj: Obj) -> Tree:
 def shared(scenario: Scenario, ds: Tree, taken: set[str]) -> Section[Tree]:
     """sharedOptions and sharedEncryptOptions; secret values among the options become env vars."""
     found = Findings()
-    spec: Tree = {}
-    options = dict(ds.get("sharedOptions") or {})
-    moved = {k: str(v) for k, v in options.items() if credential_name(k)}
-    if {k: v for k, v in options.items() if k not in moved}:
-        spec["sharedOptions"] = {k: v for k, v in options.items() if k not in moved}
+    plain, moved = _split_secret(dict(ds.get("sharedOptions") or {}), frozenset())
+    spec: Tree = {"sharedOptions": plain} if plain else {}
     at = f"Dataset {scenario.name} sharedOptions"
-    if moved and ds.get("sharedEncryptOptions"):
+    encrypt = ds.get("sharedEncryptOptions")
+    if moved and encrypt:
         found.failures.append(f"{at}: secret values in sharedOptions and sharedEncryptOptions together; a spec reads "
                               "one Secret for them")
     elif moved:
-        env = {opt: env_var(opt, taken, "shared") for opt in sorted(moved)}
-        found.env.update({env[opt]: value for opt, value in moved.items()})
+        env = _from_env(moved, taken, "shared", found)
         spec["sharedCredentials"] = {"fromEnv": env}
         found.notes.append(f"{at}: {', '.join(sorted(moved))} are credentials: now read from the environment "
-                           f"({', '.join(env[o] for o in sorted(moved))})")
-    elif ds.get("sharedEncryptOptions"):
-        creds = _existing(list(ds["sharedEncryptOptions"]), f"Dataset {scenario.name} sharedEncryptOptions", found)
-        if creds is not None:
-            spec["sharedCredentials"] = creds
+                           f"({', '.join(env.values())})")
+    elif encrypt:
+        spec.update(_existing(list(encrypt), f"Dataset {scenario.name} sharedEncryptOptions", found,
+                              "sharedCredentials"))
     return Section(spec, found)
 
 
@@ -328,42 +378,59 @@ def runtime(scenario: Scenario, engine: Engine, version: str) -> Section[Tree]:
                            "(its spec is ignored)")
         return Section({"engine": engine.name}, found)
     rt = scenario.runtime.spec
-    section: Tree = {"engine": engine.name}
-    if "replicas" in rt:
-        section["replicas"] = rt["replicas"]
-    elif engine.lowering.default_replicas is not None:
-        section["replicas"] = None  # Fluid's default, as the input left it
-    levels = _mapping(rt.get("tieredstore")).get("levels") if "tieredstore" in engine.lowering.computed else None
-    if isinstance(levels, list):
-        section["cache"] = [_tier(engine, level, found) for level in levels]
-    section.update(runtimekeys.imported(version, engine.kind, rt))
-    if engine.section is not None:
-        own = engine.hooks.import_section(rt)
-        if own is not None:
-            section[engine.section.key] = own
-    section.update(own_metadata(scenario.runtime))
+    section: Tree = {"engine": engine.name, **_replicas(rt, engine), **_cache(rt, engine, found),
+                     **runtimekeys.imported(version, engine.kind, rt), **_engine_section(rt, engine),
+                     **own_metadata(scenario.runtime)}
     return Section(section, found)
+
+
+def _replicas(rt: Tree, engine: Engine) -> Tree:
+    """replicas as written; null where the input leaves it to a default of Fluid's."""
+    if "replicas" in rt:
+        return {"replicas": rt["replicas"]}
+    return {"replicas": None} if engine.lowering.default_replicas is not None else {}
+
+
+def _cache(rt: Tree, engine: Engine, found: Findings) -> Tree:
+    """tieredstore levels -> cache tiers, for an engine whose tiers the spec computes."""
+    levels = _mapping(rt.get("tieredstore")).get("levels") if "tieredstore" in engine.lowering.computed else None
+    return {"cache": [_tier(engine, level, found) for level in levels]} if isinstance(levels, list) else {}
+
+
+def _engine_section(rt: Tree, engine: Engine) -> Tree:
+    """The engine's own spec section, read by its import hook."""
+    if engine.section is None:
+        return {}
+    own = engine.hooks.import_section(rt)
+    return {engine.section.key: own} if own is not None else {}
 
 
 def _tier(engine: Engine, level: Any, out: Findings) -> Tree:
     if not isinstance(level, dict):
         out.failures.append("a tieredstore level that is not a mapping")
         return {}
-    tier: Tree = {"medium": level.get("mediumtype")}
-    if level.get("path"):
-        paths = str(level["path"]).split(engine.lowering.path_separator)
-        tier["path"] = paths[0] if len(paths) == 1 else paths
-    if "quota" in level:
-        tier["quota"] = level["quota"]
-    elif "quotaList" in level:
-        tier["quota"] = str(level["quotaList"]).split(",")
-    for key in ("high", "low", "volumeType"):
-        if key in level:
-            tier[key] = str(level[key]) if key != "volumeType" else level[key]
+    tier: Tree = {"medium": level.get("mediumtype"), **_tier_path(level, engine.lowering.path_separator),
+                  **_quota(level), **{k: str(level[k]) for k in ("high", "low") if k in level},
+                  **_picked(level, ("volumeType",))}
     left = set(level) - {"mediumtype", "path", "quota", "quotaList", "high", "low", "volumeType"}
     if left:
         out.failures.append(f"tieredstore level fields a spec cannot write: {', '.join(sorted(left))}")
     return tier
+
+
+def _tier_path(level: Tree, separator: str) -> Tree:
+    """path: one directory as text, several as a list."""
+    if not level.get("path"):
+        return {}
+    paths = str(level["path"]).split(separator)
+    return {"path": paths[0] if len(paths) == 1 else paths}
+
+
+def _quota(level: Tree) -> Tree:
+    """quota as written, or quotaList as a list (a quota per path)."""
+    if "quota" in level:
+        return {"quota": level["quota"]}
+    return {"quota": str(level["quotaList"]).split(",")} if "quotaList" in level else {}
 
 
 # -- data operations -----------------------------------------------------------------------
@@ -375,7 +442,7 @@ def dataflow(scenario: Scenario) -> Section[list[Tree]]:
     steps = []
     position = {(o.kind, o.name): i for i, o in enumerate(ordered)}
     for i, op in enumerate(ordered):
-        step = _step(scenario, op, found)
+        step = _step(op, found)
         step.update(_after(op, i, position, ordered, found))
         steps.append(step)
         found.notes.append(f"{op.kind} {op.name} -> dataflow[{i}]")
@@ -419,51 +486,42 @@ def _order(ops: list[Obj], out: Findings) -> list[Obj]:
     return done
 
 
-def _step(scenario: Scenario, op: Obj, out: Findings) -> Tree:
+STEP_KEYS = ("ttlSecondsAfterFinished", "nodeSelector", "affinity", "schedulerName")
+SCHEDULING = ("policy", "schedule")
+
+
+def _step(op: Obj, out: Findings) -> Tree:
     s = op.spec
-    step: Tree = {"name": op.name}
-    step.update(own_metadata(op))
-    for key in ("ttlSecondsAfterFinished", "nodeSelector", "affinity", "schedulerName"):
-        if key in s:
-            step[key] = s[key]
+    step: Tree = {"name": op.name, **own_metadata(op), **_picked(s, STEP_KEYS)}
     if isinstance(s.get("tolerations"), list):
         step["tolerations"] = s["tolerations"]
-    if op.kind == "DataLoad":
-        step["load"] = _load(s)
-    elif op.kind == "DataMigrate":
-        step["migrate"] = _migrate(scenario, op, out)
-    elif op.kind == "DataProcess":
-        step["process"] = _process(s)
-    elif op.kind == "DataBackup":
-        step["backup"] = {k: v for k, v in (("path", s.get("backupPath")), ("runAs", s.get("runAs"))) if v}
+    if op.kind in OPERATION_READERS:
+        key, read = OPERATION_READERS[op.kind]
+        step[key] = read(op, out)
     return step
 
 
-def _scheduling(s: Tree, into: Tree) -> None:
-    for key in ("policy", "schedule"):
-        if key in s:
-            into[key] = s[key]
-
-
-def _load(s: Tree) -> Tree:
-    load: Tree = {}
+def _load(op: Obj, out: Findings) -> Tree:
+    s = op.spec
     targets = [t for t in s.get("target") or [] if isinstance(t, dict)]
-    counts = {t.get("replicas") for t in targets}
-    if not targets:
-        load["paths"] = []  # no target, as written (the loader then loads no path; see spec.Load)
-    else:
-        if len(counts) == 1:
-            load["paths"] = [t.get("path") for t in targets]
-            if counts != {None}:
-                load["replicas"] = counts.pop()
-        else:
-            load["paths"] = [{"path": t.get("path"), **({"replicas": t["replicas"]} if "replicas" in t else {})}
-                             for t in targets]
+    load = _load_paths(targets)
     if "loadMetadata" in s:
         load["metadata"] = s["loadMetadata"]
     if s.get("options"):
         load["options"] = s["options"]
-    _scheduling(s, load)
+    return {**load, **_picked(s, SCHEDULING)}
+
+
+def _load_paths(targets: list[Tree]) -> Tree:
+    """The targets' paths, with one replicas count when they all have the same (no target: no
+    path, as written; the loader then loads no path, see spec.Load)."""
+    counts = {t.get("replicas") for t in targets}
+    if len(counts) != 1:
+        return {"paths": [{"path": t.get("path"), **({"replicas": t["replicas"]} if "replicas" in t else {})}
+                          for t in targets]}
+    load: Tree = {"paths": [t.get("path") for t in targets]}
+    if counts != {None}:
+        load["replicas"] = counts.pop()
     return load
 
 
@@ -471,36 +529,42 @@ def _mapping(value: Any) -> Tree:
     return value if isinstance(value, dict) else {}
 
 
+def _picked(source: Tree, keys: tuple[str, ...]) -> Tree:
+    """The `keys` that `source` has, in the order of `keys`."""
+    return {k: source[k] for k in keys if k in source}
+
+
 def _ref(value: Any) -> tuple[str, str]:
     ref = _mapping(value)
     return str(ref.get("kind")), str(ref.get("name"))
 
 
-def _migrate(scenario: Scenario, op: Obj, out: Findings) -> Tree:
+def _migrate(op: Obj, out: Findings) -> Tree:
     s = op.spec
     migrate: Tree = {}
-    for side, key in (("from", "from"), ("to", "to")):
-        end = _mapping(s.get(side))
-        if isinstance(end.get("dataset"), dict):
-            migrate[key] = end["dataset"].get("path") or "/"
-        elif isinstance(end.get("externalStorage"), dict):
-            ext = end["externalStorage"]
-            migrate[key] = ext.get("uri")
-            if ext.get("encryptOptions"):
-                creds = _existing(list(ext["encryptOptions"]), f"{op.kind} {op.name} {side}", out)
-                if creds is not None:
-                    migrate["credentials"] = creds
-    for key in ("image", "imageTag", "parallelism", "options"):
-        if key in s:
-            migrate[key] = s[key]
-    ssh = (s.get("parallelOptions") or {}).get("sshSecretName") if isinstance(s.get("parallelOptions"), dict) else None
+    for side in ("from", "to"):
+        migrate.update(_migrate_end(_mapping(s.get(side)), side, f"{op.kind} {op.name} {side}", out))
+    migrate.update(_picked(s, ("image", "imageTag", "parallelism", "options")))
+    ssh = _mapping(s.get("parallelOptions")).get("sshSecretName")
     if ssh:
         migrate["sshSecretName"] = ssh
-    _scheduling(s, migrate)
-    return migrate
+    return {**migrate, **_picked(s, SCHEDULING)}
 
 
-def _process(s: Tree) -> Tree:
+def _migrate_end(end: Tree, side: str, at: str, out: Findings) -> Tree:
+    """One side of a migration: a path in the Dataset, or external storage's URI and the
+    Secret its encryptOptions read."""
+    if isinstance(end.get("dataset"), dict):
+        return {side: end["dataset"].get("path") or "/"}
+    ext = end.get("externalStorage")
+    if not isinstance(ext, dict):
+        return {}
+    return {side: ext.get("uri"), **(_existing(list(ext["encryptOptions"]), at, out) if ext.get("encryptOptions")
+                                      else {})}
+
+
+def _process(op: Obj, out: Findings) -> Tree:
+    s = op.spec
     ds = _mapping(s.get("dataset"))
     processor = _mapping(s.get("processor"))
     process: Tree = {"mountPath": ds.get("mountPath")}
@@ -513,16 +577,29 @@ def _process(s: Tree) -> Tree:
     if isinstance(job, dict) and isinstance(job.get("podSpec"), dict):
         process["job"] = job["podSpec"]
     elif isinstance(script, dict):
-        process["script"] = script.get("source", "")
-        for key in ("image", "imageTag", "restartPolicy"):
-            if key in script:
-                process[key] = script[key]
-        process["command"] = script.get("command", [])
-        env = script.get("env")
-        if isinstance(env, list) and all(isinstance(e, dict) and set(e) == {"name", "value"} for e in env):
-            process["env"] = {e["name"]: e["value"] for e in env}
-    _scheduling(s, process)
+        process.update(_script(script))
+    return {**process, **_picked(s, SCHEDULING)}
+
+
+def _script(script: Tree) -> Tree:
+    """A script processor -> script, image, command, and env when it is plain name/value pairs."""
+    process: Tree = {"script": script.get("source", ""), **_picked(script, ("image", "imageTag", "restartPolicy")),
+                     "command": script.get("command", [])}
+    env = script.get("env")
+    if isinstance(env, list) and all(isinstance(e, dict) and set(e) == {"name", "value"} for e in env):
+        process["env"] = {e["name"]: e["value"] for e in env}
     return process
+
+
+def _backup(op: Obj, out: Findings) -> Tree:
+    s = op.spec
+    return {k: v for k, v in (("path", s.get("backupPath")), ("runAs", s.get("runAs"))) if v}
+
+
+# operation kind -> the step key it becomes and what reads the operation into it
+OPERATION_READERS: dict[str, tuple[str, Callable[[Obj, Findings], Tree]]] = {
+    "DataLoad": ("load", _load), "DataMigrate": ("migrate", _migrate), "DataProcess": ("process", _process),
+    "DataBackup": ("backup", _backup)}
 
 
 def is_reference(scenario: Scenario) -> bool:
