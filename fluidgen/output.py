@@ -107,23 +107,33 @@ def directory_files(objects: list[Manifest], sealed: str | None = None, flux: bo
     kept = [o for o in objects if not has_values(o)]
     secrets = [o for o in objects if has_values(o)]
     names = file_names(kept)
-    jobs = [n for n, o in zip(names, kept, strict=True) if flux and rank(str(o["kind"])) >= RANK_WORKLOAD]
+    jobs = _flux_jobs(names, kept) if flux else []
     files = {f"{WORKLOADS}/{name}" if name in jobs else name: Planned(emit.dump(o), PUBLIC)
              for name, o in zip(names, kept, strict=True)}
     files[KUSTOMIZE_CONFIG] = Planned(emit.dump({"namespace": namespace_field_specs()}), PUBLIC)
-    base = [n for n in names if n not in jobs]
-    if flux and secrets and sealed is not None:
-        base.append(SOPS_FILE)
-    files[KUSTOMIZATION] = Planned(emit.dump(kustomization(base)), PUBLIC)
+    secret_files, listed = _secret_files(secrets, sealed, flux)
+    files[KUSTOMIZATION] = Planned(emit.dump(kustomization([*(n for n in names if n not in jobs), *listed])), PUBLIC)
     if jobs:
         files[f"{WORKLOADS}/{KUSTOMIZATION}"] = Planned(emit.dump(
             {"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization", "resources": jobs}), PUBLIC)
-    if secrets and sealed is not None:
-        files[SOPS_FILE] = Planned(sealed, PUBLIC)
-    elif secrets:
-        files[SECRETS] = Planned(emit.dump_all(secrets), PRIVATE)
-        files[GITIGNORE] = Planned(f"# Written by fluidgen: credential values never go into git.\n{SECRETS}\n", PUBLIC)
+    files.update(secret_files)
     return files
+
+
+def _flux_jobs(names: list[str], objects: list[Manifest]) -> list[str]:
+    """The files of Flux's DIR/workloads: the training jobs, applied once the data is ready."""
+    return [n for n, o in zip(names, objects, strict=True) if rank(str(o["kind"])) >= RANK_WORKLOAD]
+
+
+def _secret_files(secrets: list[Manifest], sealed: str | None, flux: bool) -> tuple[dict[str, Planned], list[str]]:
+    """Where the Secrets with values go (sealed by sops, or plain and git-ignored), and the
+    names the base lists of them (Flux decrypts a SOPS file itself, kustomize cannot)."""
+    if not secrets:
+        return {}, []
+    if sealed is not None:
+        return {SOPS_FILE: Planned(sealed, PUBLIC)}, [SOPS_FILE] if flux else []
+    return {SECRETS: Planned(emit.dump_all(secrets), PRIVATE),
+            GITIGNORE: Planned(f"# Written by fluidgen: credential values never go into git.\n{SECRETS}\n", PUBLIC)}, []
 
 
 def _refuse(path: Path, why: str) -> FluidgenError:
@@ -146,15 +156,20 @@ def _owned(target: Path, marker: str = MARKER, nested: bool = False) -> set[str]
     if marker not in entries:
         raise _refuse(target, "is not empty and was not written by fluidgen; fluidgen -o writes only into a new or "
                               "empty directory, or one it wrote before. Give another directory")
+    return _listed(target / marker, nested)
+
+
+def _listed(marker: Path, nested: bool) -> set[str]:
+    """The names a marker file lists; refuses a damaged one (or a link in its place)."""
     try:
-        if (target / marker).is_symlink():
+        if marker.is_symlink():
             raise ValueError(marker)
-        listed = json.loads((target / marker).read_text("utf-8"))["files"]
+        listed = json.loads(marker.read_text("utf-8"))["files"]
     except (OSError, ValueError, KeyError, TypeError):
-        raise _refuse(target / marker, "is damaged; remove the directory and build again") from None
+        raise _refuse(marker, "is damaged; remove the directory and build again") from None
     if not isinstance(listed, list) or not all(isinstance(n, str) and (_relative(n) if nested else _own_name(n))
                                                for n in listed):
-        raise _refuse(target / marker, "is damaged; remove the directory and build again")
+        raise _refuse(marker, "is damaged; remove the directory and build again")
     return set(listed)
 
 
@@ -177,19 +192,7 @@ def write_tree(directory: str, files: dict[str, Planned], marker: str) -> list[s
     target = Path(directory)
     previous = _owned(target, marker, nested=True)
     for rel in sorted(files):
-        if not _relative(rel):
-            raise _refuse(target / rel, "is not a relative path")
-        path = target
-        for part in rel.split("/")[:-1]:
-            path = path / part
-            if path.is_symlink() or (path.exists() and not path.is_dir()):
-                raise _refuse(path, "is a symbolic link or a file where fluidgen writes a directory; fluidgen "
-                                    "does not write through it")
-        path = target / rel
-        if path.is_symlink():
-            raise _refuse(path, "is a symbolic link; fluidgen does not write through or over it")
-        if path.exists() and (rel not in previous or not path.is_file()):
-            raise _refuse(path, "exists and was not written by fluidgen; fluidgen does not overwrite it")
+        _refuse_unsafe_path(target, rel, previous)
     for rel in sorted(files):
         path = target / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -201,6 +204,24 @@ def write_tree(directory: str, files: dict[str, Planned], marker: str) -> list[s
     return sorted(files)
 
 
+def _refuse_unsafe_path(target: Path, rel: str, previous: set[str]) -> None:
+    """Raise unless `rel` can be written below `target`: a relative path whose folders are
+    real directories (or missing), and no link, nor a file fluidgen did not write, in its place."""
+    if not _relative(rel):
+        raise _refuse(target / rel, "is not a relative path")
+    path = target
+    for part in rel.split("/")[:-1]:
+        path = path / part
+        if path.is_symlink() or (path.exists() and not path.is_dir()):
+            raise _refuse(path, "is a symbolic link or a file where fluidgen writes a directory; fluidgen "
+                                "does not write through it")
+    path = target / rel
+    if path.is_symlink():
+        raise _refuse(path, "is a symbolic link; fluidgen does not write through or over it")
+    if path.exists() and (rel not in previous or not path.is_file()):
+        raise _refuse(path, "exists and was not written by fluidgen; fluidgen does not overwrite it")
+
+
 def write_dir(directory: str, objects: list[Manifest], sealed: str | None = None,
               flux: bool = False) -> list[str]:
     """Write the build into `directory` (see the module docstring); returns the file names."""
@@ -208,16 +229,17 @@ def write_dir(directory: str, objects: list[Manifest], sealed: str | None = None
     previous = _owned(target)
     files = directory_files(objects, sealed, flux)
     sub = target / WORKLOADS
+    nested = any("/" in n for n in files)
     _refuse_foreign(target, files, previous)
     target.mkdir(parents=True, exist_ok=True)
-    if any("/" in n for n in files):
+    if nested:
         sub.mkdir(exist_ok=True)
     order = [*sorted(n for n in files if n != KUSTOMIZATION), KUSTOMIZATION]
     for name in order:
         _atomic(target / name, files[name].text, files[name].mode)
     _atomic(target / MARKER, json.dumps({"files": sorted(files)}, indent=2) + "\n", PUBLIC)
     _remove(target, previous - set(files))
-    if not any("/" in n for n in files) and any("/" in n for n in previous) and not sub.is_symlink():
+    if not nested and any("/" in n for n in previous) and not sub.is_symlink():
         with contextlib.suppress(OSError):
             sub.rmdir()  # only when empty: a file the user put there stays
     return sorted(files)
@@ -226,15 +248,21 @@ def write_dir(directory: str, objects: list[Manifest], sealed: str | None = None
 def _refuse_foreign(target: Path, files: Mapping[str, Planned], previous: set[str]) -> None:
     """Raise when a file (or the workloads folder) the build would write exists and fluidgen did
     not write it last time: a link, a FIFO or the user's own file is never written through."""
-    sub = target / WORKLOADS
-    if any("/" in n for n in files) or sub.is_symlink():
-        made_before = any("/" in n for n in previous)
-        if sub.is_symlink() or (sub.exists() and (not sub.is_dir() or not made_before)):
-            raise _refuse(sub, "exists and was not written by fluidgen; fluidgen does not write into it")
+    _refuse_foreign_workloads(target / WORKLOADS, files, previous)
     for name in files:
         path = target / name
         if (path.is_symlink() or path.exists()) and name not in previous:
             raise _refuse(path, "exists and was not written by fluidgen; fluidgen does not overwrite it")
+
+
+def _refuse_foreign_workloads(sub: Path, files: Mapping[str, Planned], previous: set[str]) -> None:
+    """Raise when the workloads folder is a link, or the build writes into it and it exists
+    but is not the folder fluidgen made last time."""
+    if not any("/" in n for n in files) and not sub.is_symlink():
+        return
+    made_before = any("/" in n for n in previous)
+    if sub.is_symlink() or (sub.exists() and (not sub.is_dir() or not made_before)):
+        raise _refuse(sub, "exists and was not written by fluidgen; fluidgen does not write into it")
 
 
 def _atomic(path: Path, text: str, mode: int) -> None:

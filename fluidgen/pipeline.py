@@ -32,7 +32,7 @@ from .lower.workloads import lower_workloads, submitter_rbac
 from .manifest import Manifest, Tree
 from .objectcheck import check_object
 from .options import Options
-from .spec import is_spec, near_miss, parse_spec
+from .spec import Spec, is_spec, near_miss, parse_spec
 from .yamlreader import Document, overlay
 
 SPEC_MARKER = b"fluidgen.io/"
@@ -66,18 +66,12 @@ def compile_document(doc: Document, options: Options, reader: Reader | None = No
                      ) -> tuple[list[Manifest], list[Diagnostic]]:
 
     spec = parse_spec(doc)
-    version = spec.fluid or options.fluid_version or versions.DEFAULT
-    namespace = spec.metadata.namespace or options.namespace or "default"
-    # A values file never carries credentials, so the Helm target does not read them.
-    read = options.read_credentials and options.target == "fluid"
     mode = gitops_mode(doc.data, options)
-    ctx = Context(spec, doc, version, namespace, options.env, reader or Reader(allow=options.allow_read), read,
-                  gitops=mode != "none", spec_validators=spec_validator)
-    ctx.hash_names = ctx.gitops if options.hash_names is None else options.hash_names
+    ctx = _context(spec, doc, options, reader, mode)
     engine = ENGINES[spec.runtime.engine]
     runtime.check(ctx, engine)
     mounts.check(ctx, engine)
-    if not versions.has(version, engine.name):
+    if not versions.has(ctx.version, engine.name):
         return [], ctx.diagnostics  # there is no schema to lower into
     objects = _lower(ctx)
     _for_gitops(mode, objects)
@@ -88,6 +82,18 @@ def compile_document(doc: Document, options: Options, reader: Reader | None = No
     if options.target == "alluxio-helm" and not errors_in(ctx.diagnostics):
         return _helm(objects, ctx, engine.name)
     return objects, ctx.diagnostics
+
+
+def _context(spec: Spec, doc: Document, options: Options, reader: Reader | None, mode: str) -> Context:
+    """The lowering context of one spec: its own settings win over the options'."""
+    version = spec.fluid or options.fluid_version or versions.DEFAULT
+    namespace = spec.metadata.namespace or options.namespace or "default"
+    # A values file never carries credentials, so the Helm target does not read them.
+    read = options.read_credentials and options.target == "fluid"
+    ctx = Context(spec, doc, version, namespace, options.env, reader or Reader(allow=options.allow_read), read,
+                  gitops=mode != "none", spec_validators=spec_validator)
+    ctx.hash_names = ctx.gitops if options.hash_names is None else options.hash_names
+    return ctx
 
 
 def _lower(ctx: Context) -> list[Manifest]:
@@ -159,25 +165,14 @@ def compile_paths(paths: Iterable[str], options: Options, overlays: Iterable[str
     if not overlays and len(paths) == 1 and os.path.isfile(os.path.join(paths[0], project.FILE)):
         return _compile_project(paths[0], environment, options, reader, result)
     if environment is not None:
-        where = paths[0] if len(paths) == 1 else "the paths given"
-        result.diagnostics.append(Diagnostic(where, 0, 0, "error", f"environment {environment!r} was asked for, "
-                                             f"but {where} is not a directory with a {project.FILE}"))
+        result.diagnostics.append(_not_a_project(paths, environment))
         return result
     files, notes = reader.expand(paths, marker=SPEC_MARKER)
     passed: list[dict[str, Any]] = []
     if options.gitops == "argocd":
         notes, passed = _pass_through(notes, reader)
     result.diagnostics += notes
-    docs: list[Document] = []
-    for path in files:
-        try:
-            found = reader.load(path)
-        except FluidgenError as exc:
-            result.diagnostics += exc.diagnostics
-            continue
-        if not found:
-            result.diagnostics.append(Diagnostic(path, 1, 1, "error", "no spec in this file (it is empty)"))
-        docs += found
+    docs = _load_specs(files, reader, result.diagnostics)
     layers = list(overlays)
     if layers:
         merged = overlay_files(layers, reader, result.diagnostics)
@@ -187,10 +182,36 @@ def compile_paths(paths: Iterable[str], options: Options, overlays: Iterable[str
     if options.target != "fluid" and result.specs > 1:
         result.diagnostics.append(Diagnostic(docs[-1].file, 1, 1, "error", f"--target {options.target} writes one "
                                              f"values file; give one spec, not {result.specs}"))
+    _warnings_as_errors(result, options)
+    return result
+
+
+def _not_a_project(paths: list[str], environment: str) -> Diagnostic:
+    """--env given for paths that are not one directory with a project file."""
+    where = paths[0] if len(paths) == 1 else "the paths given"
+    return Diagnostic(where, 0, 0, "error", f"environment {environment!r} was asked for, "
+                                            f"but {where} is not a directory with a {project.FILE}")
+
+
+def _load_specs(files: list[str], reader: Reader, diagnostics: list[Diagnostic]) -> list[Document]:
+    """The documents of every file; a file that cannot be read or holds none is reported."""
+    docs: list[Document] = []
+    for path in files:
+        try:
+            found = reader.load(path)
+        except FluidgenError as exc:
+            diagnostics += exc.diagnostics
+            continue
+        if not found:
+            diagnostics.append(Diagnostic(path, 1, 1, "error", "no spec in this file (it is empty)"))
+        docs += found
+    return docs
+
+
+def _warnings_as_errors(result: CompileResult, options: Options) -> None:
     if options.warnings_as_errors:
         result.diagnostics = [replace(d, severity="error") if d.severity == "warning" else d
                               for d in result.diagnostics]
-    return result
 
 
 NOT_A_SPEC = "not built: holds no fluidgen spec"
@@ -230,7 +251,17 @@ def _add_passed(result: CompileResult, passed: list[dict[str, Any]], namespace: 
     well as without one (cluster-scoped kinds)."""
     if not passed:
         return
-    built = {_identity(o) for o in result.objects}
+    shadowed, twice = _clashes({_identity(o) for o in result.objects}, passed, namespace)
+    result.diagnostics += [_clash(key, "both generated from a spec and in a plain manifest beside it")
+                           for key in sorted(shadowed)]
+    # kustomize refuses a second object of one identity; Argo CD would apply one of them
+    result.diagnostics += [_clash(key, "in more than one plain manifest beside the specs") for key in sorted(twice)]
+    result.objects = sorted([*result.objects, *passed], key=lambda o: kinds.rank(str(o.get("kind", ""))))
+
+
+def _clashes(built: set[tuple[str, str, str]], passed: list[dict[str, Any]], namespace: str | None
+             ) -> tuple[set[tuple[str, str, str]], set[tuple[str, str, str]]]:
+    """The passed-through objects a spec also generates, and those passed through twice."""
     shadowed: set[tuple[str, str, str]] = set()
     seen: set[tuple[str, str, str]] = set()
     twice: set[tuple[str, str, str]] = set()
@@ -239,14 +270,12 @@ def _add_passed(result: CompileResult, passed: list[dict[str, Any]], namespace: 
         shadowed |= built & {(kind, ns, name), (kind, ns or namespace or "", name)}
         where = (kind, ns or namespace or "", name)
         (twice if where in seen else seen).add(where)
-    result.diagnostics += [Diagnostic("<directory>", 0, 0, "error", f"{kind} {ns + '/' if ns else ''}{name} is "
-                                      "both generated from a spec and in a plain manifest beside it")
-                           for kind, ns, name in sorted(shadowed)]
-    # kustomize refuses a second object of one identity; Argo CD would apply one of them
-    result.diagnostics += [Diagnostic("<directory>", 0, 0, "error", f"{kind} {ns + '/' if ns else ''}{name} is "
-                                      "in more than one plain manifest beside the specs")
-                           for kind, ns, name in sorted(twice)]
-    result.objects = sorted([*result.objects, *passed], key=lambda o: kinds.rank(str(o.get("kind", ""))))
+    return shadowed, twice
+
+
+def _clash(key: tuple[str, str, str], problem: str) -> Diagnostic:
+    kind, ns, name = key
+    return Diagnostic("<directory>", 0, 0, "error", f"{kind} {ns + '/' if ns else ''}{name} is {problem}")
 
 
 def _is_object(data: Any) -> bool:
@@ -282,9 +311,7 @@ def _compile_project(directory: str, environment: str | None, options: Options, 
         except FluidgenError as exc:
             result.diagnostics += exc.diagnostics
     _compile_all(docs, selected.options, result, reader)
-    if selected.options.warnings_as_errors:
-        result.diagnostics = [replace(d, severity="error") if d.severity == "warning" else d
-                              for d in result.diagnostics]
+    _warnings_as_errors(result, selected.options)
     return result
 
 
@@ -309,9 +336,7 @@ def _compile_all(docs: list[Document], options: Options, result: CompileResult, 
     origin: dict[int, Document] = {}
     for doc in docs:
         if not is_spec(doc.data):
-            hint = near_miss(doc.data)
-            result.diagnostics.append(doc.diag(("apiVersion",) if hint else (), hint or (
-                "not a fluidgen spec (expected apiVersion: fluidgen.io/v1alpha1, kind: CachedDataset)")))
+            result.diagnostics.append(_not_a_spec(doc))
             continue
         try:
             objects, diags = compile_document(doc, options, reader)
@@ -321,14 +346,24 @@ def _compile_all(docs: list[Document], options: Options, result: CompileResult, 
         result.diagnostics += diags
         result.specs += 1
         result.gitops.add(gitops_mode(doc.data, options))
-        pinned = doc.data.get("fluid")
-        result.fluid_versions.add(pinned if isinstance(pinned, str) and pinned else
-                                  options.fluid_version or versions.DEFAULT)
+        result.fluid_versions.add(_fluid_version(doc.data, options))
         origin.update({id(o): doc for o in objects})
         ranked += [(kinds.rank(str(o.get("kind", ""))), result.specs, i, o) for i, o in enumerate(objects)]
     ranked.sort(key=lambda r: r[:3])
     result.objects = [r[3] for r in ranked]
     result.diagnostics += _duplicates(result.objects, origin)
+
+
+def _not_a_spec(doc: Document) -> Diagnostic:
+    hint = near_miss(doc.data)
+    return doc.diag(("apiVersion",) if hint else (), hint or (
+        "not a fluidgen spec (expected apiVersion: fluidgen.io/v1alpha1, kind: CachedDataset)"))
+
+
+def _fluid_version(spec: Any, options: Options) -> str:
+    """A spec's own fluid: wins over the setting (flag, environment, project environment)."""
+    pinned = spec.get("fluid")
+    return pinned if isinstance(pinned, str) and pinned else options.fluid_version or versions.DEFAULT
 
 
 def _duplicates(objects: list[Manifest], origin: dict[int, Document]) -> list[Diagnostic]:
