@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import operator
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -60,6 +61,10 @@ def describe(value: Any) -> str:
             float: "a number"}.get(type(value), type(value).__name__)
 
 
+def _has_error(problems: list[Problem]) -> bool:
+    return any(p.severity == "error" for p in problems)
+
+
 def _is_int(value: Any) -> bool:
     if isinstance(value, bool):
         return False
@@ -98,7 +103,7 @@ class Validator:
         return out
 
     def valid(self, value: Any) -> bool:
-        return not any(p.severity == "error" for p in self.problems(value))
+        return not _has_error(self.problems(value))
 
     def resolve(self, schema: Schema) -> Schema:
         seen = 0
@@ -122,26 +127,36 @@ class Validator:
     def _check(self, schema: Schema, value: Any, path: PathT, out: list[Problem]) -> None:
         schema = self.resolve(schema)
         if value is None:
-            # The API server drops a null it may not keep (apiextensions-apiserver
-            # customresource_handler.go: PruneNonNullableNullsWithoutDefaults; a built-in type
-            # decodes it as the zero value), so it is accepted, not stored.
-            if not schema.get("nullable") and schema:
-                out.append(Problem(path, "null: the API server drops this key, as if it were not given; remove "
-                                         "it or give a value", "null", severity="warning"))
+            self._null(schema, path, out)
             return
-        for key in ("anyOf", "oneOf"):
-            if key in schema:
-                self._alternatives(schema, key, value, path, out)
-        for sub in schema.get("allOf", ()):
-            self._check(sub, value, path, out)
+        self._combined(schema, value, path, out)
         types = self._types(schema)
         if types and not any(_TYPE_TEST[t](value) for t in types):
             out.append(self._type_problem(types, value, path))
             return
         if "enum" in schema and value not in schema["enum"]:
-            choices = ", ".join(repr(e) for e in schema["enum"])
-            out.append(Problem(path, f"must be one of {choices}, got {self._show(path, value)}", "enum",
-                               tuple(str(e) for e in schema["enum"])))
+            out.append(self._enum_problem(schema["enum"], value, path))
+        self._by_type(schema, value, path, out)
+
+    @staticmethod
+    def _null(schema: Schema, path: PathT, out: list[Problem]) -> None:
+        # The API server drops a null it may not keep (apiextensions-apiserver
+        # customresource_handler.go: PruneNonNullableNullsWithoutDefaults; a built-in type
+        # decodes it as the zero value), so it is accepted, not stored.
+        if not schema.get("nullable") and schema:
+            out.append(Problem(path, "null: the API server drops this key, as if it were not given; remove "
+                                     "it or give a value", "null", severity="warning"))
+
+    def _combined(self, schema: Schema, value: Any, path: PathT, out: list[Problem]) -> None:
+        """`anyOf`, `oneOf` and `allOf`."""
+        for key in ("anyOf", "oneOf"):
+            if key in schema:
+                self._alternatives(schema, key, value, path, out)
+        for sub in schema.get("allOf", ()):
+            self._check(sub, value, path, out)
+
+    def _by_type(self, schema: Schema, value: Any, path: PathT, out: list[Problem]) -> None:
+        """The keywords of the value's own type (lengths, bounds, fields, items)."""
         if isinstance(value, dict):
             self._object(schema, value, path, out)
         elif isinstance(value, list):
@@ -167,38 +182,39 @@ class Validator:
             hint = quote_hint(value)
         return Problem(path, f"expected {wanted}, found {describe(value)}{hint}", "type")
 
+    def _enum_problem(self, enum: list[Any], value: Any, path: PathT) -> Problem:
+        choices = ", ".join(repr(e) for e in enum)
+        return Problem(path, f"must be one of {choices}, got {self._show(path, value)}", "enum",
+                       tuple(str(e) for e in enum))
+
     def _alternatives(self, schema: Schema, key: str, value: Any, path: PathT, out: list[Problem]) -> None:
         results: list[list[Problem]] = []
         for branch in schema[key]:
             found: list[Problem] = []
             self._check(branch, value, path, found)
             results.append(found)
-        clean = [r for r in results if not any(p.severity == "error" for p in r)]
-        passing = len(clean)
-        if (key == "anyOf" and passing) or (key == "oneOf" and passing == 1):
+        clean = [r for r in results if not _has_error(r)]
+        if clean and (key == "anyOf" or len(clean) == 1):
             out.extend(clean[0])  # its warnings
-            return
-        if key == "oneOf" and passing > 1:
+        elif clean:
             out.append(Problem(path, "matches more than one of the allowed forms", "oneOf"))
-            return
+        else:
+            out.extend(self._nearest_branch(schema[key], results, value, path))
+
+    def _nearest_branch(self, branches: list[Schema], results: list[list[Problem]], value: Any,
+                        path: PathT) -> list[Problem]:
+        """What to report when no branch fits: the fewest problems of a branch the value has
+        the type of, else the types the branches take."""
         typed = [r for r in results if not any(p.keyword == "type" and p.path == path for p in r)]
-        if typed:  # the value has the type of some branch: report that branch's own problems
-            best: list[Problem] = min(typed, key=len)
-            out.extend(best)
-            return
-        words = []
-        for branch in schema[key]:
-            for t in self._types(self.resolve(branch)):
-                if _TYPE_WORD[t] not in words:
-                    words.append(_TYPE_WORD[t])
-        out.append(Problem(path, f"expected {' or '.join(words) or 'another form'}, found {describe(value)}",
-                           "type"))
+        if typed:
+            return min(typed, key=len)
+        words = dict.fromkeys(_TYPE_WORD[t] for branch in branches for t in self._types(self.resolve(branch)))
+        return [Problem(path, f"expected {' or '.join(words) or 'another form'}, found {describe(value)}", "type")]
 
     def _object(self, schema: Schema, value: Tree, path: PathT, out: list[Problem]) -> None:
         props: Mapping[str, Any] = schema.get("properties") or {}
         extra = schema.get("additionalProperties")
-        open_ = schema.get("x-kubernetes-preserve-unknown-fields") or extra is True or (
-            extra is None and not props)
+        open_ = _open_object(schema, props, extra)
         embedded = schema.get("x-kubernetes-embedded-resource")
         for key, item in value.items():
             child = (*path, key)
@@ -208,61 +224,48 @@ class Validator:
                 self._check(props[key], item, child, out)
             elif isinstance(extra, Mapping):
                 self._check(extra, item, child, out)
-            elif embedded and key in ("apiVersion", "kind", "metadata"):
-                continue
-            elif not open_:
+            elif not (open_ or (embedded and key in _EMBEDDED_KEYS)):
                 out.append(Problem(child, "unknown field", "unknown", tuple(sorted(props))))
-        self._object_bounds(schema, props, value, path, out)
+        self._required(schema, props, value, path, out)
+        _sizes(schema, len(value), path, _OBJECT_SIZES, out)
 
-    def _object_bounds(self, schema: Schema, props: Mapping[str, Any], value: Tree, path: PathT,
-                       out: list[Problem]) -> None:
-        """Required fields (null counts as missing unless nullable) and the entry count."""
+    def _required(self, schema: Schema, props: Mapping[str, Any], value: Tree, path: PathT,
+                  out: list[Problem]) -> None:
+        """Required fields; null counts as missing unless nullable."""
         for key in schema.get("required", ()):
             if key not in value or (value[key] is None and not self.resolve(props.get(key) or {}).get("nullable")):
                 out.append(Problem(path, f'missing required field "{key}"', "required"))
-        if "minProperties" in schema and len(value) < schema["minProperties"]:
-            out.append(Problem(path, f"needs at least {schema['minProperties']} entries", "minProperties"))
-        if "maxProperties" in schema and len(value) > schema["maxProperties"]:
-            out.append(Problem(path, f"takes at most {schema['maxProperties']} entries", "maxProperties"))
 
     def _array(self, schema: Schema, value: list[Any], path: PathT, out: list[Problem]) -> None:
         items = schema.get("items")
         if isinstance(items, Mapping):
             for i, item in enumerate(value):
                 self._check(items, item, (*path, i), out)
-        if "minItems" in schema and len(value) < schema["minItems"]:
-            n = schema["minItems"]
-            out.append(Problem(path, f"needs at least {n} item{'s' if n != 1 else ''}", "minItems"))
-        if "maxItems" in schema and len(value) > schema["maxItems"]:
-            out.append(Problem(path, f"takes at most {schema['maxItems']} items", "maxItems"))
+        _sizes(schema, len(value), path, _ARRAY_SIZES, out)
         if schema.get("uniqueItems") or schema.get("x-kubernetes-list-type") == "set":
-            seen: list[Any] = []
-            for i, item in enumerate(value):
-                if item in seen:
-                    out.append(Problem((*path, i), "repeats an earlier item; items must be unique", "uniqueItems"))
-                seen.append(item)
+            _repeats(value, path, out)
 
     def _string(self, schema: Schema, value: str, path: PathT, out: list[Problem]) -> None:
-        if "minLength" in schema and len(value) < schema["minLength"]:
-            n = schema["minLength"]
-            out.append(Problem(path, "must not be empty" if n == 1 else f"must be at least {n} characters long",
-                               "minLength"))
-        if "maxLength" in schema and len(value) > schema["maxLength"]:
-            out.append(Problem(path, f"must be at most {schema['maxLength']} characters long", "maxLength"))
+        _sizes(schema, len(value), path, _STRING_SIZES, out)
         pattern = schema.get("pattern")
-        if pattern is not None and not _pattern(str(pattern)).search(value):
-            if pattern == QUANTITY_RE.pattern:
-                message = "(value hidden) is not a Kubernetes quantity" if self.redact(path) else quantity_hint(value)
-            else:
-                message = f"{self._show(path, value)} does not match the required format {pattern}"
-            out.append(Problem(path, message, "pattern"))
-        elif pattern == QUANTITY_RE.pattern:
-            try:  # the API server keeps quantities below 2^63
-                to_bytes(value)
-            except ValueError as exc:
-                out.append(Problem(path, str(exc), "format"))
+        if pattern == QUANTITY_RE.pattern:
+            self._quantity(value, path, out)
+        elif pattern is not None and not _pattern(str(pattern)).search(value):
+            out.append(Problem(path, f"{self._show(path, value)} does not match the required format {pattern}",
+                               "pattern"))
         if schema.get("format") == "byte" and not _base64(value):
             out.append(Problem(path, "is not base64 data (data values of a Secret are base64-encoded)", "format"))
+
+    def _quantity(self, value: str, path: PathT, out: list[Problem]) -> None:
+        """A Kubernetes quantity: its form, then its size (the API server keeps quantities below 2^63)."""
+        if not _pattern(QUANTITY_RE.pattern).search(value):
+            message = "(value hidden) is not a Kubernetes quantity" if self.redact(path) else quantity_hint(value)
+            out.append(Problem(path, message, "pattern"))
+            return
+        try:
+            to_bytes(value)
+        except ValueError as exc:
+            out.append(Problem(path, str(exc), "format"))
 
     def _number(self, schema: Schema, value: float, path: PathT, out: list[Problem]) -> None:
         bounds = {"int32": INT32, "int64": INT64}.get(str(schema.get("format")))
@@ -270,14 +273,56 @@ class Validator:
             bits = schema["format"][3:]
             out.append(Problem(path, f"{self._show(path, value)} does not fit a {bits}-bit integer", "format"))
             return
-        low, high = schema.get("minimum"), schema.get("maximum")
-        if low is not None and (value < low or (value == low and schema.get("exclusiveMinimum") is True)):
-            out.append(Problem(path, f"must be at least {low}, got {self._show(path, value)}", "minimum"))
-        if high is not None and (value > high or (value == high and schema.get("exclusiveMaximum") is True)):
-            out.append(Problem(path, f"must be at most {high}, got {self._show(path, value)}", "maximum"))
+        self._range(schema, value, path, out)
         step = schema.get("multipleOf")
         if step and (value / step) % 1:
             out.append(Problem(path, f"must be a multiple of {step}", "multipleOf"))
+
+    def _range(self, schema: Schema, value: float, path: PathT, out: list[Problem]) -> None:
+        """`minimum` and `maximum`, each exclusive when `exclusiveMinimum`/`exclusiveMaximum` is true."""
+        for keyword, beyond, word in (("minimum", operator.lt, "least"), ("maximum", operator.gt, "most")):
+            bound = schema.get(keyword)
+            exclusive = schema.get(f"exclusive{keyword.capitalize()}") is True
+            if bound is not None and (beyond(value, bound) or (value == bound and exclusive)):
+                out.append(Problem(path, f"must be at {word} {bound}, got {self._show(path, value)}", keyword))
+
+
+_EMBEDDED_KEYS = ("apiVersion", "kind", "metadata")  # an embedded resource's own, never unknown
+
+
+def _open_object(schema: Schema, props: Mapping[str, Any], extra: Any) -> bool:
+    """Whether a mapping here may hold fields its schema does not name."""
+    return bool(schema.get("x-kubernetes-preserve-unknown-fields") or extra is True or (extra is None and not props))
+
+
+# The size keywords of each type: (keyword, whether a size breaks a bound, the message for a bound).
+_SizeRule = tuple[str, Callable[[int, int], bool], Callable[[int], str]]
+_OBJECT_SIZES: tuple[_SizeRule, ...] = (
+    ("minProperties", operator.lt, lambda n: f"needs at least {n} entries"),
+    ("maxProperties", operator.gt, lambda n: f"takes at most {n} entries"),
+)
+_ARRAY_SIZES: tuple[_SizeRule, ...] = (
+    ("minItems", operator.lt, lambda n: f"needs at least {n} item{'s' if n != 1 else ''}"),
+    ("maxItems", operator.gt, lambda n: f"takes at most {n} items"),
+)
+_STRING_SIZES: tuple[_SizeRule, ...] = (
+    ("minLength", operator.lt, lambda n: "must not be empty" if n == 1 else f"must be at least {n} characters long"),
+    ("maxLength", operator.gt, lambda n: f"must be at most {n} characters long"),
+)
+
+
+def _sizes(schema: Schema, size: int, path: PathT, rules: tuple[_SizeRule, ...], out: list[Problem]) -> None:
+    for keyword, breaks, message in rules:
+        if keyword in schema and breaks(size, schema[keyword]):
+            out.append(Problem(path, message(schema[keyword]), keyword))
+
+
+def _repeats(value: list[Any], path: PathT, out: list[Problem]) -> None:
+    seen: list[Any] = []
+    for i, item in enumerate(value):
+        if item in seen:
+            out.append(Problem((*path, i), "repeats an earlier item; items must be unique", "uniqueItems"))
+        seen.append(item)
 
 
 def _base64(text: str) -> bool:
@@ -292,13 +337,17 @@ def prune(validator: Validator, schema: Schema, value: Any) -> Any:
     """`value` without the fields a closed object in `schema` does not know."""
     schema = validator.resolve(schema)
     if isinstance(value, dict):
-        props: Mapping[str, Any] = schema.get("properties") or {}
-        extra = schema.get("additionalProperties")
-        if isinstance(extra, Mapping):
-            return {k: prune(validator, extra, v) for k, v in value.items()}
-        if extra is False and not schema.get("x-kubernetes-preserve-unknown-fields"):
-            return {k: prune(validator, props[k], v) for k, v in value.items() if k in props}
-        return {k: prune(validator, props[k], v) if k in props else v for k, v in value.items()}
+        return _prune_object(validator, schema, value)
     if isinstance(value, list) and isinstance(schema.get("items"), Mapping):
         return [prune(validator, schema["items"], v) for v in value]
     return value
+
+
+def _prune_object(validator: Validator, schema: Schema, value: Tree) -> Tree:
+    props: Mapping[str, Any] = schema.get("properties") or {}
+    extra = schema.get("additionalProperties")
+    if isinstance(extra, Mapping):
+        return {k: prune(validator, extra, v) for k, v in value.items()}
+    closed = extra is False and not schema.get("x-kubernetes-preserve-unknown-fields")
+    return {k: prune(validator, props[k], v) if k in props else v for k, v in value.items()
+            if k in props or not closed}
