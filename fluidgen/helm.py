@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from .diagnostics import Diagnostic
 from .engine_table import ENGINES
-from .manifest import Manifest, Tree, jvm_flag
+from .manifest import Manifest, Tree, jvm_flag, mapping
 from .quantity import java_size_to_bytes, to_bytes
 from .uri import LOCAL, PVC, REFERENCE, scheme_of
 from .yamlreader import Document
@@ -35,6 +35,10 @@ CHART = "the Alluxio chart (Alluxio/alluxio 527b9fd, chart 0.6.x, image 2.9.2)"
 # resources.limits.memory in that chart's values.yaml, per component
 CHART_MEMORY = {"master": "8Gi", "jobMaster": "8Gi", "worker": "4Gi", "jobWorker": "4Gi", "fuse": "4Gi"}
 FLUID_ONLY = (PVC, LOCAL, REFERENCE)  # schemes Fluid mounts itself, not through Alluxio's UFS
+IMAGE_KEYS = ("image", "imageTag", "imagePullPolicy")
+# runtime section -> the keys of it the chart values carry (of fuse.args only the FUSE options: _fuse)
+CARRIED = (("data", frozenset({"replicas"})), *((name, frozenset(COMPONENT_KEYS)) for name in COMPONENTS),
+           ("fuse", frozenset({*FUSE_KEYS, "args"})))
 
 
 def values(objects: list[Manifest], doc: Document) -> tuple[Tree, list[Diagnostic]]:
@@ -51,11 +55,7 @@ def values(objects: list[Manifest], doc: Document) -> tuple[Tree, list[Diagnosti
     selector = _node_selector(dataset, doc, diags)
     if selector:
         out["nodeSelector"] = selector
-    dropped = sorted(k for k in spec if k not in HANDLED) + _dropped_parts(spec)
-    if dropped:
-        diags.append(doc.diag(("runtime",), "the Alluxio chart has no equivalent for "
-                                            f"{', '.join(dropped)}; not written to the values", "warning",
-                              stage="helm"))
+    diags += _dropped(spec, doc)
     diags.append(doc.diag(("runtime", "replicas"), "the Alluxio chart runs a worker on every node its "
                                                    "nodeSelector matches; runtime.replicas does not apply",
                           "info", stage="helm"))
@@ -64,21 +64,23 @@ def values(objects: list[Manifest], doc: Document) -> tuple[Tree, list[Diagnosti
 
 def _chart_values(spec: Tree, properties: dict[str, str]) -> Tree:
     """The runtime's image, properties, JVM options, components, tiers and FUSE as chart values."""
-    out: Tree = {}
-    image = spec.get("alluxioVersion") or {}
-    out.update({k: image[k] for k in ("image", "imageTag", "imagePullPolicy") if k in image})
+    image = mapping(spec.get("alluxioVersion"))
+    out: Tree = {k: image[k] for k in IMAGE_KEYS if k in image}
     out["properties"] = properties
     if spec.get("jvmOptions"):
         out["jvmOptions"] = list(spec["jvmOptions"])
-    for name in COMPONENTS:
-        comp = {k: v for k, v in (spec.get(name) or {}).items() if k in COMPONENT_KEYS}
-        if comp:
-            out[name] = comp
-    levels = ((spec.get("tieredstore") or {}).get("levels")) or []
+    out.update(_components(spec))
+    levels = mapping(spec.get("tieredstore")).get("levels")
     if levels:
         out["tieredstore"] = {"levels": [_level(i, lv) for i, lv in enumerate(levels)]}
-    out["fuse"] = _fuse(spec.get("fuse") or {})
+    out["fuse"] = _fuse(mapping(spec.get("fuse")))
     return out
+
+
+def _components(spec: Tree) -> Tree:
+    """Each component's settings the chart takes (a component with none is left out)."""
+    comps = {name: {k: v for k, v in mapping(spec.get(name)).items() if k in COMPONENT_KEYS} for name in COMPONENTS}
+    return {name: comp for name, comp in comps.items() if comp}
 
 
 def _data_properties(spec: Tree) -> dict[str, str]:
@@ -133,14 +135,25 @@ def _fuse(fuse: Tree) -> Tree:
     return out
 
 
+def _dropped(spec: Tree, doc: Document) -> list[Diagnostic]:
+    """A warning naming what of the runtime the values leave out: its keys the chart has no
+    place for, then the parts of the sections it takes."""
+    dropped = sorted(k for k in spec if k not in HANDLED) + _dropped_parts(spec)
+    if not dropped:
+        return []
+    return [doc.diag(("runtime",), f"the Alluxio chart has no equivalent for {', '.join(dropped)}; not written to the "
+                                   "values", "warning", stage="helm")]
+
+
 def _dropped_parts(spec: Tree) -> list[str]:
-    dropped = [f"data.{key}" for key in (spec.get("data") or {}) if key != "replicas"]
-    dropped += [f"{name}.{key}" for name in COMPONENTS for key in (spec.get(name) or {}) if key not in COMPONENT_KEYS]
-    fuse = spec.get("fuse") or {}
-    dropped += [f"fuse.{k}" for k in fuse if k not in FUSE_KEYS and k != "args"]
-    extra_args = [a for a in fuse.get("args") or [] if a != "fuse" and not str(a).startswith("--fuse-opts=")]
-    dropped += ["fuse.args"] if extra_args else []
-    return sorted(dropped)
+    dropped = [f"{name}.{key}" for name, carried in CARRIED for key in mapping(spec.get(name)) if key not in carried]
+    return sorted(dropped + _dropped_fuse_args(mapping(spec.get("fuse"))))
+
+
+def _dropped_fuse_args(fuse: Tree) -> list[str]:
+    """fuse.args when it holds more than `fuse` and --fuse-opts= (all the chart takes of them)."""
+    extra = [a for a in fuse.get("args") or [] if a != "fuse" and not str(a).startswith("--fuse-opts=")]
+    return ["fuse.args"] if extra else []
 
 
 def _memory_budget(chart_values: Tree, doc: Document) -> list[Diagnostic]:
@@ -148,16 +161,12 @@ def _memory_budget(chart_values: Tree, doc: Document) -> list[Diagnostic]:
     (the values' own, else the chart's default)."""
     out = []
     for name, default in CHART_MEMORY.items():
-        comp = chart_values.get(name) or {}
-        sizes = [java_size_to_bytes(found[1]) or 0 for flag in ("-Xmx", "-XX:MaxDirectMemorySize=")
-                 if (found := jvm_flag(comp.get("jvmOptions"), flag))]
-        given = ((comp.get("resources") or {}).get("limits") or {}).get("memory")
+        comp = mapping(chart_values.get(name))
+        sizes = _jvm_sizes(comp)
+        given = mapping(mapping(comp.get("resources")).get("limits")).get("memory")
         limit = str(given or default)
-        try:
-            budget = int(to_bytes(limit))
-        except ValueError:
-            continue
-        if sizes and sum(sizes) > budget:
+        budget = _bytes(limit)
+        if sizes and budget is not None and sum(sizes) > budget:
             whose = "its" if given else "the chart's default"
             out.append(doc.diag(("runtime", name), f"{name} JVM heap and direct memory total "
                                                    f"{sum(sizes) / 2**30:.1f}GiB, above {whose} memory limit "
@@ -167,10 +176,24 @@ def _memory_budget(chart_values: Tree, doc: Document) -> list[Diagnostic]:
     return out
 
 
+def _jvm_sizes(component: Tree) -> list[int]:
+    """The JVM heap and direct memory a component's jvmOptions set, in bytes."""
+    return [java_size_to_bytes(found[1]) or 0 for flag in ("-Xmx", "-XX:MaxDirectMemorySize=")
+            if (found := jvm_flag(component.get("jvmOptions"), flag))]
+
+
+def _bytes(limit: str) -> int | None:
+    """A memory limit in bytes; None when it is not a quantity (then nothing is compared)."""
+    try:
+        return int(to_bytes(limit))
+    except ValueError:
+        return None
+
+
 def _node_selector(dataset: Tree, doc: Document, diags: list[Diagnostic]) -> dict[str, str]:
-    terms = (((dataset["spec"].get("nodeAffinity") or {}).get("required") or {}).get("nodeSelectorTerms")) or []
+    terms = mapping(mapping(dataset["spec"].get("nodeAffinity")).get("required")).get("nodeSelectorTerms")
     selector: dict[str, str] = {}
-    for expr in (terms[0].get("matchExpressions") or []) if terms else []:
+    for expr in mapping(terms[0]).get("matchExpressions") or [] if terms else []:
         if expr["operator"] == "In" and len(expr["values"]) == 1:
             selector[expr["key"]] = expr["values"][0]
         else:
