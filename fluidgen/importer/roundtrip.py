@@ -21,7 +21,7 @@ import copy
 from typing import Any
 
 from ..kinds import table
-from ..manifest import Manifest, Tree
+from ..manifest import Manifest, Tree, mapping
 
 Key = tuple[str, str, str]
 # (kind, spec path) -> the value a build may add where the input has none
@@ -73,6 +73,40 @@ def _resolve(holder: Tree, options_key: str, encrypt_key: str, values: dict[tupl
         del holder[encrypt_key]
 
 
+Holder = tuple[Tree, str, str]  # a mapping, its options key and its encryptOptions key
+
+
+def _dataset_holders(spec: Tree) -> list[Holder]:
+    """A Dataset's mounts, then the Dataset itself for the shared options."""
+    mounts = [(m, "options", "encryptOptions") for m in spec.get("mounts") or [] if isinstance(m, dict)]
+    return [*mounts, (spec, "sharedOptions", "sharedEncryptOptions")]
+
+
+def _migrate_holders(spec: Tree) -> list[Holder]:
+    """A DataMigrate's external storage, from then to."""
+    ends = [mapping(spec.get(side)).get("externalStorage") for side in ("from", "to")]
+    return [(ext, "options", "encryptOptions") for ext in ends if isinstance(ext, dict)]
+
+
+# kind -> where its objects hold options beside encryptOptions
+CREDENTIAL_HOLDERS = {"Dataset": _dataset_holders, "DataMigrate": _migrate_holders}
+
+
+def _normalised_object(obj: Manifest, kind: str, namespace: str, namespaced: bool,
+                       values: dict[tuple[str, str], str]) -> Tree:
+    """A copy with the build's namespace where it has none (namespaced kinds) and its
+    credentials resolved."""
+    o = copy.deepcopy(obj)
+    meta = o.setdefault("metadata", {})
+    if namespaced:
+        meta["namespace"] = meta.get("namespace") or namespace
+    spec = mapping(o.get("spec"))
+    holders = CREDENTIAL_HOLDERS[kind](spec) if kind in CREDENTIAL_HOLDERS else []
+    for holder, options_key, encrypt_key in holders:
+        _resolve(holder, options_key, encrypt_key, values)
+    return o
+
+
 def normalised(objects: list[Manifest], namespace: str, generated: bool) -> dict[Key, Any]:
     """Objects by (kind, namespace, name), Secrets left out, credentials resolved (for the
     build's side, `generated`: its own Secrets hold the values)."""
@@ -83,22 +117,8 @@ def normalised(objects: list[Manifest], namespace: str, generated: bool) -> dict
         kind = str(obj.get("kind"))
         if kind in ("Secret", "ExternalSecret"):
             continue
-        o = copy.deepcopy(obj)
-        meta = o.setdefault("metadata", {})
-        if kind not in rows or rows[kind].namespaced:
-            meta["namespace"] = meta.get("namespace") or namespace
-        spec: Tree = o["spec"] if isinstance(o.get("spec"), dict) else {}
-        if kind == "Dataset":
-            for mount in spec.get("mounts") or []:
-                if isinstance(mount, dict):
-                    _resolve(mount, "options", "encryptOptions", values)
-            _resolve(spec, "sharedOptions", "sharedEncryptOptions", values)
-        if kind == "DataMigrate":
-            for side in ("from", "to"):
-                end = spec.get(side)
-                ext = end.get("externalStorage") if isinstance(end, dict) else None
-                if isinstance(ext, dict):
-                    _resolve(ext, "options", "encryptOptions", values)
+        o = _normalised_object(obj, kind, namespace, kind not in rows or rows[kind].namespaced, values)
+        meta = o["metadata"]
         out[(kind, str(meta.get("namespace", "")), str(meta.get("name")))] = _text(o)
     return out
 
@@ -122,23 +142,24 @@ def engine_defaults(engine: Any) -> dict[tuple[str, tuple[Any, ...]], Any]:
 def _differences(kind: str, a: Any, b: Any, path: tuple[Any, ...],
                  added: dict[tuple[str, tuple[Any, ...]], Any]) -> list[str]:
     if isinstance(a, dict) and isinstance(b, dict):
-        found = []
-        for key in sorted(set(a) | set(b), key=str):
-            where = (*path, key)
-            if key not in b:
-                if a[key] != {}:  # an empty mapping is no setting
-                    found.append(f"{'.'.join(map(str, where))}: in the input, not in the build")
-            elif key not in a:
-                if _added(kind, where, b[key], added):
-                    continue
-                found.append(f"{'.'.join(map(str, where))}: in the build, not in the input")
-            else:
-                found += _differences(kind, a[key], b[key], where, added)
-        return found
+        return [d for key in sorted(set(a) | set(b), key=str)
+                for d in _key_differences(kind, a, b, (*path, key), added)]
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         return [d for i, (x, y) in enumerate(zip(a, b, strict=True))
                 for d in _differences(kind, x, y, (*path, i), added)]
     return [] if a == b else [f"{'.'.join(map(str, path)) or '(whole object)'}: differs"]
+
+
+def _key_differences(kind: str, a: Tree, b: Tree, where: tuple[Any, ...],
+                     added: dict[tuple[str, tuple[Any, ...]], Any]) -> list[str]:
+    """What differs at one key (the last of `where`) of two mappings."""
+    key = where[-1]
+    if key not in b:  # an empty mapping is no setting
+        return [] if a[key] == {} else [f"{'.'.join(map(str, where))}: in the input, not in the build"]
+    if key not in a:
+        return [] if _added(kind, where, b[key], added) else [f"{'.'.join(map(str, where))}: in the build, not in "
+                                                              "the input"]
+    return _differences(kind, a[key], b[key], where, added)
 
 
 def _added(kind: str, path: tuple[Any, ...], value: Any, added: dict[tuple[str, tuple[Any, ...]], Any]) -> bool:
