@@ -36,6 +36,11 @@ class Reader:
         self.inputs = inputs if inputs is not None else BuildInputs()
         self.allow = tuple(os.path.realpath(a) for a in allow)
         self._once: dict[str, bytes] = {}
+        # One build sees one state of each file: a batch of specs sharing an env file or a
+        # script reads and checks it once (and cannot see it change half-way through).
+        self._regular: dict[str, bytes] = {}
+        self._recorded: set[str] = set()
+        self._real: dict[str, str] = {}
 
     def provide(self, path: str, raw: bytes) -> None:
         """Content for a file not written yet (`fluidgen import` proves a spec and the profile
@@ -51,6 +56,8 @@ class Reader:
         re-reads such files through their recipes instead."""
         if path in self._once:
             return self._once[path]
+        if path in self._regular:
+            return self._remembered(path, limit, record)
         if path == "-":
             raw = self._read_stream(path, sys.stdin.buffer, limit)
             self._once[path] = raw
@@ -70,7 +77,17 @@ class Reader:
         if not stat.S_ISREG(mode):  # a FIFO or device: it cannot be read again, nor re-checked
             self._once[path] = raw
             self.inputs.uncacheable()
-        elif record:
+            return raw
+        self._regular[path] = raw
+        return self._remembered(path, limit, record)
+
+    def _remembered(self, path: str, limit: int, record: bool) -> bytes:
+        """A regular file read before in this build, under this read's limit and recording."""
+        raw = self._regular[path]
+        if len(raw) > limit:
+            raise _too_large(path, limit)
+        if record and path not in self._recorded:
+            self._recorded.add(path)
             self.inputs.file(path, raw)
         return raw
 
@@ -78,8 +95,7 @@ class Reader:
     def _read_stream(path: str, stream: object, limit: int) -> bytes:
         raw: bytes = stream.read(limit + 1)  # type: ignore[attr-defined]
         if len(raw) > limit:
-            raise FluidgenError([Diagnostic(
-                path, 1, 1, "error", f"file is larger than {limit // (1024 * 1024)} MiB; refusing to read it")])
+            raise _too_large(path, limit)
         return raw
 
     def text(self, path: str) -> str:
@@ -181,9 +197,9 @@ class Reader:
         spec_dir = Path(written_in).parent if written_in != "-" else Path(".")
         base = Path(relative_to).parent if relative_to else spec_dir
         path = Path(target) if Path(target).is_absolute() else base / target
-        real = os.path.realpath(path)
+        real = self._realpath(path)
         layers = {doc.file, *doc.origins.values()} - {"-"}
-        roots = (os.path.realpath(spec_dir), *(os.path.realpath(Path(f).parent) for f in sorted(layers)), *self.allow)
+        roots = (self._realpath(spec_dir), *(self._realpath(Path(f).parent) for f in sorted(layers)), *self.allow)
         if not any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in roots):
             raise FluidgenError([doc.diag(at, f"{target} is outside the spec's directory "
                                               f"({spec_dir}); fluidgen reads only files below it. Move the "
@@ -198,6 +214,18 @@ class Reader:
                                               "a spec refers to (a FIFO or device could block or never end)",
                                           stage="inputs")])
         return path
+
+    def _realpath(self, path: Path) -> str:
+        """os.path.realpath, once per path in a build (a batch of specs shares directories)."""
+        key = str(path)
+        if key not in self._real:
+            self._real[key] = os.path.realpath(path)
+        return self._real[key]
+
+
+def _too_large(path: str, limit: int) -> FluidgenError:
+    return FluidgenError([Diagnostic(
+        path, 1, 1, "error", f"file is larger than {limit // (1024 * 1024)} MiB; refusing to read it")])
 
 
 def inside(real: str, root: str) -> bool:

@@ -29,6 +29,16 @@ def without_nones(value: Any) -> Any:
     return value
 
 
+def copy_tree(value: Any) -> Any:
+    """A copy of parsed data: every map and list new, scalars shared (they are immutable).
+    What copy.deepcopy gives for YAML data, several times faster (no memo, no dispatch)."""
+    if isinstance(value, dict):
+        return {key: copy_tree(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [copy_tree(item) for item in value]
+    return value
+
+
 def set_path(tree: Tree, path: tuple[str, ...], value: Any) -> Tree:
     """A copy of `tree` with `value` placed at `path`, creating maps on the way."""
     fragment: Any = value

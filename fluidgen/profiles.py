@@ -7,7 +7,6 @@ editable install reads profiles/ directly.
 
 from __future__ import annotations
 
-import copy
 import functools
 import hashlib
 from dataclasses import dataclass
@@ -21,7 +20,7 @@ from .fluid.schemas import describe_problem, prune_spec, spec_validator
 from .inputs import Reader
 from .lint import RULE_IDS
 from .manifest import Tree
-from .merge import deep_merge, set_path
+from .merge import copy_tree, deep_merge, set_path
 from .spec import EngineName
 from .spec_errors import translate
 from .spectypes import Model
@@ -215,7 +214,7 @@ def apply(profiles: list[Profile], version: str, kind: str,
           base: Tree) -> tuple[Tree, list[Diagnostic]]:
     """Fold a chain's settings onto `base`; fields the target API lacks become warnings."""
     tree, diags = _applied(_Fold(tuple(profiles), version, kind, base))
-    return copy.deepcopy(tree), list(diags)
+    return copy_tree(tree), list(diags)
 
 
 @dataclass(frozen=True, eq=False)

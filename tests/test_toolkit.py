@@ -3,6 +3,8 @@ of manifests of any shape (manifest.py) that rules, engines and lowering share."
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from fluidgen import manifest, uri
@@ -76,3 +78,51 @@ def test_fluid_runtime_at_binds_by_name_and_namespace() -> None:
     assert manifest.fluid_runtime_at(dataset, objects) is objects[2]
     assert manifest.fluid_runtime_at(dataset, objects[:2]) is None
     assert manifest.same_place(dataset, objects[2]) and not manifest.same_place(dataset, objects[1])
+
+
+def test_copy_tree_is_a_deep_copy_of_parsed_data() -> None:
+    from fluidgen.merge import copy_tree
+
+    tree = {"a": [{"b": 1}, "x"], "c": {"d": None, "e": 2.5}}
+    copied = copy_tree(tree)
+    assert copied == tree
+    copied["a"][0]["b"] = 2
+    copied["c"]["f"] = 1
+    assert tree == {"a": [{"b": 1}, "x"], "c": {"d": None, "e": 2.5}}
+
+
+@pytest.mark.parametrize(("obj", "found"), [
+    ({"spec": {"mounts": [{"mountPoint": "oss://<bucket>/data"}]}}, ["spec.mounts.0.mountPoint"]),
+    ({"spec": {"<key>": "value"}}, []),  # only values are placeholders: the key sends it to the walk
+    ({"spec": {"a": "<x", "b": "y>"}}, []),  # never a match across two strings
+    ({"spec": {"a": b"<bytes>", "b": "<name>"}}, ["spec.b"]),  # JSON cannot write it: walked
+    ({"spec": {"a": "ünïcödé <NAME-1 two>"}}, ["spec.a"]),
+])
+def test_placeholders_found_with_or_without_the_json_pass(obj: dict[str, Any], found: list[str]) -> None:
+    from fluidgen.lint.storage import placeholders
+    from fluidgen.manifest_index import ManifestIndex
+
+    index = ManifestIndex([{"apiVersion": "data.fluid.io/v1alpha1", "kind": "Dataset", **obj}], frozenset())
+    assert [".".join(map(str, f.path)) for f in placeholders(index.entries[0], index)] == found
+
+
+def test_a_build_reads_each_regular_file_once(tmp_path: Any) -> None:
+    """A batch of specs sharing an env file reads it once: one state per build, under each
+    read's own limit, recorded for the cache once (and never when only read as a credential)."""
+    from fluidgen.diagnostics import FluidgenError
+    from fluidgen.inputs import Reader
+
+    shared, secret = tmp_path / "shared.env", tmp_path / "creds.env"
+    shared.write_bytes(b"A=1\n")
+    secret.write_bytes(b"KEY=value\n")
+    reader = Reader()
+    assert reader.read(str(shared)) == b"A=1\n"
+    shared.write_bytes(b"A=2\n")  # changed half-way through the build: the build keeps one state
+    assert reader.read(str(shared)) == b"A=1\n"
+    with pytest.raises(FluidgenError, match="larger than"):
+        reader.read(str(shared), limit=2)
+    assert list(reader.inputs.files) == [str(shared)]
+    assert reader.read(str(secret), record=False) == b"KEY=value\n"
+    assert str(secret) not in reader.inputs.files
+    assert reader.read(str(secret)) == b"KEY=value\n" and str(secret) in reader.inputs.files
+    assert Reader().read(str(shared)) == b"A=2\n"  # the next build sees the file as it is

@@ -3,6 +3,7 @@ silently mis-handle, for any engine (engine-specific rules live in the engine mo
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 
@@ -51,10 +52,23 @@ def plain_credentials(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
 def placeholders(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
     if entry.kind == "Secret":  # never look into, or quote, Secret values
         return
+    if not _may_hold_placeholder(entry.obj):
+        return
     for path, text in walk_strings(entry.obj):
         match = PLACEHOLDER.search(text)
         if match:
             yield Finding(path, f"placeholder {match.group(0)} was never filled in")
+
+
+def _may_hold_placeholder(obj: object) -> bool:
+    """False only when no string in `obj` holds a placeholder: JSON writes the characters a
+    placeholder is made of as they are, and the quotes between strings break any match that
+    would span two of them. One pass in C instead of a walk in Python (lint runs on every
+    object of every build); a key that matches, or data JSON cannot write, means a walk."""
+    try:
+        return PLACEHOLDER.search(json.dumps(obj, ensure_ascii=False)) is not None
+    except (TypeError, ValueError):
+        return True
 
 
 def nfs_version_conflict(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:

@@ -64,6 +64,8 @@ class Context:
     spec_validators: Callable[[str, str], Validator] | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     origins: Origins = field(default_factory=Origins)
+    # spec key path -> its file position: a profile traces sixty settings to one key
+    located: dict[PathT, tuple[str, int, int]] = field(default_factory=dict, repr=False)
 
     @property
     def name(self) -> str:
@@ -100,8 +102,10 @@ class Context:
 
     def trace(self, obj: Tree, path: PathT, at: PathT) -> None:
         """The value at `path` in `obj` comes from the spec key path `at`."""
-        file, line, col = self.doc.locate(at)
-        self.origins.add(obj, path, (file, line, col, at))
+        where = self.located.get(at)
+        if where is None:
+            where = self.located[at] = self.doc.locate(at)
+        self.origins.add(obj, path, (*where, at))
 
     def trace_copy(self, obj: Tree, path: PathT, at: PathT, value: Any) -> None:
         """`value`, copied from spec path `at` to `path` in `obj`: trace it and everything in it."""
