@@ -11,7 +11,7 @@ from ..inputs import Reader
 from ..manifest import Manifest
 from .files import KEPT, spec_path
 from .files import spec_file as spec_file  # where cli.py finds it
-from .objects import Obj, group, objects_of
+from .objects import Obj, Scenario, group, objects_of
 from .residual import Imported, import_scenario
 
 
@@ -62,10 +62,9 @@ def run(paths: list[str], version: str, reader: Reader | None = None, lint: bool
     objects, notes = read(paths, reader)
     result = ImportRun(diagnostics=notes)
     if len(objects) > MAX_OBJECTS:
-        result.diagnostics.append(Diagnostic(
-            paths[0] if paths else "-", 1, 1, "error", f"{len(objects)} objects in the input; an import reads at most "
-            f"{MAX_OBJECTS}: import in parts, for example one namespace at a time (kubectl get ... -n NAMESPACE -o "
-            "yaml)", stage="import"))
+        result.diagnostics.append(_input_error(
+            paths, f"{len(objects)} objects in the input; an import reads at most {MAX_OBJECTS}: import in parts, "
+            "for example one namespace at a time (kubectl get ... -n NAMESPACE -o yaml)"))
         return result  # nothing is compared or linted: the cost of an input stays bounded
     scenarios, result.kept = group(objects)
     if len(scenarios) > MAX_DATASETS:
@@ -75,29 +74,45 @@ def run(paths: list[str], version: str, reader: Reader | None = None, lint: bool
         return result
     seen: dict[tuple[str, str], Obj] = {}
     for s in scenarios:
-        key = (s.namespace or "default", s.name)
-        if key in seen:
-            result.diagnostics.append(s.dataset.diag(
-                f"a second Dataset {key[0]}/{key[1]} (the first is at {seen[key].where()}); import them separately"))
-            continue
-        seen[key] = s.dataset
-        if len(s.operations) > MAX_OPERATIONS:
-            result.diagnostics.append(s.dataset.diag(
-                f"Dataset {key[0]}/{key[1]} has {len(s.operations)} data operations; an import takes at most "
-                f"{MAX_OPERATIONS} per Dataset (import the operations in parts, or as they are with kubectl)"))
+        refused = _refused(s, seen)
+        if refused is not None:
+            result.diagnostics.append(refused)
             continue
         result.imported.append(import_scenario(s, version, spec_path(s.name, s.namespace, output_dir), output_dir))
     result.diagnostics += collisions(result, output_dir is not None)
     if not scenarios and not any(d.severity == "error" for d in notes):
-        result.diagnostics.append(Diagnostic(
-            paths[0] if paths else "-", 1, 1, "error",
-            "no Fluid Dataset in the input: a spec is made per Dataset (a PersistentVolume and claim become its nfs "
-            "source when given together with the Dataset that mounts them)", stage="import"))
-    if lint:  # the input's findings, each once (reading problems are already said as errors)
-        said = {(d.file, d.line, d.col, d.message) for d in result.diagnostics}
-        found = _lint(paths, version, reader)
-        result.diagnostics += [d for d in found if (d.file, d.line, d.col, d.message) not in said]
+        result.diagnostics.append(_input_error(
+            paths, "no Fluid Dataset in the input: a spec is made per Dataset (a PersistentVolume and claim become "
+            "its nfs source when given together with the Dataset that mounts them)"))
+    if lint:
+        result.diagnostics += _input_findings(result.diagnostics, paths, version, reader)
     return result
+
+
+def _input_error(paths: list[str], message: str) -> Diagnostic:
+    """An import error about the input as a whole, at its first path."""
+    return Diagnostic(paths[0] if paths else "-", 1, 1, "error", message, stage="import")
+
+
+def _refused(s: Scenario, seen: dict[tuple[str, str], Obj]) -> Diagnostic | None:
+    """Why a Dataset is not imported: a second one of its namespace and name (the first is
+    remembered in `seen`), or more data operations than an import takes."""
+    key = (s.namespace or "default", s.name)
+    if key in seen:
+        return s.dataset.diag(f"a second Dataset {key[0]}/{key[1]} (the first is at {seen[key].where()}); import "
+                              "them separately")
+    seen[key] = s.dataset
+    if len(s.operations) > MAX_OPERATIONS:
+        return s.dataset.diag(f"Dataset {key[0]}/{key[1]} has {len(s.operations)} data operations; an import takes "
+                              f"at most {MAX_OPERATIONS} per Dataset (import the operations in parts, or as they are "
+                              "with kubectl)")
+    return None
+
+
+def _input_findings(said: list[Diagnostic], paths: list[str], version: str, reader: Reader) -> list[Diagnostic]:
+    """The input's findings, each once (reading problems are already said as errors)."""
+    known = {(d.file, d.line, d.col, d.message) for d in said}
+    return [d for d in _lint(paths, version, reader) if (d.file, d.line, d.col, d.message) not in known]
 
 
 def collisions(result: ImportRun, to_directory: bool) -> list[Diagnostic]:
