@@ -224,8 +224,7 @@ def _owner(o: Obj, by_key: dict[tuple[str, str], Scenario]) -> Scenario | None:
 def _attach_secrets_and_volumes(s: Scenario, objects: list[Obj]) -> set[int]:
     """The Secrets the scenario's encryptOptions read and the claims (with volumes) it mounts."""
     wanted = _secret_names([o.spec for o in [s.dataset, *s.operations]])
-    claims = {str(m.get("mountPoint", ""))[len("pvc://"):].split("/")[0]
-              for m in _mounts(s.dataset) if str(m.get("mountPoint", "")).startswith("pvc://")}
+    claims = _claims(s.dataset)
     ns = s.namespace or "default"
     used: set[int] = set()
     for o in objects:
@@ -235,8 +234,19 @@ def _attach_secrets_and_volumes(s: Scenario, objects: list[Obj]) -> set[int]:
             s.secrets[o.name] = o
             used.add(id(o))
         elif o.kind == "PersistentVolumeClaim" and o.name in claims:
-            pv = next((v for v in objects if v.kind == "PersistentVolume"
-                       and v.name == (o.spec.get("volumeName") or o.name)), None)
+            pv = _volume_of(o, objects)
             s.volumes[o.name] = (pv, o)
             used |= {id(o), id(pv)}
     return used
+
+
+def _claims(dataset: Obj) -> set[str]:
+    """The claims a Dataset mounts (pvc://claim or pvc://claim/path)."""
+    points = [str(m.get("mountPoint", "")) for m in _mounts(dataset)]
+    return {p[len("pvc://"):].split("/")[0] for p in points if p.startswith("pvc://")}
+
+
+def _volume_of(claim: Obj, objects: list[Obj]) -> Obj | None:
+    """The PersistentVolume a claim binds: its volumeName, else the one named like the claim."""
+    name = claim.spec.get("volumeName") or claim.name
+    return next((v for v in objects if v.kind == "PersistentVolume" and v.name == name), None)
