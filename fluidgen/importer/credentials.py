@@ -71,23 +71,39 @@ def _named_value(entry: dict[Any, Any]) -> bool:
 def credential_values(tree: Any, path: tuple[str, ...] = ()) -> list[str]:
     """Key paths in `tree` where a credential value sits in plain text."""
     found: list[str] = []
-    stack: list[tuple[Any, tuple[str, ...]]] = [(tree, path)]
+    stack: list[Node] = [(tree, path)]
     while stack:
         node, where = stack.pop()
         if isinstance(node, dict):
-            for key, value in node.items():
-                if key in REFERENCE_BLOCKS or key in NAME_KEYS:
-                    continue
-                at = (*where, str(key))
-                if credential_name(str(key)) and _held(value):
-                    found.append(".".join(at))
-                else:
-                    stack.append((value, at))
+            stack += _mapping_items(node, where, found)
         elif isinstance(node, list):
-            for i, item in enumerate(node):
-                if isinstance(item, dict) and _named_value(item):  # reported by the name it gives
-                    found.append(".".join((*where, str(item.get("name", item.get("key"))))))
-                stack.append((item, (*where, str(i))))
+            stack += _list_items(node, where, found)
         elif isinstance(node, str) and in_text(node):
             found.append(".".join(where))
     return sorted(set(found))
+
+
+Node = tuple[Any, tuple[str, ...]]  # a value and its key path
+
+
+def _mapping_items(node: dict[Any, Any], where: tuple[str, ...], found: list[str]) -> list[Node]:
+    """A mapping's values to look into; a credential-named key holding a value is found instead."""
+    items = []
+    for key, value in node.items():
+        if key in REFERENCE_BLOCKS or key in NAME_KEYS:
+            continue
+        at = (*where, str(key))
+        if credential_name(str(key)) and _held(value):
+            found.append(".".join(at))
+        else:
+            items.append((value, at))
+    return items
+
+
+def _list_items(node: list[Any], where: tuple[str, ...], found: list[str]) -> list[Node]:
+    """A list's items to look into; an entry naming a credential with a value is found too,
+    by the name it gives."""
+    for item in node:
+        if isinstance(item, dict) and _named_value(item):
+            found.append(".".join((*where, str(item.get("name", item.get("key"))))))
+    return [(item, (*where, str(i))) for i, item in enumerate(node)]
