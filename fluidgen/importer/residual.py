@@ -64,20 +64,18 @@ class Imported:
 def patch(given: Any, built: Any) -> Any:
     """What to merge onto `built` (null deletes) to get `given`; None when they are equal."""
     if isinstance(given, dict) and isinstance(built, dict):
-        out: Tree = {}
-        for key, value in given.items():
-            if key not in built:
-                if value != {}:  # an empty mapping is no setting
-                    out[key] = value
-            else:
-                sub = patch(value, built[key])
-                if sub is not _SAME:
-                    out[key] = sub
-        for key in built:
-            if key not in given:
-                out[key] = None
+        out: Tree = {key: sub for key, value in given.items() if (sub := _key_patch(value, built, key)) is not _SAME}
+        out.update({key: None for key in built if key not in given})
         return out if out else _SAME
     return _SAME if roundtrip._text(given) == roundtrip._text(built) else given
+
+
+def _key_patch(value: Any, built: Tree, key: str) -> Any:
+    """The patch at one key of the input's mapping: the input's value where the build lacks the
+    key (an empty mapping is no setting)."""
+    if key in built:
+        return patch(value, built[key])
+    return value if value != {} else _SAME
 
 
 _SAME: Any = object()
@@ -148,8 +146,7 @@ def _runtime_cost(spec: Tree, profile: str | None, imported: Imported, given: di
                   engine: Engine, version: str) -> int | None:
     trial = copy.deepcopy(spec)
     if profile is not None:
-        trial["runtime"] = {"engine": trial["runtime"]["engine"], "profile": profile,
-                            **{k: v for k, v in trial["runtime"].items() if k != "engine"}}
+        trial["runtime"] = _with_profile(trial["runtime"], profile)
     objects, _ = build(compact.dump(trial), "<import>", imported.env, version)
     if not objects:
         return None
@@ -209,10 +206,20 @@ def _choose_profile(imported: Imported, given: dict[Any, Any], engine: Engine, v
         return
     _, _, best = min(usable)
     if best is not None:
-        spec["runtime"] = {"engine": engine.name, "profile": best,
-                           **{k: v for k, v in spec["runtime"].items() if k != "engine"}}
+        spec["runtime"] = _with_profile(spec["runtime"], best)
         imported.notes.append(f"{engine.kind} {imported.scenario.name}: tuning matches profile {best}; only the "
                               "differences are written")
+
+
+def _with_profile(runtime: Tree, profile: str) -> Tree:
+    """The runtime section naming `profile`, right after its engine."""
+    return {"engine": runtime["engine"], "profile": profile, **{k: v for k, v in runtime.items() if k != "engine"}}
+
+
+def _build_errors(diags: list[Diagnostic]) -> list[str]:
+    """A failed build's errors as failures (at least one)."""
+    return [f"the spec does not build: {d.message}" for d in diags if d.severity == "error"] or \
+        ["the spec does not build"]
 
 
 def _first_build(imported: Imported, name: str, version: str) -> list[Manifest]:
@@ -221,9 +228,7 @@ def _first_build(imported: Imported, name: str, version: str) -> list[Manifest]:
     unworkable = [d.message for d in diags if d.severity == "error" and d.stage == "check"]
     if unworkable or not objects:
         imported.invalid = bool(unworkable)  # what the spec alone shows: the input has it too
-        imported.failures += [f"the input would not work on Fluid: {m}" for m in unworkable] or \
-            [f"the spec does not build: {d.message}" for d in diags if d.severity == "error"] or \
-            ["the spec does not build"]
+        imported.failures += [f"the input would not work on Fluid: {m}" for m in unworkable] or _build_errors(diags)
         imported.text = compact.dump(imported.spec)
         return []
     return objects
@@ -247,25 +252,35 @@ def _prove(imported: Imported, given_objects: list[Manifest], engine: Engine, na
            reader: Reader) -> None:
     """The written spec builds, holds no credential value, and gives the input's objects."""
     objects, diags = build(imported.text, name, imported.env, version, reader)
-    errors = [d for d in diags if d.severity == "error"]
-    if errors or not objects:
-        imported.failures += [f"the spec does not build: {d.message}" for d in errors] or ["the spec does not build"]
+    if not objects or any(d.severity == "error" for d in diags):
+        imported.failures += _build_errors(diags)
         return
-    leaks = credential_values(imported.spec) + (credential_values(compact_load(imported.profile_text))
-                                                if imported.profile_text else [])
+    leaks = _leaks(imported)
     if leaks:
-        imported.failures += [f"{where}: looks like a credential value; an import never writes one. Move it to a "
-                              "Secret read through encryptOptions in the input (or drop it) and import again"
-                              for where in leaks]
+        imported.failures += leaks
         return
     scenario = imported.scenario
-    if scenario.runtime is None:  # a dataset:// reference: the build writes the runtime Fluid ignores
-        objects = [o for o in objects if o.get("kind") != engine.kind]
-    imported.failures += roundtrip.compare(given_objects, objects, scenario.namespace or "default",
-                                           roundtrip.engine_defaults(engine))
+    imported.failures += _round_trip(scenario, given_objects, objects, engine)
     for secret in scenario.secrets.values():
         imported.notes.append(f"Secret {secret.name}: read through existingSecret; its values are not imported "
                               "(create it outside git: kubectl, External Secrets or SOPS)")
+
+
+def _leaks(imported: Imported) -> list[str]:
+    """Where the spec, or the profile generated beside it, holds what looks like a credential value."""
+    written = credential_values(imported.spec) + (credential_values(compact_load(imported.profile_text))
+                                                  if imported.profile_text else [])
+    return [f"{where}: looks like a credential value; an import never writes one. Move it to a Secret read through "
+            "encryptOptions in the input (or drop it) and import again" for where in written]
+
+
+def _round_trip(scenario: Scenario, given_objects: list[Manifest], objects: list[Manifest],
+                 engine: Engine) -> list[str]:
+    """What the build gives that differs from the input's objects."""
+    if scenario.runtime is None:  # a dataset:// reference: the build writes the runtime Fluid ignores
+        objects = [o for o in objects if o.get("kind") != engine.kind]
+    return roundtrip.compare(given_objects, objects, scenario.namespace or "default",
+                             roundtrip.engine_defaults(engine))
 
 
 def _settings(residual: Tree, path: tuple[str, ...] = ()) -> Tree:
