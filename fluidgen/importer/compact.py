@@ -31,15 +31,20 @@ def _has_newline(value: Any) -> bool:
     return False
 
 
+def _flow(value: Tree | list[Any], indent: int, depth: int, key_width: int) -> bool:
+    """Flow style below the top, for what holds no multi-line string and fits on its line; a
+    list of scalars stays in flow style however long (wrapped at WIDTH): mount options, JVM flags."""
+    scalars = isinstance(value, list) and all(not isinstance(v, (dict, list)) for v in value)
+    return depth >= 1 and not _has_newline(value) and (scalars or indent + key_width + _flow_width(value) <= WIDTH)
+
+
 def _styled(value: Any, indent: int, depth: int, key_width: int = 0) -> Any:
     """`value` as ruamel nodes; `indent` is its column, `key_width` what precedes it on its line."""
     if isinstance(value, str) and "\n" in value:
         return LiteralScalarString(value)
     if not isinstance(value, (dict, list)):
         return value
-    scalars = isinstance(value, list) and all(not isinstance(v, (dict, list)) for v in value)
-    # a list of scalars stays in flow style however long (wrapped at WIDTH): mount options, JVM flags
-    flow = depth >= 1 and not _has_newline(value) and (scalars or indent + key_width + _flow_width(value) <= WIDTH)
+    flow = _flow(value, indent, depth, key_width)
     node: CommentedMap | CommentedSeq
     if isinstance(value, dict):
         node = CommentedMap()

@@ -22,6 +22,16 @@ def spec_path(name: str, namespace: str | None, directory: str | None) -> str:
     return os.path.join(directory, spec_file(name, namespace)) if directory else spec_file(name, namespace)
 
 
+def _refused(target: Path, names: list[str]) -> list[Diagnostic]:
+    """Names that are not plain file names, then those already in `target` (a file or a link)."""
+    odd = [name for name in names if os.path.basename(name) != name or name.startswith(".")]
+    clashes = [name for name in names if name not in odd and os.path.lexists(target / name)]
+    return [Diagnostic(str(target / name), 0, 0, "error", "not a plain file name; nothing was written")
+            for name in odd] + \
+        [Diagnostic(str(target / name), 0, 0, "error", "already exists (a file or a link); an import never replaces "
+                    "one and wrote nothing (move it, or choose another -o)") for name in clashes]
+
+
 def write_specs(directory: str, texts: dict[str, str], kept: list[Manifest]) -> None:
     """Every file or none: each target is checked with lstat first (a dangling symbolic link is
     in the way too), created exclusively without following a link, and on any failure the
@@ -30,14 +40,9 @@ def write_specs(directory: str, texts: dict[str, str], kept: list[Manifest]) -> 
     files = dict(texts)
     if kept:
         files[KEPT] = emit.dump_all(kept)
-    odd = [name for name in files if os.path.basename(name) != name or name.startswith(".")]
-    clashes = [name for name in files if name not in odd and os.path.lexists(target / name)]
-    if odd or clashes:
-        raise FluidgenError([Diagnostic(str(target / name), 0, 0, "error", "not a plain file name; nothing was written")
-                             for name in odd] +
-                            [Diagnostic(str(target / name), 0, 0, "error", "already exists (a file or a link); an "
-                                        "import never replaces one and wrote nothing (move it, or choose another -o)")
-                             for name in clashes])
+    refused = _refused(target, list(files))
+    if refused:
+        raise FluidgenError(refused)
     target.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     name = ""
