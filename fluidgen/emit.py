@@ -49,17 +49,26 @@ def _yaml_printable(ch: str) -> bool:
 
 
 def _quoted(text: str) -> str:
-    if ('"' in text or "\\" in text) and all(ch not in "\t\n" and _yaml_printable(ch) for ch in text):
-        # Shell snippets and regexes read better without a second layer of escapes.
+    if _single_quotes_read_better(text):
         return "'" + text.replace("'", "''") + "'"
     out = json.dumps(text, ensure_ascii=False)
     if all(_yaml_printable(ch) for ch in out):
         return out
-    return "".join(ch if _yaml_printable(ch) else
-                   (f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}") for ch in out)
+    return "".join(ch if _yaml_printable(ch) else _escape(ch) for ch in out)
+
+
+def _single_quotes_read_better(text: str) -> bool:
+    """Shell snippets and regexes read better without a second layer of escapes."""
+    return ('"' in text or "\\" in text) and all(ch not in "\t\n" and _yaml_printable(ch) for ch in text)
+
+
+def _escape(ch: str) -> str:
+    return f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}"
 
 
 def scalar(value: Any) -> str:
+    if isinstance(value, str):
+        return _STRINGS.get(value) or _string(value)
     if value is None:
         return "null"
     if value is True:
@@ -69,20 +78,24 @@ def scalar(value: Any) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
-        if math.isnan(value):
-            return ".nan"
-        if math.isinf(value):
-            return ".inf" if value > 0 else "-.inf"
-        text = repr(value)
-        return text if "." in text else text.replace("e", ".0e", 1)
-    if isinstance(value, str):
-        found = _STRINGS.get(value)
-        if found is None:
-            found = _quoted(value) if _needs_quotes(value) else value
-            if len(_STRINGS) < _STRINGS_MAX:
-                _STRINGS[value] = found
-        return found
+        return _float(value)
     raise TypeError(f"cannot emit {type(value).__name__}")
+
+
+def _string(text: str) -> str:
+    written = _quoted(text) if _needs_quotes(text) else text
+    if len(_STRINGS) < _STRINGS_MAX:
+        _STRINGS[text] = written
+    return written
+
+
+def _float(value: float) -> str:
+    if math.isnan(value):
+        return ".nan"
+    if math.isinf(value):
+        return ".inf" if value > 0 else "-.inf"
+    text = repr(value)
+    return text if "." in text else text.replace("e", ".0e", 1)
 
 
 # How each string is written, remembered: a batch of specs sharing a profile writes the same
@@ -116,23 +129,32 @@ def _key_order(mapping: dict[str, Any], top: bool) -> list[str]:
     return keys
 
 
-def _lines(value: Any, indent: int, out: list[str], top: bool = False) -> None:
-    pad = " " * indent
+def _lines(value: dict[str, Any] | list[Any], indent: int, out: list[str]) -> None:
     if isinstance(value, dict):
-        for key in _key_order(value, top):
-            item = value[key]
-            head = f"{pad}{scalar(key)}:"
-            if isinstance(item, dict) and item:
-                out.append(head)
-                _lines(item, indent + 2, out)
-            elif isinstance(item, list) and item:
-                out.append(head)
-                _lines(item, indent, out)
-            elif isinstance(item, str) and _block_ok(item):
-                out.append(f"{head} {_block(item, indent)}")
-            else:
-                out.append(f"{head} {_empty_or_scalar(item)}")
-        return
+        _mapping_lines(value, indent, out)
+    else:
+        _sequence_lines(value, indent, out)
+
+
+def _mapping_lines(value: dict[str, Any], indent: int, out: list[str], top: bool = False) -> None:
+    pad = " " * indent
+    for key in _key_order(value, top):
+        item = value[key]
+        head = f"{pad}{scalar(key)}:"
+        if isinstance(item, dict) and item:
+            out.append(head)
+            _mapping_lines(item, indent + 2, out)
+        elif isinstance(item, list) and item:
+            out.append(head)
+            _sequence_lines(item, indent, out)
+        elif isinstance(item, str) and _block_ok(item):
+            out.append(f"{head} {_block(item, indent)}")
+        else:
+            out.append(f"{head} {_empty_or_scalar(item)}")
+
+
+def _sequence_lines(value: list[Any], indent: int, out: list[str]) -> None:
+    pad = " " * indent
     for item in value:
         if isinstance(item, dict | list) and item:
             start = len(out)
@@ -154,7 +176,7 @@ def _empty_or_scalar(value: Any) -> str:
 
 def dump(obj: dict[str, Any]) -> str:
     out: list[str] = []
-    _lines(obj, 0, out, top=True)
+    _mapping_lines(obj, 0, out, top=True)
     return "\n".join(out) + "\n"
 
 

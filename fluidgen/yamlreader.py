@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -134,12 +134,25 @@ def _cparse(parser_class: Any, text: str) -> Iterator[Any]:
 
 _NULL = frozenset({"", "~", "null", "Null", "NULL"})
 _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
-_INT = re.compile(r"[-+]?[0-9]+")
-_OCT = re.compile(r"0o[0-7]+")
-_HEX = re.compile(r"0x[0-9a-fA-F]+")
-_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
-_INF = re.compile(r"[-+]?\.(inf|Inf|INF)")
-_NAN = re.compile(r"\.(nan|NaN|NAN)")
+# The core schema's numbers, one named group per form, tried in this order (fullmatch).
+_NUMBER = re.compile(r"""(?P<int>[-+]?[0-9]+)
+  | (?P<oct>0o[0-7]+)
+  | (?P<hex>0x[0-9a-fA-F]+)
+  | (?P<float>[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)
+  | (?P<inf>[-+]?\.(?:inf|Inf|INF))
+  | (?P<nan>\.(?:nan|NaN|NAN))""", re.VERBOSE)
+# A number longer than MAX_INT_DIGITS stays a string: not one a manifest can hold.
+_NUMBER_VALUE: dict[str, Callable[[str], Any]] = {
+    "int": lambda text: text if len(text.lstrip("+-")) > MAX_INT_DIGITS else int(text),
+    "oct": lambda text: text if len(text) > MAX_INT_DIGITS else int(text[2:], 8),
+    "hex": lambda text: text if len(text) > MAX_INT_DIGITS else int(text[2:], 16),
+    "float": float,
+    "inf": lambda text: -math.inf if text.startswith("-") else math.inf,
+    "nan": lambda _text: math.nan,
+}
+# What a !!int, !!float, !!bool or !!null value must resolve to (exact types: bool is no int).
+_TAGGED: dict[str, tuple[type, ...]] = {"int": (int,), "float": (float, int), "bool": (bool,),
+                                        "null": (type(None),)}
 CORE = "tag:yaml.org,2002:"
 MERGE = "<<"
 
@@ -293,18 +306,20 @@ class _Composer:
             return value
         if not tag.startswith(CORE):
             raise self._fail(event, path, f"unsupported YAML tag {tag}; remove it")
-        name = tag[len(CORE):]
+        return self._tagged(event, path, tag[len(CORE):])
+
+    def _tagged(self, event: Any, path: PathT, name: str) -> Any:
+        """A scalar with a core tag (!!str, !!int, ...): the plain value, if it is of that type."""
+        value: str = event.value
         if name == "str":
             return value
-        resolved = _resolve_plain(value)
-        wanted = {"int": int, "float": float, "bool": bool, "null": type(None)}.get(name)
-        if wanted is None:
+        accepted = _TAGGED.get(name)
+        if accepted is None:
             raise self._fail(event, path, f"unsupported YAML tag !!{name}; write a plain value")
-        if wanted is float and isinstance(resolved, int) and not isinstance(resolved, bool):
-            resolved = float(resolved)
-        if not isinstance(resolved, wanted) or (wanted is int and isinstance(resolved, bool)):
+        resolved = _resolve_plain(value)
+        if type(resolved) not in accepted:
             raise self._fail(event, path, f"invalid YAML: {value!r} is not a valid !!{name}")
-        return resolved
+        return float(resolved) if name == "float" else resolved
 
 
 def _resolve_plain(text: str) -> Any:
@@ -313,22 +328,10 @@ def _resolve_plain(text: str) -> Any:
         return None
     if text in _BOOL:
         return _BOOL[text]
-    if _INT.fullmatch(text):
-        digits = text.lstrip("+-")
-        if len(digits) > MAX_INT_DIGITS:
-            return text  # keep it a string: a number this long is not one a manifest can hold
-        return int(text)
-    if _OCT.fullmatch(text) and len(text) <= MAX_INT_DIGITS:
-        return int(text[2:], 8)
-    if _HEX.fullmatch(text) and len(text) <= MAX_INT_DIGITS:
-        return int(text[2:], 16)
-    if _FLOAT.fullmatch(text):
-        return float(text)
-    if _INF.fullmatch(text):
-        return -math.inf if text.startswith("-") else math.inf
-    if _NAN.fullmatch(text):
-        return math.nan
-    return text
+    number = _NUMBER.fullmatch(text)
+    if number is None:
+        return text
+    return _NUMBER_VALUE[str(number.lastgroup)](text)
 
 
 def overlay(docs: list[Document]) -> Document:
