@@ -89,23 +89,32 @@ def mount_name(value: str) -> str | None:
 def metadata_problems(meta: Mapping[str, Any], name_rule: str) -> list[tuple[tuple[str, ...], str]]:
     """(key path, message) for each name in an object's metadata that the API server refuses."""
     out: list[tuple[tuple[str, ...], str]] = []
-    rule = {"dns1035": dns1035_label, "dns1123-label": dns1123_label}.get(name_rule, dns1123_subdomain)
-    name = meta.get("name")
-    if not isinstance(name, str) or not name:
-        out.append((("metadata", "name"), "metadata.name is required"))
-    elif (problem := rule(name)) is not None:
+    if (problem := _name_problem(meta.get("name"), name_rule)) is not None:
         out.append((("metadata", "name"), problem))
     namespace = meta.get("namespace")
     if isinstance(namespace, str) and (problem := dns1123_label(namespace)) is not None:
         out.append((("metadata", "namespace"), problem))
-    for field, value_rule in (("labels", label_value), ("annotations", None)):
+    return out + _label_and_annotation_problems(meta)
+
+
+_NAME_RULES = {"dns1035": dns1035_label, "dns1123-label": dns1123_label}  # else dns1123_subdomain
+
+
+def _name_problem(name: Any, name_rule: str) -> str | None:
+    if not isinstance(name, str) or not name:
+        return "metadata.name is required"
+    return _NAME_RULES.get(name_rule, dns1123_subdomain)(name)
+
+
+def _label_and_annotation_problems(meta: Mapping[str, Any]) -> list[tuple[tuple[str, ...], str]]:
+    """Label and annotation keys must be qualified names; label values have their own form."""
+    out: list[tuple[tuple[str, ...], str]] = []
+    for field in ("labels", "annotations"):
         entries = meta.get(field)
-        if not isinstance(entries, dict):
-            continue
-        for key, value in entries.items():
+        for key, value in entries.items() if isinstance(entries, dict) else ():
             problem = qualified_name(str(key))
-            if problem is None and value_rule is not None and isinstance(value, str):
-                problem = value_rule(value)
+            if problem is None and field == "labels" and isinstance(value, str):
+                problem = label_value(value)
             if problem is not None:
                 out.append((("metadata", field, str(key)), problem))
     return out

@@ -146,16 +146,24 @@ def is_fragment(data: object) -> bool:
 
 def near_miss(data: object) -> str | None:
     """Why a document that is not quite a spec looks like a mistyped one, or None."""
-    if not isinstance(data, dict) or is_spec(data):
+    if not isinstance(data, dict) or is_spec(data) or _manifest_group(data.get("apiVersion")):
         return None
     kind, api_version = data.get("kind"), data.get("apiVersion")
-    group = str(api_version).split("/")[0] if "/" in str(api_version) else ""
-    if not group or group.endswith((".k8s.io", ".fluid.io", "fluid.io")) or "." not in group:
-        return None  # a core, Fluid or other Kubernetes group: a manifest, not a mistyped spec
-    kind_hint = did_you_mean(str(kind), (KIND,)) if isinstance(kind, str) and kind != KIND else ""
-    api_hint = did_you_mean(str(api_version), API_VERSIONS) if isinstance(api_version, str) else ""
+    api_hint = did_you_mean(api_version, API_VERSIONS) if isinstance(api_version, str) else ""
     if kind == KIND:
         return f"apiVersion {api_version!r} is not fluidgen's{api_hint or f'; write {API_VERSIONS[0]}'}"
+    return _kind_miss(kind, api_version, api_hint)
+
+
+def _manifest_group(api_version: object) -> bool:
+    """Whether apiVersion has no group, or a core, Fluid or other Kubernetes one: a manifest,
+    not a mistyped spec."""
+    group = str(api_version).split("/")[0] if "/" in str(api_version) else ""
+    return not group or group.endswith((".k8s.io", ".fluid.io", "fluid.io")) or "." not in group
+
+
+def _kind_miss(kind: object, api_version: object, api_hint: str) -> str | None:
+    kind_hint = did_you_mean(kind, (KIND,)) if isinstance(kind, str) else ""
     if kind_hint and (api_version in API_VERSIONS or api_hint):
         return f"kind {kind!r} is not a fluidgen kind{kind_hint}"
     if isinstance(api_version, str) and api_version.startswith(GROUP + "/"):

@@ -20,18 +20,24 @@ def _data_path(data: Any, loc: tuple[int | str, ...]) -> tuple[PathT, Any, tuple
     path: list[str | int] = []
     node = data
     for i, part in enumerate(loc):
-        in_map = isinstance(node, dict) and isinstance(part, str) and part in node
-        in_list = isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
-        if in_map or in_list:
+        if _holds(node, part):
             node = node[part]
-        elif isinstance(node, dict | list):
-            if isinstance(part, str) and ("[" in part or part in {"str", "int", "list", "dict"}):
-                continue  # union member tag
+            path.append(part)
+        elif isinstance(node, dict | list) and not _union_tag(part):
             return tuple(path), node, loc[i:]
-        else:
-            continue
-        path.append(part)
     return tuple(path), node, ()
+
+
+def _holds(node: Any, part: int | str) -> bool:
+    """Whether a loc part is a key or an index of this node."""
+    if isinstance(node, dict):
+        return isinstance(part, str) and part in node
+    return isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
+
+
+def _union_tag(part: int | str) -> bool:
+    """Whether a loc part names the union member pydantic tried (list[str], str, ...), not data."""
+    return isinstance(part, str) and ("[" in part or part in {"str", "int", "list", "dict"})
 
 
 def translate(exc: ValidationError, doc: Document, root: type[BaseModel]) -> list[Diagnostic]:
@@ -41,12 +47,7 @@ def translate(exc: ValidationError, doc: Document, root: type[BaseModel]) -> lis
         path, node, rest = _data_path(doc.data, tuple(err["loc"]))
         kind = err["type"]
         if kind == "extra_forbidden":
-            key = path[-1]
-            parent = _model_at(root, tuple(err["loc"])[:-1])
-            names = sorted(_aliases(parent)) if parent else []
-            hint = did_you_mean(str(key), names)
-            allowed = f"; expected one of: {', '.join(names)}" if names and not hint else ""
-            msg = f"unknown key{hint}{allowed}"
+            msg = _unknown_key(root, tuple(err["loc"]), path[-1])
         elif kind == "missing":
             missing = rest[0] if rest else path[-1]
             msg = f'missing required key "{missing}"'
@@ -57,32 +58,42 @@ def translate(exc: ValidationError, doc: Document, root: type[BaseModel]) -> lis
     return sorted(diags.values(), key=lambda d: (d.line, d.col, d.message))
 
 
+def _unknown_key(root: type[BaseModel], loc: tuple[int | str, ...], key: str | int) -> str:
+    parent = _model_at(root, loc[:-1])
+    names = sorted(_aliases(parent)) if parent else []
+    hint = did_you_mean(str(key), names)
+    allowed = f"; expected one of: {', '.join(names)}" if names and not hint else ""
+    return f"unknown key{hint}{allowed}"
+
+
 def _message(err: Any, node: Any) -> str:
     kind, ctx, msg = err["type"], err.get("ctx") or {}, err["msg"]
     if kind in ("value_error", "assertion_error"):
         return str(ctx.get("error", msg))
     if kind == "literal_error":
-        expected = ctx.get("expected", "")
-        hint = ""
-        if isinstance(node, str):
-            options = [o.strip(" '") for o in str(expected).replace(" or ", ",").split(",")]
-            hint = did_you_mean(node, [o for o in options if o])
-        return f"expected {expected}, got {node!r}{hint}"
-    if kind in ("string_type", "int_type", "bool_type", "dict_type", "list_type", "tuple_type",
-                "model_type", "float_type", "model_attributes_type"):
-        wanted = {"string_type": "a string", "int_type": "an integer", "bool_type": "true or false",
-                  "dict_type": "a mapping", "model_type": "a mapping",
-                  "model_attributes_type": "a mapping", "list_type": "a list",
-                  "tuple_type": "a list", "float_type": "a number"}[kind]
-        quote = ""
-        if kind == "string_type" and isinstance(node, bool | int | float):
-            quote = quote_hint(node)
-        return f"expected {wanted}, found {describe_type(node)}{quote}"
+        return _literal_message(ctx.get("expected", ""), node)
+    if kind in _WANTED:
+        quote = quote_hint(node) if kind == "string_type" and isinstance(node, bool | int | float) else ""
+        return f"expected {_WANTED[kind]}, found {describe_type(node)}{quote}"
     if kind == "greater_than_equal":
         return f"must be at least {ctx.get('ge')}, got {node!r}"
     if kind == "too_short":
         return "must not be empty"
     return str(msg)
+
+
+# What a pydantic type error's kind asks for.
+_WANTED = {"string_type": "a string", "int_type": "an integer", "bool_type": "true or false",
+           "dict_type": "a mapping", "model_type": "a mapping", "model_attributes_type": "a mapping",
+           "list_type": "a list", "tuple_type": "a list", "float_type": "a number"}
+
+
+def _literal_message(expected: Any, node: Any) -> str:
+    hint = ""
+    if isinstance(node, str):
+        options = [o.strip(" '") for o in str(expected).replace(" or ", ",").split(",")]
+        hint = did_you_mean(node, [o for o in options if o])
+    return f"expected {expected}, got {node!r}{hint}"
 
 
 def _model_at(root: type[BaseModel], loc: tuple[int | str, ...]) -> type[BaseModel] | None:

@@ -133,20 +133,30 @@ class Credentials(Model):
 
     @model_validator(mode="after")
     def _one_way(self) -> Credentials:
-        generated = bool(self.fromEnv or self.fromFile or self.envFile or self.inline)
-        if self.existingSecret and (generated or self.secretName or self.externalSecret):
-            raise ValueError("existingSecret cannot be combined with generated values "
-                             "(fromEnv, fromFile, envFile, inline, secretName) or externalSecret")
-        if self.externalSecret and generated:
-            raise ValueError("externalSecret cannot be combined with values read at build time "
-                             "(fromEnv, fromFile, envFile, inline)")
-        if not self.existingSecret and not self.externalSecret and not generated:
+        given = {name for name in _CREDENTIAL_FIELDS if getattr(self, name)}
+        for source, conflicts, message in _CREDENTIAL_CONFLICTS:
+            if source in given and given & conflicts:
+                raise ValueError(message)
+        if not given & _VALUE_SOURCES:
             raise ValueError("give the values (fromEnv, fromFile, envFile or inline), existingSecret or "
                              "externalSecret")
         if self.inline and not self.allowInline:
             raise ValueError("inline credential values end up in your repository; "
                              "use fromEnv/fromFile, or set allowInline: true to accept the risk")
         return self
+
+
+_GENERATED = frozenset({"fromEnv", "fromFile", "envFile", "inline"})  # values read at build time
+_VALUE_SOURCES = _GENERATED | {"existingSecret", "externalSecret"}
+_CREDENTIAL_FIELDS = ("fromEnv", "fromFile", "envFile", "inline", "existingSecret", "externalSecret", "secretName")
+# (a way to give credentials, the fields it cannot be combined with, the error)
+_CREDENTIAL_CONFLICTS = (
+    ("existingSecret", _GENERATED | {"secretName", "externalSecret"},
+     "existingSecret cannot be combined with generated values (fromEnv, fromFile, envFile, inline, secretName) "
+     "or externalSecret"),
+    ("externalSecret", _GENERATED,
+     "externalSecret cannot be combined with values read at build time (fromEnv, fromFile, envFile, inline)"),
+)
 
 
 class NfsSource(Model):
