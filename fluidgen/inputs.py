@@ -41,6 +41,7 @@ class Reader:
         self._regular: dict[str, bytes] = {}
         self._recorded: set[str] = set()
         self._real: dict[str, str] = {}
+        self._allowed: dict[tuple[str, str | None, str, tuple[str, ...]], Path] = {}
 
     def provide(self, path: str, raw: bytes) -> None:
         """Content for a file not written yet (`fluidgen import` proves a spec and the profile
@@ -194,11 +195,18 @@ class Reader:
         # In a spec merged from overlays, a path is relative to the file that set it, and may
         # lie below the directory of any of the merged files.
         written_in = doc.locate(at)[0]
+        layers = {doc.file, *doc.origins.values()} - {"-"}
+        key = (written_in, relative_to, target, tuple(sorted(layers)))
+        if key not in self._allowed:  # a batch of specs beside one env file asks the same
+            self._allowed[key] = self._allowed_path(doc, at, target, written_in, relative_to, layers)
+        return self._allowed[key]
+
+    def _allowed_path(self, doc: Document, at: PathT, target: str, written_in: str, relative_to: str | None,
+                      layers: set[str]) -> Path:
         spec_dir = Path(written_in).parent if written_in != "-" else Path(".")
         base = Path(relative_to).parent if relative_to else spec_dir
         path = Path(target) if Path(target).is_absolute() else base / target
         real = self._realpath(path)
-        layers = {doc.file, *doc.origins.values()} - {"-"}
         roots = (self._realpath(spec_dir), *(self._realpath(Path(f).parent) for f in sorted(layers)), *self.allow)
         if not any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in roots):
             raise FluidgenError([doc.diag(at, f"{target} is outside the spec's directory "

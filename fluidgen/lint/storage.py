@@ -194,17 +194,20 @@ def negative_resources(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
 
 
 def _resource_quantities(value: object, path: PathT) -> Iterator[tuple[PathT, str | int]]:
+    """Every request and limit below `value` (scalars are not descended into: lint runs on
+    every object of every build)."""
     if isinstance(value, dict):
         for key, item in value.items():
             if key in ("requests", "limits") and isinstance(item, dict) and path and path[-1] == "resources":
                 for name, amount in item.items():
                     if isinstance(amount, str | int) and not isinstance(amount, bool):
                         yield (*path, key, name), amount
-            else:
+            elif isinstance(item, dict | list):
                 yield from _resource_quantities(item, (*path, key))
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            yield from _resource_quantities(item, (*path, i))
+            if isinstance(item, dict | list):
+                yield from _resource_quantities(item, (*path, i))
 
 
 def reference_dataset_alone(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
