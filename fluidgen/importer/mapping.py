@@ -151,7 +151,7 @@ def _nfs(scenario: Scenario, claim: str, mount_name: str, out: Findings) -> Tree
 
 
 def _nfs_source(pvs: Tree) -> Tree:
-    """The nfs source a PersistentVolume's spec gives, what a spec defaults left out."""
+    """The nfs source a PersistentVolume's spec gives, leaving out what the spec defaults to."""
     nfs: Tree = {"server": pvs["nfs"].get("server"), "path": pvs["nfs"].get("path"),
                  "capacity": pvs.get("capacity", {}).get("storage")}
     if pvs.get("mountOptions"):
@@ -177,8 +177,8 @@ def _mount_location(scenario: Scenario, m: Tree, count: int, out: Findings) -> T
 
 
 def _mount_name(name: Any, default: str | None, nfs: bool) -> Tree:
-    """The mount's name key: left out for a URI mount's default name, null for an unnamed URI
-    mount (kept unnamed)."""
+    """The mount's name key: an nfs source keeps any name it has; a URI mount leaves out the
+    default name and writes null when unnamed (kept unnamed)."""
     if name is None:
         return {} if nfs else {"name": None}
     return {"name": name} if name != default or nfs else {}
