@@ -329,18 +329,28 @@ def compact_load(text: str) -> Any:
 def _invalid(version: str, objects: list[Manifest]) -> list[str]:
     """Where the input (its unknown fields already left out) breaks the target's Fluid API."""
     out = []
-    rules = table()
     for o in objects:
         kind = str(o.get("kind"))
-        if kind in rules and isinstance(o.get("metadata"), dict):
-            for path, problem in metadata_problems(o["metadata"], rules[kind].name_rule):
-                out.append(f"the input is not valid: {kind} {'.'.join(path)}: {problem}")
-        if kind in kinds(version):
-            for p in validator(version, kind).problems(o):
-                if p.severity == "error" and not p.unknown_field:
-                    out.append(f"the input is not valid Fluid {version}: {kind}/{o.get('metadata', {}).get('name')} "
-                               f"{'.'.join(map(str, p.path))}: {p.message}")
+        out += _name_problems(o, kind) + _schema_problems(o, kind, version)
     return out
+
+
+def _name_problems(o: Manifest, kind: str) -> list[str]:
+    """Where the object's metadata breaks the naming rules of its kind."""
+    rules = table()
+    if kind not in rules or not isinstance(o.get("metadata"), dict):
+        return []
+    return [f"the input is not valid: {kind} {'.'.join(path)}: {problem}"
+            for path, problem in metadata_problems(o["metadata"], rules[kind].name_rule)]
+
+
+def _schema_problems(o: Manifest, kind: str, version: str) -> list[str]:
+    """Where the object breaks the schema of its kind in Fluid `version` (unknown fields aside)."""
+    if kind not in kinds(version):
+        return []
+    return [f"the input is not valid Fluid {version}: {kind}/{o.get('metadata', {}).get('name')} "
+            f"{'.'.join(map(str, p.path))}: {p.message}"
+            for p in validator(version, kind).problems(o) if p.severity == "error" and not p.unknown_field]
 
 
 def _with_engine_defaults(objects: list[Manifest], engine: Engine) -> list[Manifest]:
