@@ -37,7 +37,7 @@ from .output import (
     has_values,
 )
 from .plan import in_build_namespace, key_of
-from .yamlreader import MAX_BYTES
+from .yamlreader import MAX_BYTES, Document
 
 REDACTED = "<redacted>"
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
@@ -50,6 +50,11 @@ def redact(obj: Any) -> Any:
         return {**obj, "items": [redact(i) for i in obj["items"]]}
     if obj.get("kind") != "Secret":
         return obj
+    return _redact_secret(obj)
+
+
+def _redact_secret(obj: Tree) -> Tree:
+    """A Secret with each value, and kubectl's copy of them all, replaced by <redacted>."""
     out = dict(obj)
     meta = obj.get("metadata")
     if isinstance(meta, dict) and isinstance(meta.get("annotations"), dict) and LAST_APPLIED in meta["annotations"]:
@@ -207,20 +212,10 @@ def diff(objects: list[Manifest], rendered: str, flux: bool = False) -> str:
     want = expected_files([redact(o) for o in objects], target, flux)
     have = _committed(target)
     kinds = {k for k in map(_kind_of, objects) if k is not None}
-    kustomize = {("kustomize.config.k8s.io/v1beta1", "Kustomization")}
     chunks: list[str] = []
     for name in sorted(set(want) | set(have)):
         path = target / name if target.is_dir() else target
-        if name not in have:
-            old = ""
-        elif name not in want:
-            problem = _not_plain_file(path)
-            old = f"# {path} {problem or 'is a file fluidgen would not write here'}; its content is not shown\n"
-        elif name == KUSTOMIZE_CONFIG:  # not a Kubernetes object: compared as text, when it is one
-            problem = _not_plain_file(path)
-            old = f"# {path} {problem}; it is not read\n" if problem else _plain_text(reader, path, want[name])
-        else:
-            old = _normalised(reader, path, kustomize if name.endswith(KUSTOMIZATION) else kinds)
+        old = _committed_text(reader, name, path, want, kinds) if name in have else ""
         new = want.get(name, "")
         if old != new:
             label = str(path)
@@ -228,6 +223,21 @@ def diff(objects: list[Manifest], rendered: str, flux: bool = False) -> str:
                                            f"{label} (committed)", f"{label} (from specs)")
     chunks += _sealed_drift(reader, objects, target)
     return "".join(chunks)
+
+
+KUSTOMIZE_KINDS = {("kustomize.config.k8s.io/v1beta1", "Kustomization")}
+
+
+def _committed_text(reader: Reader, name: str, path: Path, want: dict[str, str], kinds: set[tuple[str, str]]) -> str:
+    """What the diff shows of a committed file: only what fluidgen would write there, read
+    only when it is a regular file; anything else is a one-line placeholder."""
+    if name not in want:
+        problem = _not_plain_file(path)
+        return f"# {path} {problem or 'is a file fluidgen would not write here'}; its content is not shown\n"
+    if name == KUSTOMIZE_CONFIG:  # not a Kubernetes object: compared as text, when it is one
+        problem = _not_plain_file(path)
+        return f"# {path} {problem}; it is not read\n" if problem else _plain_text(reader, path, want[name])
+    return _normalised(reader, path, KUSTOMIZE_KINDS if name.endswith(KUSTOMIZATION) else kinds)
 
 
 def _plain_text(reader: Reader, path: Path, expected: str) -> str:
@@ -243,23 +253,34 @@ def secret_values(reader: Reader, paths: list[str]) -> list[Diagnostic]:
     """Secrets with values in files about to be committed (the pre-commit hooks refuse them)."""
     out = []
     for path in paths:
-        try:
-            raw = reader.read(path)
-        except FluidgenError:
-            continue
-        if b"Secret" not in raw:
-            continue
-        try:
-            docs = reader.load(path)
-        except FluidgenError:
-            continue
-        for doc in docs:
-            for obj in _flatten([doc.data]):
-                if isinstance(obj, dict) and has_values(obj) and not _sealed(obj):
-                    name = (obj.get("metadata") or {}).get("name") if isinstance(obj.get("metadata"), dict) else None
-                    out.append(doc.diag(("data",) if obj.get("data") else ("stringData",),
-                                        f"Secret {name} holds credential values; never commit them (use "
-                                        "existingSecret, externalSecret or SOPS, and keep secrets.yaml ignored)"))
+        for doc in _secret_documents(reader, path):
+            out += _unsealed(doc)
+    return out
+
+
+def _secret_documents(reader: Reader, path: str) -> list[Document]:
+    """The documents of a file that mentions Secret at all (none when it cannot be read)."""
+    try:
+        raw = reader.read(path)
+    except FluidgenError:
+        return []
+    if b"Secret" not in raw:
+        return []
+    try:
+        return reader.load(path)
+    except FluidgenError:
+        return []
+
+
+def _unsealed(doc: Document) -> list[Diagnostic]:
+    """A diagnostic for each Secret of a document that holds values SOPS did not encrypt."""
+    out = []
+    for obj in _flatten([doc.data]):
+        if isinstance(obj, dict) and has_values(obj) and not _sealed(obj):
+            name = (obj.get("metadata") or {}).get("name") if isinstance(obj.get("metadata"), dict) else None
+            out.append(doc.diag(("data",) if obj.get("data") else ("stringData",),
+                                f"Secret {name} holds credential values; never commit them (use "
+                                "existingSecret, externalSecret or SOPS, and keep secrets.yaml ignored)"))
     return out
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -220,19 +221,24 @@ def classify(old: list[Manifest], new: list[Manifest], version: str | None = Non
     left = {(kind, was, name) for (kind, _, name), was in moved.items()}
     edits: list[Edit] = []
     for key in sorted((set(before) | set(after)) - left):
-        kind, ns, name = key
-        if key in moved:
-            edits.append(Edit(kind, ns, name, "", MOVED, note=f"from namespace {moved[key]}"))
-        elif key not in before:
-            edits.append(Edit(kind, ns, name, "", RUNS if kind in OPERATIONS else KUBERNETES))
-        elif key not in after:
-            edits.append(Edit(kind, ns, name, "", REMOVED))
-        elif kind == "Dataset":
-            edits += _dataset_edits(key, _mapping(_spec(before[key])), _mapping(_spec(after[key])),
-                                    list(after.values()), version)
-        else:
-            edits += _object_edits(key, before[key], after[key], version)
+        edits += _key_edits(key, before, after, moved, version)
     return edits
+
+
+def _key_edits(key: Key, before: dict[Key, Tree], after: dict[Key, Tree], moved: dict[Key, str],
+               version: str) -> list[Edit]:
+    """The edits of one object: moved, added, removed, or its changed fields."""
+    kind, ns, name = key
+    if key in moved:
+        return [Edit(kind, ns, name, "", MOVED, note=f"from namespace {moved[key]}")]
+    if key not in before:
+        return [Edit(kind, ns, name, "", RUNS if kind in OPERATIONS else KUBERNETES)]
+    if key not in after:
+        return [Edit(kind, ns, name, "", REMOVED)]
+    if kind == "Dataset":
+        return _dataset_edits(key, _mapping(_spec(before[key])), _mapping(_spec(after[key])),
+                              list(after.values()), version)
+    return _object_edits(key, before[key], after[key], version)
 
 
 def _object_edits(key: Key, old: Tree, new: Tree, version: str) -> list[Edit]:
@@ -253,17 +259,14 @@ def _object_edits(key: Key, old: Tree, new: Tree, version: str) -> list[Edit]:
 def _dataset_edits(key: Key, old: Tree, new: Tree, objects: list[Manifest],
                    version: str) -> list[Edit]:
     kind, ns, name = key
-    rest_old = {k: v for k, v in old.items() if k not in MOUNT_KEYS}
-    rest_new = {k: v for k, v in new.items() if k not in MOUNT_KEYS}
+    rest_old, mounts_old = _split_mounts(old)
+    rest_new, mounts_new = _split_mounts(new)
     # Fluid reads the rest when it binds the Dataset to its runtime
-    out = [Edit(kind, ns, name, format_path(("spec", *p)), RECREATE) for p in changed_paths(rest_old, rest_new)]
+    out = _recreated(key, rest_old, rest_new)
     runtime = _bound_runtime(key, objects)
     engine = BY_KIND.get(str(runtime.get("kind"))) if runtime is not None else None
-    mounts_old = {k: old[k] for k in MOUNT_KEYS if k in old}
-    mounts_new = {k: new[k] for k in MOUNT_KEYS if k in new}
     if engine is None or runtime is None:
-        return out + [Edit(kind, ns, name, format_path(("spec", *p)), RECREATE)
-                      for p in changed_paths(mounts_old, mounts_new)]
+        return out + _recreated(key, mounts_old, mounts_new)
     sync = mount_sync(engine, version)
     if sync.mode == "paths":
         edits = _path_mode(engine, sync, old, new, runtime, objects)
@@ -271,6 +274,18 @@ def _dataset_edits(key: Key, old: Tree, new: Tree, objects: list[Manifest],
         edits = _field_mode(engine, sync, mounts_old, mounts_new)
     return out + [Edit(kind, ns, name, format_path(("spec", *p)), effect, workload, note)
                   for p, effect, workload, note in edits]
+
+
+def _split_mounts(spec: Tree) -> tuple[Tree, Tree]:
+    """A Dataset spec's fields apart from its mounts (MOUNT_KEYS), and the mount fields."""
+    return ({k: v for k, v in spec.items() if k not in MOUNT_KEYS},
+            {k: spec[k] for k in MOUNT_KEYS if k in spec})
+
+
+def _recreated(key: Key, old: Tree, new: Tree) -> list[Edit]:
+    """Every changed field of a Dataset spec as an edit taken up only by a re-created runtime."""
+    kind, ns, name = key
+    return [Edit(kind, ns, name, format_path(("spec", *p)), RECREATE) for p in changed_paths(old, new)]
 
 
 Classified = tuple[PathT, str, str, str]  # path in the Dataset spec, effect, workload, note
@@ -310,52 +325,64 @@ def _path_mode(engine: Engine, sync: MountSync, old: Mapping[str, Any], new: Map
     mounts_ok = _class_mounts(engine, runtime, objects) if sync.needs_class_mount else True
     before, after = _by_path(old_mounts), _by_path(new_mounts)
     out: list[Classified] = []
-    native = "pvc:// and local:// mounts reach the pods as volumes when the runtime is created"
-    no_class = "its runtime class has no topology.master executionEntries.mountUFS, so the runtime never mounts"
     for path in [*after, *(p for p in before if p not in after)]:
         i_old, m_old = before.get(path, (-1, None))
         i_new, m_new = after.get(path, (-1, None))
-        if m_old is None or m_new is None:
-            i, mount = (i_new, m_new) if m_new is not None else (i_old, m_old)
-            assert mount is not None
-            where: PathT = ("mounts", i)
-            if is_native(mount.get("mountPoint")):
-                out.append((where, RECREATE, "", native))
-            elif mounts_ok is False:
-                out.append((where, RECREATE, "", no_class))
-            else:
-                did = "mounted" if path in delta.add else "unmounted"
-                out.append((where, APPLIED, "", f"{did} at {path}" + ("" if mounts_ok else
-                                                                      ", if its class defines mountUFS")))
-            continue
-        for leaf in changed_leaves(m_old, m_new):
-            where = ("mounts", i_new, *leaf)
-            if is_native(m_old.get("mountPoint")) or is_native(m_new.get("mountPoint")):
-                out.append((where, RECREATE, "", native))
-            else:
-                out.append((where, SAME_PATH, "", sync.remount_also))
+        if m_old is not None and m_new is not None:
+            out += _remount_edits(sync, i_new, m_old, m_new)
+        elif m_new is not None:
+            out.append(_mount_or_unmount(("mounts", i_new), m_new, path, path in delta.add, mounts_ok))
+        elif m_old is not None:
+            out.append(_mount_or_unmount(("mounts", i_old), m_old, path, path in delta.add, mounts_ok))
     for key in ("sharedOptions", "sharedEncryptOptions"):
         for leaf in changed_leaves(old.get(key), new.get(key)):
             out.append(((key, *leaf), SAME_PATH, "", "used only for mounts mounted from now on"))
     return out
 
 
+NATIVE = "pvc:// and local:// mounts reach the pods as volumes when the runtime is created"
+NO_CLASS = "its runtime class has no topology.master executionEntries.mountUFS, so the runtime never mounts"
+
+
+def _mount_or_unmount(where: PathT, mount: Tree, path: str, added: bool, mounts_ok: bool | None) -> Classified:
+    """A mount whose namespace path appears or disappears: the runtime mounts or unmounts it,
+    unless it reaches the pods as a volume or the runtime's class never mounts."""
+    if is_native(mount.get("mountPoint")):
+        return where, RECREATE, "", NATIVE
+    if mounts_ok is False:
+        return where, RECREATE, "", NO_CLASS
+    did = "mounted" if added else "unmounted"
+    return where, APPLIED, "", f"{did} at {path}" + ("" if mounts_ok else ", if its class defines mountUFS")
+
+
+def _remount_edits(sync: MountSync, index: int, old: Tree, new: Tree) -> list[Classified]:
+    """The edits of a mount whose namespace path stays: never remounted."""
+    native = is_native(old.get("mountPoint")) or is_native(new.get("mountPoint"))
+    return [(("mounts", index, *leaf), RECREATE, "", NATIVE) if native else
+            (("mounts", index, *leaf), SAME_PATH, "", sync.remount_also) for leaf in changed_leaves(old, new)]
+
+
 def _field_mode(engine: Engine, sync: MountSync, old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Classified]:
     """A runtime that re-renders its FUSE mount command or config from the Dataset: per field."""
     out: list[Classified] = []
-    old_secrets, new_secrets = _secrets(old), _secrets(new)
+    new_secret = bool(_secrets(new) - _secrets(old))
     for path in changed_leaves(old, new):
-        field, option = _mount_field(path)
-        effect = sync.fields.get(field, sync.default) if sync.mode != "none" else RECREATE
-        note = ""
-        if sync.mode == "command" and path[0] == "mounts" and path[1:2] != (0,):
-            effect, note = RECREATE, f"{engine.kind} reads only the first mount"
-        elif option is not None and option in sync.unsynced_options:
-            effect, note = RECREATE, f"{option} is used by a command Fluid runs once, when the runtime is created"
-        elif field == "encryptOptions" and effect == FUSE_CONFIG and new_secrets - old_secrets:
-            effect, note = RECREATE, "a Secret the FUSE pods do not mount yet reaches them only when they are created"
+        effect, note = _field_effect(engine, sync, path, new_secret)
         out.append((path, effect, sync.workload if effect in (ON_RESTART, ROLLING) else "", note))
     return out
+
+
+def _field_effect(engine: Engine, sync: MountSync, path: PathT, new_secret: bool) -> tuple[str, str]:
+    """(effect, note) of one changed mount field; `new_secret`: the edit brings in a Secret."""
+    field, option = _mount_field(path)
+    effect = sync.fields.get(field, sync.default) if sync.mode != "none" else RECREATE
+    if sync.mode == "command" and path[0] == "mounts" and path[1:2] != (0,):
+        return RECREATE, f"{engine.kind} reads only the first mount"
+    if option is not None and option in sync.unsynced_options:
+        return RECREATE, f"{option} is used by a command Fluid runs once, when the runtime is created"
+    if field == "encryptOptions" and effect == FUSE_CONFIG and new_secret:
+        return RECREATE, "a Secret the FUSE pods do not mount yet reaches them only when they are created"
+    return effect, ""
 
 
 def _mount_field(path: PathT) -> tuple[str, str | None]:
@@ -433,8 +460,6 @@ def compile_at_revision(revision: str, specs: Iterable[str], overlays: Iterable[
     """The same specs as they were at a git revision: the directories they live in are copied
     from the revision's tree into a private temporary directory and compiled there (see
     gittree.py for what a hostile revision string or tree can and cannot do)."""
-    import tempfile
-
     label = f"git:{revision}" if revision.isprintable() else f"git:{revision!r}"  # one line, located
 
     def failed(message: str) -> CompileResult:
@@ -444,23 +469,34 @@ def compile_at_revision(revision: str, specs: Iterable[str], overlays: Iterable[
     try:
         top = gittree.toplevel()
         tree = gittree.resolve(revision, top)
+        folders = _folders([*specs, *overlays], top)
     except gittree.TreeError as exc:
         return failed(str(exc))
-    folders: list[str] = []
-    for path in [*specs, *overlays]:
-        folder = os.path.abspath(path) if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
-        rel = os.path.relpath(folder, top)
-        if rel == ".." or rel.startswith(".." + os.sep) or path == "-":
-            return failed(f"{path} is outside the git repository at {top}")
-        folders.append("" if rel == "." else rel.replace(os.sep, "/"))
     with tempfile.TemporaryDirectory(prefix="fluidgen-plan-") as tmp:
         try:
             copied = gittree.copy(tree, top, folders, tmp)
         except gittree.TreeError as exc:
             return failed(str(exc))
-        old_specs = [os.path.join(tmp, os.path.relpath(os.path.abspath(p), top)) for p in specs]
-        old_overlays = [os.path.join(tmp, os.path.relpath(os.path.abspath(p), top)) for p in overlays]
-        result = compile_paths(old_specs, options, old_overlays, environment=environment)
+        result = compile_paths(_copies(specs, top, tmp), options, _copies(overlays, top, tmp),
+                               environment=environment)
         result.diagnostics = [replace(d, file=d.file.replace(tmp, label)) for d in result.diagnostics]
         result.diagnostics[:0] = [Diagnostic(f"{label}:{rel}", 0, 0, "info", note) for rel, note in copied.notes]
         return result
+
+
+def _folders(paths: list[str], top: str) -> list[str]:
+    """The folders of `paths` in the repository at `top` ('' for its top); a path outside it is
+    a TreeError."""
+    folders: list[str] = []
+    for path in paths:
+        folder = os.path.abspath(path) if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
+        rel = os.path.relpath(folder, top)
+        if rel == ".." or rel.startswith(".." + os.sep) or path == "-":
+            raise gittree.TreeError(f"{path} is outside the git repository at {top}")
+        folders.append("" if rel == "." else rel.replace(os.sep, "/"))
+    return folders
+
+
+def _copies(paths: list[str], top: str, copy: str) -> list[str]:
+    """Where `paths` (in the repository at `top`) are in its copy."""
+    return [os.path.join(copy, os.path.relpath(os.path.abspath(p), top)) for p in paths]
