@@ -30,7 +30,8 @@ import shutil
 import stat
 import subprocess
 import sys
-from collections.abc import Iterable
+import tempfile
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -102,39 +103,52 @@ def encrypt(plain: str, target: Path, recipients: tuple[str, ...], config: Path 
     encrypted for `recipients` or by the rules of `config`; and a line for stderr naming
     the config and the recipients. Raises FluidgenError rather than return anything short
     of every value encrypted."""
-    import tempfile
-
     if not recipients and config is None:
         raise _error("give --sops-age RECIPIENT or put a .sops.yaml above the output directory")
     with tempfile.TemporaryDirectory(prefix="fluidgen-sops-") as private:
-        if recipients:  # the flags alone decide: a config written from them, nothing else read
-            used = Path(private) / CONFIG
-            used.write_text(f"creation_rules:\n  - age: '{','.join(recipients)}'\n"
-                            f"    encrypted_regex: '{ENCRYPTED_REGEX}'\n", encoding="utf-8")
-        else:
-            assert config is not None
-            used = config
-        cmd = [program(), "--config", str(used), "encrypt", "--encrypted-regex", ENCRYPTED_REGEX,
-               "--input-type", "yaml", "--output-type", "yaml", "--filename-override", str(target.resolve())]
-        try:
-            done = subprocess.run(cmd, input=plain, capture_output=True, text=True, timeout=TIMEOUT_S, check=False,
-                                  cwd=str(used.parent))
-        except subprocess.TimeoutExpired:
-            raise _error(f"sops did not finish within {TIMEOUT_S} s") from None
-        except OSError as exc:
-            raise _error(f"cannot run sops: {exc.strerror}") from None
+        # the flags alone decide: a config written from them, nothing else read
+        used = _config_of(recipients, Path(private)) if recipients else config
+        assert used is not None
+        done = _run([program(), "--config", str(used), "encrypt", "--encrypted-regex", ENCRYPTED_REGEX,
+                     "--input-type", "yaml", "--output-type", "yaml", "--filename-override", str(target.resolve())],
+                    plain, used.parent)
     source = "--sops-age" if recipients else str(config)
     if done.returncode != 0:
-        lines = [line for line in done.stderr.splitlines() if line.strip() and "[warning]" not in line]
-        why = "; ".join(lines[-3:]) or f"exit status {done.returncode}"
-        hint = ""
-        if "cannot use more than one of" in why:
-            hint = (f"; fluidgen has sops encrypt data and stringData only ({ENCRYPTED_REGEX}), so kind and "
-                    "metadata stay readable: remove the rule's own encrypted/unencrypted key settings")
-        raise _error(f"sops could not encrypt the Secrets with {source}: {why}{hint}")
+        raise _failed(done, source)
     found = _recipients(_check(done.stdout, expected, source))
     where = "the --sops-age recipients" if recipients else f"the rules of {config}"
     return done.stdout, f"fluidgen: Secrets encrypted by sops with {where} for: {', '.join(found) or 'no one'}\n"
+
+
+def _config_of(recipients: tuple[str, ...], folder: Path) -> Path:
+    """A sops config in `folder` whose one rule encrypts for the --sops-age recipients."""
+    used = folder / CONFIG
+    used.write_text(f"creation_rules:\n  - age: '{','.join(recipients)}'\n"
+                    f"    encrypted_regex: '{ENCRYPTED_REGEX}'\n", encoding="utf-8")
+    return used
+
+
+def _run(cmd: list[str], plain: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """sops run with `plain` on stdin, within TIMEOUT_S."""
+    try:
+        return subprocess.run(cmd, input=plain, capture_output=True, text=True, timeout=TIMEOUT_S, check=False,
+                              cwd=str(cwd))
+    except subprocess.TimeoutExpired:
+        raise _error(f"sops did not finish within {TIMEOUT_S} s") from None
+    except OSError as exc:
+        raise _error(f"cannot run sops: {exc.strerror}") from None
+
+
+def _failed(done: subprocess.CompletedProcess[str], source: str) -> FluidgenError:
+    """sops's failure, in its last lines (warnings left out), with a hint for a rule that
+    sets its own encrypted keys."""
+    lines = [line for line in done.stderr.splitlines() if line.strip() and "[warning]" not in line]
+    why = "; ".join(lines[-3:]) or f"exit status {done.returncode}"
+    hint = ""
+    if "cannot use more than one of" in why:
+        hint = (f"; fluidgen has sops encrypt data and stringData only ({ENCRYPTED_REGEX}), so kind and "
+                "metadata stay readable: remove the rule's own encrypted/unencrypted key settings")
+    return _error(f"sops could not encrypt the Secrets with {source}: {why}{hint}")
 
 
 def _check(sealed: str, expected: list[tuple[str, str]], source: str) -> list[Tree]:
@@ -150,23 +164,35 @@ def _check(sealed: str, expected: list[tuple[str, str]], source: str) -> list[Tr
         raise refuse("it does not read as YAML") from None
     found: list[tuple[str, str]] = []
     for doc in docs:
-        if not isinstance(doc, dict) or doc.get("kind") != "Secret" or doc.get("apiVersion") != "v1":
-            raise refuse("a document's kind is not a readable v1 Secret")
-        meta = doc.get("metadata")
-        if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or _is_envelope(meta.get("name")):
-            raise refuse("a Secret's name is not readable")
-        if not isinstance(doc.get("sops"), dict):
-            raise refuse("a Secret carries no sops metadata")
-        for key in ("data", "stringData"):
-            values = doc.get(key)
-            if values is None:
-                continue
-            if not isinstance(values, dict) or not all(_is_envelope(v) for v in values.values()):
-                raise refuse(f"a value in {meta['name']} {key} is not encrypted")
-        found.append((str(meta.get("namespace", "")), meta["name"]))
+        if (why := _unsafe(doc)) is not None:
+            raise refuse(why)
+        found.append((str(doc["metadata"].get("namespace", "")), doc["metadata"]["name"]))
     if sorted(found) != sorted(expected):
         raise refuse("it does not hold the Secrets it was given")
     return docs
+
+
+def _unsafe(doc: object) -> str | None:
+    """Why one document of sops's output is not safe to write (None when it is)."""
+    if not isinstance(doc, dict) or doc.get("kind") != "Secret" or doc.get("apiVersion") != "v1":
+        return "a document's kind is not a readable v1 Secret"
+    meta = doc.get("metadata")
+    if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or _is_envelope(meta.get("name")):
+        return "a Secret's name is not readable"
+    if not isinstance(doc.get("sops"), dict):
+        return "a Secret carries no sops metadata"
+    if (key := _plain_key(doc)) is not None:
+        return f"a value in {meta['name']} {key} is not encrypted"
+    return None
+
+
+def _plain_key(doc: Tree) -> str | None:
+    """The first of data and stringData holding a value that is not an ENC[...] envelope."""
+    for key in ("data", "stringData"):
+        values = doc.get(key)
+        if values is not None and not (isinstance(values, dict) and all(_is_envelope(v) for v in values.values())):
+            return key
+    return None
 
 
 def _is_envelope(value: Any) -> bool:
@@ -179,16 +205,20 @@ RECIPIENT_FIELDS = (("age", "recipient"), ("pgp", "fp"), ("kms", "arn"), ("gcp_k
 
 def _recipients(docs: list[Tree]) -> list[str]:
     """Who can decrypt, as sops recorded it in each document's metadata."""
-    out: set[str] = set()
-    for doc in docs:
-        meta = doc["sops"]
-        groups = [meta, *(g for g in meta.get("key_groups") or [] if isinstance(g, dict))]
-        for group in groups:
-            for kind, field in RECIPIENT_FIELDS:
-                for entry in group.get(kind) or []:
-                    if isinstance(entry, dict) and entry.get(field):
-                        out.add(f"{kind} {entry[field]}")
-    return sorted(out)
+    return sorted({recipient for doc in docs for group in _key_groups(doc["sops"]) for recipient in _keys(group)})
+
+
+def _key_groups(meta: Tree) -> list[Tree]:
+    """sops's metadata and each of its key_groups: where recipients are recorded."""
+    return [meta, *(g for g in meta.get("key_groups") or [] if isinstance(g, dict))]
+
+
+def _keys(group: Tree) -> Iterator[str]:
+    """The recipients of one key group, as 'kind identity'."""
+    for kind, field in RECIPIENT_FIELDS:
+        for entry in group.get(kind) or []:
+            if isinstance(entry, dict) and entry.get(field):
+                yield f"{kind} {entry[field]}"
 
 
 def _error(message: str) -> FluidgenError:
