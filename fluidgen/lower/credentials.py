@@ -52,11 +52,28 @@ def deliver(ctx: Context, creds: Credentials, default_name: str, at: PathT) -> D
         return Delivered([option(opt, name, opt) for opt in sorted(external.properties)],
                          SecretPlan(name, at=at, external=external))
     if not ctx.read_credentials:
-        keys = {*creds.fromEnv, *creds.fromFile, *creds.inline}
-        if creds.envFile:  # its key names, if it is there: checking a spec never needs the secrets
-            keys |= set(_env_file(ctx, creds.envFile, (*at, "envFile"), missing_ok=True))
-        return Delivered([option(opt, name, opt) for opt in sorted(keys)],
-                         SecretPlan(name, dict.fromkeys(keys, ""), at=at))
+        return _keys_only(ctx, creds, name, at)
+    values, recipes = _values(ctx, creds, at)
+    for opt in sorted(values):
+        if values[opt] == "":
+            ctx.report(at, f"credential {opt} is empty", stage="credentials")
+    # A declared option whose value could not be read keeps its encryptOption: the build fails on
+    # the read error above, and the checks of the Dataset judge what the spec declares.
+    declared = {*values, *creds.fromEnv, *creds.fromFile}
+    return Delivered([option(opt, name, opt) for opt in sorted(declared)], SecretPlan(name, values, recipes, at))
+
+
+def _keys_only(ctx: Context, creds: Credentials, name: str, at: PathT) -> Delivered:
+    """The Secret's keys with empty values (no value read)."""
+    keys = {*creds.fromEnv, *creds.fromFile, *creds.inline}
+    if creds.envFile:  # its key names, if it is there: checking a spec never needs the secrets
+        keys |= set(_env_file(ctx, creds.envFile, (*at, "envFile"), missing_ok=True))
+    return Delivered([option(opt, name, opt) for opt in sorted(keys)], SecretPlan(name, dict.fromkeys(keys, ""), at=at))
+
+
+def _values(ctx: Context, creds: Credentials, at: PathT) -> tuple[dict[str, str], dict[str, Recipe]]:
+    """Every value `creds` names (envFile, then fromFile, fromEnv, inline; later ones win) and
+    where each came from; one that cannot be read is reported and left out."""
     values: dict[str, str] = {}
     recipes: dict[str, Recipe] = {}
     if creds.envFile:
@@ -80,13 +97,7 @@ def deliver(ctx: Context, creds: Credentials, default_name: str, at: PathT) -> D
         ctx.report((*at, "inline"), "credential values are written inline in the spec; prefer fromEnv or fromFile "
                                     "so they stay out of version control", "warning", stage="credentials",
                    code="FG012")
-    for opt in sorted(values):
-        if values[opt] == "":
-            ctx.report(at, f"credential {opt} is empty", stage="credentials")
-    # A declared option whose value could not be read keeps its encryptOption: the build fails on
-    # the read error above, and the checks of the Dataset judge what the spec declares.
-    declared = {*values, *creds.fromEnv, *creds.fromFile}
-    return Delivered([option(opt, name, opt) for opt in sorted(declared)], SecretPlan(name, values, recipes, at))
+    return values, recipes
 
 
 def _env_value(ctx: Context, var: str, opt: str, at: PathT) -> str | None:

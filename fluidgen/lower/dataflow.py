@@ -43,27 +43,8 @@ def lower_dataflow(ctx: Context, engine: Engine) -> tuple[list[Manifest], list[S
         name = step_name(ctx, i, step)
         spec = _spec(ctx, step, at, name, secrets)
         _placement(ctx, step, kind, ("dataflow", i), spec)
-        after = _after(ctx, step, i, previous, by_name)
-        if after is not None:
-            spec["runAfter"] = {"kind": after["kind"], "name": after["metadata"]["name"], "namespace": ctx.namespace}
-            if step.affinityStrategy is not None:
-                spec["runAfter"]["affinityStrategy"] = dict(step.affinityStrategy)
-                gate = DATAFLOW_AFFINITY_GATE.value
-                ctx.report(("dataflow", i, "affinityStrategy"),
-                           f"affinityStrategy takes effect only when Fluid's fluidapp controller runs with "
-                           f"--feature-gates={gate}=true; the gate is Alpha and off by default "
-                           f"(pkg/dataflow/features.go), so on a default install the pods are placed as if it "
-                           f"were not set", severity="warning")
-        elif step.affinityStrategy is not None:
-            ctx.report(("dataflow", i, "affinityStrategy"), "affinityStrategy places pods near the step this one "
-                                                            "runs after, and this step runs after none")
-        if step.ttlSecondsAfterFinished is not None and ctx.gitops:
-            ctx.report(("dataflow", i, "ttlSecondsAfterFinished"),
-                       f"Fluid deletes a finished {kind} after ttlSecondsAfterFinished; Argo CD or Flux then "
-                       "finds it missing, creates it again, and it runs again, forever. In GitOps mode operations are "
-                       "kept: remove ttlSecondsAfterFinished (to run it again, give the step a new name)")
-        elif step.ttlSecondsAfterFinished is not None:
-            spec["ttlSecondsAfterFinished"] = step.ttlSecondsAfterFinished
+        _run_after(ctx, step, i, _after(ctx, step, i, previous, by_name), spec)
+        _ttl(ctx, step, i, kind, spec)
         spec = overrides.apply(ctx, kind, spec, step.overrides, ("dataflow", i, "overrides"), _COMPUTED)
         if ctx.hash_names:
             name = hashed_name(name, kind, spec)
@@ -96,6 +77,37 @@ def _after(ctx: Context, step: Step, index: int, previous: Tree | None,
                                                  f"{earlier})")
         return None
     return by_name[step.after]
+
+
+def _run_after(ctx: Context, step: Step, index: int, after: Tree | None, spec: Tree) -> None:
+    """spec.runAfter: the operation this step runs after, with the step's affinityStrategy."""
+    if after is None:
+        if step.affinityStrategy is not None:
+            ctx.report(("dataflow", index, "affinityStrategy"), "affinityStrategy places pods near the step this one "
+                                                                "runs after, and this step runs after none")
+        return
+    spec["runAfter"] = {"kind": after["kind"], "name": after["metadata"]["name"], "namespace": ctx.namespace}
+    if step.affinityStrategy is not None:
+        spec["runAfter"]["affinityStrategy"] = dict(step.affinityStrategy)
+        gate = DATAFLOW_AFFINITY_GATE.value
+        ctx.report(("dataflow", index, "affinityStrategy"),
+                   f"affinityStrategy takes effect only when Fluid's fluidapp controller runs with "
+                   f"--feature-gates={gate}=true; the gate is Alpha and off by default "
+                   f"(pkg/dataflow/features.go), so on a default install the pods are placed as if it "
+                   f"were not set", severity="warning")
+
+
+def _ttl(ctx: Context, step: Step, index: int, kind: str, spec: Tree) -> None:
+    """spec.ttlSecondsAfterFinished, refused in GitOps mode (a deleted operation is made again)."""
+    if step.ttlSecondsAfterFinished is None:
+        return
+    if ctx.gitops:
+        ctx.report(("dataflow", index, "ttlSecondsAfterFinished"),
+                   f"Fluid deletes a finished {kind} after ttlSecondsAfterFinished; Argo CD or Flux then "
+                   "finds it missing, creates it again, and it runs again, forever. In GitOps mode operations are "
+                   "kept: remove ttlSecondsAfterFinished (to run it again, give the step a new name)")
+    else:
+        spec["ttlSecondsAfterFinished"] = step.ttlSecondsAfterFinished
 
 
 def _placement(ctx: Context, step: Step, kind: str, at: PathT, spec: Tree) -> None:
@@ -144,31 +156,39 @@ def _migrate(ctx: Context, m: Migrate, at: PathT, name: str, secrets: list[Secre
     if len(external) != 1:
         ctx.report(at, "a migration moves data between this dataset (a path such as /raw) and external storage "
                        "(a URI such as oss://bucket/dir/): give exactly one of each")
-    spec: Tree = {}
-    for side, value in sides.items():
-        if scheme_of(value):
-            end: Tree = {"uri": value}
-            if m.credentials is not None:
-                got = deliver(ctx, m.credentials, f"{name}-credentials", (*at, "credentials"))
-                end["encryptOptions"] = got.encrypt_options
-                if got.secret is not None:
-                    secrets.append(got.secret)
-            spec[side] = {"externalStorage": end}
-        else:
-            spec[side] = {"dataset": {"name": ctx.name, "namespace": ctx.namespace, "path": value}}
+    spec: Tree = {side: _migrate_end(ctx, m, value, at, name, secrets) for side, value in sides.items()}
     for key in ("image", "imageTag", "parallelism"):
         if getattr(m, key) is not None:
             spec[key] = getattr(m, key)
     if m.options:
         spec["options"] = dict(m.options)
     if m.parallelism and m.parallelism > 1:
-        if not m.sshSecretName:
-            ctx.report((*at, "parallelism"), "parallelism above 1 needs sshSecretName (Fluid runs the parallel "
-                                             "workers over SSH)")
-        else:
-            spec["parallelOptions"] = {"sshSecretName": m.sshSecretName}
+        _parallel(ctx, m, at, spec)
     _scheduling(ctx, m, at, spec)
     return spec
+
+
+def _parallel(ctx: Context, m: Migrate, at: PathT, spec: Tree) -> None:
+    """A parallel migration's workers talk over SSH: parallelOptions names their Secret."""
+    if not m.sshSecretName:
+        ctx.report((*at, "parallelism"), "parallelism above 1 needs sshSecretName (Fluid runs the parallel "
+                                         "workers over SSH)")
+    else:
+        spec["parallelOptions"] = {"sshSecretName": m.sshSecretName}
+
+
+def _migrate_end(ctx: Context, m: Migrate, value: str, at: PathT, name: str, secrets: list[SecretPlan]) -> Tree:
+    """One side of a migration: external storage (a URI, with the step's credentials) or a
+    path in this dataset."""
+    if not scheme_of(value):
+        return {"dataset": {"name": ctx.name, "namespace": ctx.namespace, "path": value}}
+    end: Tree = {"uri": value}
+    if m.credentials is not None:
+        got = deliver(ctx, m.credentials, f"{name}-credentials", (*at, "credentials"))
+        end["encryptOptions"] = got.encrypt_options
+        if got.secret is not None:
+            secrets.append(got.secret)
+    return {"externalStorage": end}
 
 
 def _process(ctx: Context, p: Process, at: PathT) -> Tree:
@@ -194,16 +214,7 @@ def _process(ctx: Context, p: Process, at: PathT) -> Tree:
 
 
 def _script(ctx: Context, p: Process, at: PathT) -> Tree:
-    source = p.script or ""
-    if p.scriptFile is not None:
-        try:
-            path = ctx.reader.referenced(ctx.doc, (*at, "scriptFile"), p.scriptFile)
-            source = ctx.reader.read(str(path)).decode("utf-8")
-        except FluidgenError as exc:
-            ctx.diagnostics += [ctx.doc.diag((*at, "scriptFile"), d.message, stage="lower") for d in exc.diagnostics]
-        except UnicodeDecodeError:
-            ctx.report((*at, "scriptFile"), f"{p.scriptFile} is not UTF-8 text")
-    script: Tree = {"image": p.image, "command": list(p.command), "source": source}
+    script: Tree = {"image": p.image, "command": list(p.command), "source": _script_source(ctx, p, at)}
     if p.imageTag:
         script["imageTag"] = p.imageTag
     if p.env:
@@ -211,6 +222,20 @@ def _script(ctx: Context, p: Process, at: PathT) -> Tree:
     if p.restartPolicy:
         script["restartPolicy"] = p.restartPolicy
     return script
+
+
+def _script_source(ctx: Context, p: Process, at: PathT) -> str:
+    """The script's text: given inline, or read from scriptFile ('' when it cannot be read)."""
+    if p.scriptFile is None:
+        return p.script or ""
+    try:
+        path = ctx.reader.referenced(ctx.doc, (*at, "scriptFile"), p.scriptFile)
+        return ctx.reader.read(str(path)).decode("utf-8")
+    except FluidgenError as exc:
+        ctx.diagnostics += [ctx.doc.diag((*at, "scriptFile"), d.message, stage="lower") for d in exc.diagnostics]
+    except UnicodeDecodeError:
+        ctx.report((*at, "scriptFile"), f"{p.scriptFile} is not UTF-8 text")
+    return p.script or ""
 
 
 def _load(ctx: Context, load: Load, at: PathT) -> Tree:

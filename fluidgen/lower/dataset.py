@@ -72,40 +72,49 @@ def node_affinity(ctx: Context) -> Tree | None:
     return {"required": {"nodeSelectorTerms": [{"matchExpressions": exprs}]}}
 
 
+# Dataset fields the spec computes, and the spec key to use instead of overrides.
+_COMPUTED = {"mounts": "source", "sharedOptions": "sharedOptions", "sharedEncryptOptions": "sharedCredentials",
+             "owner": "dataset.owner", "dataRestoreLocation": "dataset.dataRestoreLocation"}
+
+
 def dataset(ctx: Context, mounts: list[Tree], shared: list[Tree] | None = None
             ) -> Tree:
     """The Dataset; `shared` is the sharedEncryptOptions delivered from sharedCredentials."""
     s = ctx.spec
-    spec: Tree = {}
-    if mounts:
-        spec["mounts"] = mounts
-    if s.sharedOptions:
-        spec["sharedOptions"] = dict(s.sharedOptions)
-    if shared:
-        spec["sharedEncryptOptions"] = shared
-    if s.accessModes:
-        spec["accessModes"] = list(s.accessModes)
-    affinity = node_affinity(ctx)
-    if affinity:
-        spec["nodeAffinity"] = affinity
-    if s.placement.tolerations:
-        spec["tolerations"] = [t.model_dump(exclude_none=True) for t in s.placement.tolerations]
+    spec = overrides.apply(ctx, "Dataset", _spec(ctx, mounts, shared), s.dataset.overrides, ("dataset", "overrides"),
+                           _COMPUTED)
+    obj = ctx.fluid_object("Dataset", ctx.name, spec, at=("metadata", "name"), own=s.dataset)
+    overrides.trace(ctx, obj, s.dataset.overrides, ("dataset", "overrides"))
+    ctx.trace(obj, ("spec", "sharedEncryptOptions"), ("sharedCredentials",))
+    ctx.trace(obj, ("spec", "owner"), ("dataset", "owner"))
+    ctx.trace(obj, ("spec", "dataRestoreLocation"), ("dataset", "dataRestoreLocation"))
+    _trace_mounts(ctx, obj)
+    ctx.trace(obj, ("spec", "nodeAffinity"), ("placement",))
+    ctx.trace(obj, ("spec", "tolerations"), ("placement", "tolerations"))
+    ctx.trace(obj, ("spec", "accessModes"), ("accessModes",))
+    ctx.trace_copy(obj, ("spec", "sharedOptions"), ("sharedOptions",), s.sharedOptions)
+    return obj
+
+
+def _spec(ctx: Context, mounts: list[Tree], shared: list[Tree] | None) -> Tree:
+    """The Dataset's spec before overrides: the fields the spec sets (empty ones left out)."""
+    s = ctx.spec
+    spec: Tree = {key: value for key, value in (
+        ("mounts", mounts), ("sharedOptions", dict(s.sharedOptions)), ("sharedEncryptOptions", shared),
+        ("accessModes", list(s.accessModes)), ("nodeAffinity", node_affinity(ctx)),
+        ("tolerations", [t.model_dump(exclude_none=True) for t in s.placement.tolerations])) if value}
     if s.placement.exclusive is not None:
         spec["placement"] = "Exclusive" if s.placement.exclusive else "Shared"
     if s.dataset.owner is not None:
         spec["owner"] = s.dataset.owner.model_dump()
     if s.dataset.dataRestoreLocation is not None:
         spec["dataRestoreLocation"] = s.dataset.dataRestoreLocation.model_dump(exclude_none=True)
-    spec = overrides.apply(ctx, "Dataset", spec, s.dataset.overrides, ("dataset", "overrides"),
-                           {"mounts": "source", "sharedOptions": "sharedOptions",
-                            "sharedEncryptOptions": "sharedCredentials", "owner": "dataset.owner",
-                            "dataRestoreLocation": "dataset.dataRestoreLocation"})
-    obj = ctx.fluid_object("Dataset", ctx.name, spec, at=("metadata", "name"), own=s.dataset)
-    overrides.trace(ctx, obj, s.dataset.overrides, ("dataset", "overrides"))
-    ctx.trace(obj, ("spec", "sharedEncryptOptions"), ("sharedCredentials",))
-    ctx.trace(obj, ("spec", "owner"), ("dataset", "owner"))
-    ctx.trace(obj, ("spec", "dataRestoreLocation"), ("dataset", "dataRestoreLocation"))
-    for i, m in enumerate(s.source):
+    return spec
+
+
+def _trace_mounts(ctx: Context, obj: Tree) -> None:
+    """Each Dataset mount, and each field of it the spec gives, traced to its source entry."""
+    for i, m in enumerate(ctx.spec.source):
         ctx.trace(obj, ("spec", "mounts", i), ("source", i))
         for key in ("name", "path", "credentials"):
             if getattr(m, key) is not None:
@@ -114,8 +123,3 @@ def dataset(ctx: Context, mounts: list[Tree], shared: list[Tree] | None = None
         ctx.trace_copy(obj, ("spec", "mounts", i, "options"), ("source", i, "options"), m.options)
         if m.uri is not None:
             ctx.trace(obj, ("spec", "mounts", i, "mountPoint"), ("source", i, "uri"))
-    ctx.trace(obj, ("spec", "nodeAffinity"), ("placement",))
-    ctx.trace(obj, ("spec", "tolerations"), ("placement", "tolerations"))
-    ctx.trace(obj, ("spec", "accessModes"), ("accessModes",))
-    ctx.trace_copy(obj, ("spec", "sharedOptions"), ("sharedOptions",), s.sharedOptions)
-    return obj

@@ -19,11 +19,22 @@ from .context import Context
 
 def check(ctx: Context, engine: Engine) -> None:
     if not versions.has(ctx.version, engine.name):
-        note = f"; {engine.lowering.removed_note}" if engine.lowering.removed_note else ""
-        having = [v for v in versions.NAMES if versions.has(v, engine.name)]
-        note += f"; Fluid {', '.join(having)} has it" if having else ""
-        ctx.report(("runtime", "engine"), f"engine {engine.name} is not available in Fluid {ctx.version}{note}",
-                   stage="check")
+        _not_available(ctx, engine)
+    _check_tiers(ctx, engine)
+    engine.hooks.check(ctx)
+
+
+def _not_available(ctx: Context, engine: Engine) -> None:
+    """The engine is missing from the target Fluid version: say why, and which versions have it."""
+    note = f"; {engine.lowering.removed_note}" if engine.lowering.removed_note else ""
+    having = [v for v in versions.NAMES if versions.has(v, engine.name)]
+    note += f"; Fluid {', '.join(having)} has it" if having else ""
+    ctx.report(("runtime", "engine"), f"engine {engine.name} is not available in Fluid {ctx.version}{note}",
+               stage="check")
+
+
+def _check_tiers(ctx: Context, engine: Engine) -> None:
+    """Each cache tier: one quota per path (or one for all), and a path unless it is memory."""
     for i, t in enumerate(ctx.spec.runtime.cache):
         if len(t.quota) > 1 and len(t.quota) != max(len(t.path), 1):
             ctx.report(("runtime", "cache", i, "quota"), f"{len(t.quota)} quotas for {len(t.path)} paths; give one "
@@ -31,7 +42,6 @@ def check(ctx: Context, engine: Engine) -> None:
                        stage="check")
         if not t.path and t.medium != "MEM" and (engine.lowering.emptydir_needs_path or t.volumeType != "emptyDir"):
             ctx.report(("runtime", "cache", i), f"a {t.medium} tier needs a path", stage="check")
-    engine.hooks.check(ctx)
 
 
 def _profile_layer(ctx: Context, engine: Engine, base: Tree) -> tuple[Tree, list[Any]]:

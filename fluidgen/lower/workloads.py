@@ -85,25 +85,24 @@ def _mount_path_problem(w: Workload) -> str | None:
 def _errors(ctx: Context, w: Workload) -> list[tuple[str, str]]:
     """(key, message) of each reason the job cannot be written, in the order they are reported."""
     kind = WORKLOADS[w.kind]
-    out = []
-    if w.namespace is not None and w.namespace != ctx.namespace:
-        out.append(("namespace", f"the job is in namespace {w.namespace}, the dataset in {ctx.namespace}; a "
-                                 "pod can mount only a claim of its own namespace"))
-    if (problem := _mount_path_problem(w)) is not None:
-        out.append(("mountPath", problem))
-    if not kind.multi_node and w.workers > 1:
-        out.append(("workers", f"a {w.kind} runs one pod; use MPIJob, PyTorchJob or TrainJob for "
-                               f"{w.workers} workers"))
-    if w.workingDir and not kind.working_dir:
-        out.append(("workingDir", f"{w.kind} cannot set the working directory (the runtime owns the "
-                                  "container); change directory in the command"))
-    if w.runtime is not None and w.kind != "TrainJob":
-        out.append(("runtime", "runtime names a ClusterTrainingRuntime and applies to TrainJob only"))
-    if w.workerCommand and w.kind != "MPIJob":
-        out.append(("workerCommand", "workerCommand applies to MPIJob only"))
-    if w.cleanPodPolicy is not None and w.kind not in ("MPIJob", "PyTorchJob"):
-        out.append(("cleanPodPolicy", "cleanPodPolicy applies to MPIJob and PyTorchJob only"))
-    return out
+    mount_path = _mount_path_problem(w)
+    checks = (  # (key, whether it is wrong, why)
+        ("namespace", w.namespace is not None and w.namespace != ctx.namespace,
+         f"the job is in namespace {w.namespace}, the dataset in {ctx.namespace}; a pod can mount only a claim of "
+         "its own namespace"),
+        ("mountPath", mount_path is not None, str(mount_path)),
+        ("workers", not kind.multi_node and w.workers > 1,
+         f"a {w.kind} runs one pod; use MPIJob, PyTorchJob or TrainJob for {w.workers} workers"),
+        ("workingDir", bool(w.workingDir) and not kind.working_dir,
+         f"{w.kind} cannot set the working directory (the runtime owns the container); change directory in the "
+         "command"),
+        ("runtime", w.runtime is not None and w.kind != "TrainJob",
+         "runtime names a ClusterTrainingRuntime and applies to TrainJob only"),
+        ("workerCommand", bool(w.workerCommand) and w.kind != "MPIJob", "workerCommand applies to MPIJob only"),
+        ("cleanPodPolicy", w.cleanPodPolicy is not None and w.kind not in ("MPIJob", "PyTorchJob"),
+         "cleanPodPolicy applies to MPIJob and PyTorchJob only"),
+    )
+    return [(key, message) for key, wrong, message in checks if wrong]
 
 
 def _checked(ctx: Context, w: Workload, at: PathT) -> bool:
@@ -126,37 +125,11 @@ def _checked(ctx: Context, w: Workload, at: PathT) -> bool:
 
 def _object(ctx: Context, engine: Engine, w: Workload, at: PathT) -> Tree:
     kind = WORKLOADS[w.kind]
-    env = dict(w.env)
-    if w.dataEnv:
-        _reference_layout(ctx, w, at)
-        where = data_dir(ctx, engine, w)
-        if w.dataEnv in env and env[w.dataEnv] != where:
-            ctx.report((*at, "env", w.dataEnv), f"{w.dataEnv}={env[w.dataEnv]}, but the data is at {where} (mount "
-                                                f"path + where {engine.kind} puts the mount); kept as given",
-                       "warning")
-        env.setdefault(w.dataEnv, where)
-    requests: Tree = {}
-    if w.cpu is not None:
-        requests["cpu"] = w.cpu
-    if w.memory is not None:
-        requests["memory"] = w.memory
-    resources: Tree = {}
-    if w.gpus:
-        requests[GPU] = w.gpus
-        resources["limits"] = {GPU: w.gpus}
-    if requests:
-        resources["requests"] = requests
-    read_only = "ReadWriteMany" not in ctx.spec.accessModes
-    mounts: list[Tree] = [{"name": DATA_VOLUME, "mountPath": posixpath.normpath(w.mountPath),
-                                     **({"readOnly": True} if read_only else {})}]
-    volumes: list[Tree] = [{"name": DATA_VOLUME, "persistentVolumeClaim": {
-        "claimName": ctx.name, **({"readOnly": True} if read_only else {})}}]
-    if w.shm is not None:
-        mounts.append({"name": SHM_VOLUME, "mountPath": SHM_PATH})
-        volumes.append({"name": SHM_VOLUME, "emptyDir": {"medium": "Memory", "sizeLimit": w.shm}})
+    env = _env(ctx, engine, w, at)
+    mounts, volumes = _volumes(ctx, w)
     affinity = node_affinity(ctx)
     pod = Pod(image=w.image, command=list(w.command), args=list(w.args), working_dir=w.workingDir,
-              env=[{"name": k, "value": env[k]} for k in sorted(env)], resources=resources, volume_mounts=mounts,
+              env=[{"name": k, "value": env[k]} for k in sorted(env)], resources=_resources(w), volume_mounts=mounts,
               volumes=volumes,
               affinity={"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": affinity["required"]}}
               if affinity else None,
@@ -171,14 +144,59 @@ def _object(ctx: Context, engine: Engine, w: Workload, at: PathT) -> Tree:
     return obj
 
 
-def submitter_rbac(ctx: Context) -> list[Manifest]:
-    """ServiceAccount, Role and RoleBinding per service account of the steps whose scripts
-    submit jobs (the kinds of all its steps together)."""
+def _env(ctx: Context, engine: Engine, w: Workload, at: PathT) -> dict[str, str]:
+    """The job's environment: as given, and with dataEnv, the variable naming where the data is."""
+    env = dict(w.env)
+    if not w.dataEnv:
+        return env
+    _reference_layout(ctx, w, at)
+    where = data_dir(ctx, engine, w)
+    if w.dataEnv in env and env[w.dataEnv] != where:
+        ctx.report((*at, "env", w.dataEnv), f"{w.dataEnv}={env[w.dataEnv]}, but the data is at {where} (mount "
+                                            f"path + where {engine.kind} puts the mount); kept as given",
+                   "warning")
+    env.setdefault(w.dataEnv, where)
+    return env
+
+
+def _resources(w: Workload) -> Tree:
+    """The container's requests (cpu, memory, GPUs) and limits (GPUs)."""
+    requests: Tree = {key: value for key, value in (("cpu", w.cpu), ("memory", w.memory)) if value is not None}
+    resources: Tree = {}
+    if w.gpus:
+        requests[GPU] = w.gpus
+        resources["limits"] = {GPU: w.gpus}
+    if requests:
+        resources["requests"] = requests
+    return resources
+
+
+def _volumes(ctx: Context, w: Workload) -> tuple[list[Tree], list[Tree]]:
+    """The container's volume mounts and the pod's volumes: the Dataset's claim (read-only
+    unless ReadWriteMany) and the shared memory."""
+    read_only = {"readOnly": True} if "ReadWriteMany" not in ctx.spec.accessModes else {}
+    mounts: list[Tree] = [{"name": DATA_VOLUME, "mountPath": posixpath.normpath(w.mountPath), **read_only}]
+    volumes: list[Tree] = [{"name": DATA_VOLUME, "persistentVolumeClaim": {"claimName": ctx.name, **read_only}}]
+    if w.shm is not None:
+        mounts.append({"name": SHM_VOLUME, "mountPath": SHM_PATH})
+        volumes.append({"name": SHM_VOLUME, "emptyDir": {"medium": "Memory", "sizeLimit": w.shm}})
+    return mounts, volumes
+
+
+def _submitters(ctx: Context) -> dict[str, list[tuple[int, Process, str]]]:
+    """The steps whose scripts submit jobs, by service account: (index, process, step name)."""
     by_account: dict[str, list[tuple[int, Process, str]]] = {}
     for i, step in enumerate(ctx.spec.dataflow):
         p = step.process
         if p is not None and p.submits is not None and p.serviceAccount is not None:
             by_account.setdefault(p.serviceAccount, []).append((i, p, step_name(ctx, i, step)))
+    return by_account
+
+
+def submitter_rbac(ctx: Context) -> list[Manifest]:
+    """ServiceAccount, Role and RoleBinding per service account of the steps whose scripts
+    submit jobs (the kinds of all its steps together)."""
+    by_account = _submitters(ctx)
     out = []
     for account in sorted(by_account):
         steps = by_account[account]
