@@ -58,6 +58,7 @@ MAX_ENTRIES = 2000
 MAX_CANDIDATES = 256  # entries of one command line tried on a lookup (one per application content)
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 FORMAT = 6  # bump when the entry layout changes
+FINGERPRINTED = (".py", ".yaml", ".typed", ".json", ".lua")  # the files of the package a build can read
 _FLAGS = {"-q", "--quiet", "--strict"}
 _VALUED = {"-n", "--namespace", "--fluid-version", "--format", "--target", "-f", "--file", "--ignore",
            "--allow-read", "--gitops", "--operation-names", "--env"}
@@ -130,16 +131,24 @@ def _fingerprint() -> list[Any]:
     no user call can set back (os.utime sets only the access and modification times), so an
     edit of the same size with the old mtime restored still changes the fingerprint; a stat
     per file instead of reading and hashing the whole package on every hit."""
-    root = os.path.dirname(os.path.abspath(__file__))
-    files = []
-    for folder, dirnames, names in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-        for name in sorted(names):
-            if name.endswith((".py", ".yaml", ".typed", ".json", ".lua")):
-                st = os.stat(os.path.join(folder, name))
-                files.append([os.path.relpath(os.path.join(folder, name), root), st.st_size, st.st_ino,
-                              st.st_mtime_ns, st.st_ctime_ns])
+    files: list[list[Any]] = []
+    _stat_tree(os.path.dirname(os.path.abspath(__file__)), "", files)
     return [sys.version_info[:2], files]
+
+
+def _stat_tree(folder: str, prefix: str, files: list[list[Any]]) -> None:
+    """[relative path, size, inode, mtime, ctime] of the package's files below `folder`, each
+    folder's files (by name) before its subfolders (by name), as os.walk lists them; paths are
+    joined as strings, a scandir entry per file (os.walk with os.path.join and relpath took
+    two thirds of a cache hit's own time)."""
+    entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    for entry in entries:
+        if entry.name.endswith(FINGERPRINTED) and not entry.is_dir():
+            st = entry.stat()
+            files.append([prefix + entry.name, st.st_size, st.st_ino, st.st_mtime_ns, st.st_ctime_ns])
+    for entry in entries:
+        if entry.name != "__pycache__" and entry.is_dir(follow_symlinks=False):
+            _stat_tree(entry.path, f"{prefix}{entry.name}/", files)
 
 
 def _key(argv: list[str]) -> str:

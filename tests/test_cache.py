@@ -242,3 +242,28 @@ def test_an_uncached_build_imports_no_plugin_scan_and_no_zip_reader(tmp_path: Pa
     proc = subprocess.run([sys.executable, "-c", code, "build", str(EXAMPLES / "alluxio-imagenet-oss.yaml")],
                           capture_output=True, text=True, env=env, check=False)
     assert proc.returncode == 0 and proc.stderr.splitlines()[-1] == "[]", proc.stderr
+
+
+def test_the_tool_fingerprint_lists_the_package_files_and_sees_any_edit(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every file the package can read, by relative path, each folder's files before its
+    subfolders (os.walk's order); __pycache__, other suffixes and linked folders left out; an
+    edit of the same size with the modification time put back still changes it (ctime)."""
+    import time
+
+    from fluidgen import cache
+
+    pkg = tmp_path / "pkg"
+    for rel in ("cache.py", "b.py", "sub/x.yaml", "sub/deeper/y.lua", "a/z.json", "__pycache__/c.py", "notes.txt"):
+        (pkg / rel).parent.mkdir(parents=True, exist_ok=True)
+        (pkg / rel).write_text(rel)
+    (pkg / "linked").symlink_to(pkg / "sub", target_is_directory=True)
+    monkeypatch.setattr(cache, "__file__", str(pkg / "cache.py"))
+    first = cache._fingerprint()
+    assert [f[0] for f in first[1]] == ["b.py", "cache.py", "a/z.json", "sub/x.yaml", "sub/deeper/y.lua"]
+    target = pkg / "sub" / "x.yaml"
+    before = os.stat(target)
+    time.sleep(0.05)  # past the file system's coarse clock, so the change time moves
+    target.write_text("sub/x.yml")  # same size
+    os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert cache._fingerprint() != first
