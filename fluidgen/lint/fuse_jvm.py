@@ -6,7 +6,7 @@ import contextlib
 from collections.abc import Iterator
 
 from ..fluidsource import source
-from ..manifest import components_of, fuse_options, fuse_spec, jvm_flag, levels_of
+from ..manifest import Manifest, Tree, components_of, fuse_options, fuse_spec, jvm_flag, levels_of
 from ..manifest_index import Entry, ManifestIndex
 from ..quantity import cpu_to_millis, java_size_to_bytes, to_bytes
 from ..rules import Example, Finding, Rule
@@ -41,9 +41,7 @@ def client_cache_size(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
 def processor_count(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
     for name, comp in components_of(entry.obj):
         found = jvm_flag(comp.get("jvmOptions"), "-XX:ActiveProcessorCount=")
-        resources = comp.get("resources")
-        limits = resources.get("limits") if isinstance(resources, dict) else None
-        limit = limits.get("cpu") if isinstance(limits, dict) else None
+        limit = _limit(comp, "cpu")
         if found is None or limit is None or not found[1].isdigit():
             continue
         millis = cpu_to_millis(limit)
@@ -53,25 +51,23 @@ def processor_count(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
                           "the JVM sizes thread pools for CPUs it cannot use")
 
 
+def _limit(comp: Tree, resource: str) -> str | int | float | None:
+    """A component's container limit of cpu or memory as written, or None (not set, or not a scalar:
+    never a quantity)."""
+    resources = comp.get("resources")
+    limits = resources.get("limits") if isinstance(resources, dict) else None
+    limit = limits.get(resource) if isinstance(limits, dict) else None
+    return limit if isinstance(limit, str | int | float) else None
+
+
 def jvm_memory_budget(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
     for name, comp in components_of(entry.obj):
-        resources = comp.get("resources")
-        limits = resources.get("limits") if isinstance(resources, dict) else None
-        limit = limits.get("memory") if isinstance(limits, dict) else None
+        limit = _limit(comp, "memory")
         if limit is None:
             continue
-        parts = {}
-        for flag, label in (("-Xmx", "heap"), ("-XX:MaxDirectMemorySize=", "direct memory")):
-            found = jvm_flag(comp.get("jvmOptions"), flag)
-            size = java_size_to_bytes(found[1]) if found else None
-            if size:
-                parts[label] = size
-        if name == "worker":
-            for level in levels_of(entry.obj):
-                in_memory = isinstance(level, dict) and level.get("mediumtype") == "MEM"
-                if in_memory and level.get("volumeType") == "emptyDir":
-                    with contextlib.suppress(ValueError):
-                        parts["MEM tier"] = int(to_bytes(level.get("quota", 0)))
+        parts = _jvm_memory(comp)
+        if name == "worker" and (tier := _emptydir_memory_tier(entry.obj)) is not None:
+            parts["MEM tier"] = tier
         try:
             budget = int(to_bytes(str(limit)))
         except ValueError:
@@ -80,6 +76,27 @@ def jvm_memory_budget(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
             used = " + ".join(f"{k} {v / 2**30:.1f}GiB" for k, v in parts.items())
             yield Finding(("spec", name, "resources", "limits", "memory"),
                           f"{used} exceeds the {name} memory limit {limit}; the container will be OOM-killed")
+
+
+def _jvm_memory(comp: Tree) -> dict[str, int]:
+    """The heap and direct memory a component's jvmOptions give the JVM (those set), by label."""
+    parts = {}
+    for flag, label in (("-Xmx", "heap"), ("-XX:MaxDirectMemorySize=", "direct memory")):
+        found = jvm_flag(comp.get("jvmOptions"), flag)
+        size = java_size_to_bytes(found[1]) if found else None
+        if size:
+            parts[label] = size
+    return parts
+
+
+def _emptydir_memory_tier(obj: Manifest) -> int | None:
+    """The quota of a MEM tier on an emptyDir: memory the worker container is charged for."""
+    size = None
+    for level in levels_of(obj):
+        if isinstance(level, dict) and level.get("mediumtype") == "MEM" and level.get("volumeType") == "emptyDir":
+            with contextlib.suppress(ValueError):
+                size = int(to_bytes(level.get("quota", 0)))
+    return size
 
 
 def fuse_metadata_timeouts(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:

@@ -25,19 +25,23 @@ def fuse_mode_follows_access_modes(entry: Entry, index: ManifestIndex) -> Iterat
     dataset = index.bound_dataset(entry)
     if dataset is None:
         return
-    modes = dataset.spec.get("accessModes")
-    modes = [m for m in modes if isinstance(m, str)] if isinstance(modes, list) else []
-    options = fuse_options(entry.obj)
-    ro = next((i for i, o in options if o == "ro"), None)
+    ro = next((i for i, o in fuse_options(entry.obj) if o == "ro"), None)
     name, cite = dataset.name, engine.lowering.fuse_mode_source.cite()
-    if fuse_read_only(modes) and ro is None:
+    read_only = _read_only(dataset)
+    if read_only and ro is None:
         yield Finding(("spec", "fuse", "args"),
                       f"Dataset {name} is read-only, and Fluid's own FUSE args for it would mount ro ({cite}), "
                       "but fuse.args replace them and have no ro, so the FUSE mount is writable; add ro")
-    elif not fuse_read_only(modes) and ro is not None:
+    elif not read_only and ro is not None:
         yield Finding(("spec", "fuse", "args", ro),
                       f"Dataset {name} is ReadWriteMany, but these fuse.args mount it ro, so every write fails "
                       f"(Fluid's own args would not: {cite}); drop ro")
+
+
+def _read_only(dataset: Entry) -> bool:
+    """Whether Fluid's own FUSE args would mount the Dataset ro, by its access modes (strings only)."""
+    modes = dataset.spec.get("accessModes")
+    return fuse_read_only([m for m in modes if isinstance(m, str)] if isinstance(modes, list) else [])
 
 
 RULES = (

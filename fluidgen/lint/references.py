@@ -6,14 +6,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from ..contract import Storage
+from ..contract import Engine, Storage
 from ..diagnostics import PathT, did_you_mean
 from ..engine_table import ENGINES, REFERENCE_ENGINE, RUNTIME_KINDS
 from ..fluid.dataset import created_volume_names
-from ..fluid.operations import OPERATIONS, PARALLEL_WORKERS
+from ..fluid.operations import OPERATIONS, PARALLEL_WORKERS, Operation
 from ..fluidsource import source
-from ..manifest import Manifest, is_reference_dataset, kind_of, meta, mounts_of, names_given, spec_of
-from ..manifest_index import MIGRATE_ENDS, Entry, ManifestIndex, dataset_ref
+from ..manifest import Manifest, Tree, is_reference_dataset, kind_of, meta, mounts_of, names_given, spec_of
+from ..manifest_index import MIGRATE_ENDS, DatasetRef, Entry, ManifestIndex, dataset_ref
 from ..rules import Example, Finding, Rule
 from ..uri import scheme_of
 from .binding import engine_of
@@ -66,6 +66,17 @@ def _unread_names(kind: str, scheme: str, facts: Storage, secret: Sequence[tuple
 def _incomplete_sets(kind: str, scheme: str, facts: Storage, secret: Sequence[tuple[PathT, str]], plain: set[str],
                      given: set[str], at: PathT) -> Iterator[Finding]:
     """Required names, key pairs, one-of sets and plain options the storage needs."""
+    yield from _missing_required(kind, scheme, facts, secret, given, at)
+    yield from _half_pairs(kind, scheme, facts, given, at)
+    if facts.needs_one_of and not facts.needs_one_of & given:
+        yield Finding(at, f"{kind} needs one of {', '.join(sorted(facts.needs_one_of))} for {scheme}://")
+    for option in facts.options:
+        if option not in plain:
+            yield Finding(at, f'{kind} needs option "{option}" for {scheme}:// mounts')
+
+
+def _missing_required(kind: str, scheme: str, facts: Storage, secret: Sequence[tuple[PathT, str]],
+                      given: set[str], at: PathT) -> Iterator[Finding]:
     missing = sorted(facts.required - given)
     if missing:
         # a name the engine passes on (and so accepts) may still be a misspelling of a missing one
@@ -73,16 +84,15 @@ def _incomplete_sets(kind: str, scheme: str, facts: Storage, secret: Sequence[tu
                         if name not in facts.secret_options and did_you_mean(name, missing))
         yield Finding(at, f"{kind} needs {' and '.join(sorted(facts.required))} for {scheme}:// "
                           f"(missing {', '.join(missing)}){hints}")
+
+
+def _half_pairs(kind: str, scheme: str, facts: Storage, given: set[str], at: PathT) -> Iterator[Finding]:
+    """One name of a key pair without the other (unless the pair is required: reported as missing)."""
     for pair in facts.pairs:
         present = pair & given
         if present and present != pair and not (facts.required & pair):
             yield Finding(at, f"{', '.join(sorted(present))} without {', '.join(sorted(pair - present))}: {kind} "
                               f"needs both {' and '.join(sorted(pair))} for {scheme}://")
-    if facts.needs_one_of and not facts.needs_one_of & given:
-        yield Finding(at, f"{kind} needs one of {', '.join(sorted(facts.needs_one_of))} for {scheme}://")
-    for option in facts.options:
-        if option not in plain:
-            yield Finding(at, f'{kind} needs option "{option}" for {scheme}:// mounts')
 
 
 def _uri_form(kind: str, scheme: str, facts: Storage, text: str, uri_at: PathT) -> Iterator[Finding]:
@@ -128,30 +138,38 @@ def _dataset_credentials(entry: Entry, index: ManifestIndex) -> Iterator[Finding
 
 
 def _migrate_credentials(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
-    ends: dict[str, dict[str, object]] = {side: entry.spec[side] for side in MIGRATE_ENDS
-                                          if isinstance(entry.spec.get(side), dict)}
-    ref = dataset_ref(entry)
-    # the migrated Dataset as the end names it (Fluid's CRD requires its namespace)
-    dataset = index.find("Dataset", ref.name, ref.namespace) if ref is not None else None
-    runtime = index.bound_runtime(dataset) if dataset is not None else None
-    engine = engine_of(runtime.obj) if runtime is not None else None
+    engine = _migrated_engine(entry, index)
     if engine is None:
         return
-    for side, end in ends.items():
-        storage = end.get("externalStorage")
-        if not isinstance(storage, dict):
-            continue
-        scheme = _scheme(storage.get("uri"))
-        if scheme in ("pvc", "local"):
-            continue
-        facts = engine.mounts.migrate_storage.get(scheme) or engine.mounts.migrate_storage.get("*")
-        if facts is None:
-            continue
-        base: PathT = ("spec", side, "externalStorage")
-        secret: list[tuple[PathT, str]] = [((*base, "encryptOptions", j, "name"), n)
-                                           for j, n in names_given(storage.get("encryptOptions"))]
-        yield from _storage_findings(engine.kind, scheme, facts, storage.get("uri"), secret, set(),
-                                     (*base, "encryptOptions"), (*base, "uri"))
+    for side in MIGRATE_ENDS:
+        end = entry.spec.get(side)
+        storage = end.get("externalStorage") if isinstance(end, dict) else None
+        if isinstance(storage, dict):
+            yield from _external_storage(engine, side, storage)
+
+
+def _migrated_engine(entry: Entry, index: ManifestIndex) -> Engine | None:
+    """The engine of the runtime bound to the Dataset a DataMigrate migrates, as the end names it
+    (Fluid's CRD requires its namespace)."""
+    ref = dataset_ref(entry)
+    dataset = index.find("Dataset", ref.name, ref.namespace) if ref is not None else None
+    runtime = index.bound_runtime(dataset) if dataset is not None else None
+    return engine_of(runtime.obj) if runtime is not None else None
+
+
+def _external_storage(engine: Engine, side: str, storage: dict[str, object]) -> Iterator[Finding]:
+    """A DataMigrate end's external storage, against what the engine's migration reads for its scheme."""
+    scheme = _scheme(storage.get("uri"))
+    if scheme in ("pvc", "local"):
+        return
+    facts = engine.mounts.migrate_storage.get(scheme) or engine.mounts.migrate_storage.get("*")
+    if facts is None:
+        return
+    base: PathT = ("spec", side, "externalStorage")
+    secret: list[tuple[PathT, str]] = [((*base, "encryptOptions", j, "name"), n)
+                                       for j, n in names_given(storage.get("encryptOptions"))]
+    yield from _storage_findings(engine.kind, scheme, facts, storage.get("uri"), secret, set(),
+                                 (*base, "encryptOptions"), (*base, "uri"))
 
 
 # -- data operations ----------------------------------------------------------------------
@@ -169,29 +187,40 @@ _NO_DATASET = {
 
 
 def operation_references(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
-    ns = entry.namespace
     ref = dataset_ref(entry)
     if ref is None or not ref.name:
         yield Finding(ref.path if ref else ("spec",), _NO_DATASET.get(entry.kind, _NO_DATASET[""]))
     else:
-        if ref.namespace is None and entry.kind == "DataLoad":
-            yield Finding(ref.path, "set dataset.namespace: Fluid fails a DataLoad whose dataset namespace is empty "
-                                    "or differs from its own (pkg/controllers/v1alpha1/dataload)")
-        elif ref.namespace is not None and ns is not None and ref.namespace != ns:
-            yield Finding((*ref.path, "namespace"), f"the Dataset is in namespace {ref.namespace} but this "
-                                                    f"{entry.kind} is in {ns}; Fluid runs an operation only in its "
-                                                    "Dataset's namespace")
-        where = ref.namespace or ns
-        if ref.name is not None and index.operation_dataset(entry) is None:
+        yield from _dataset_namespace(entry, ref)
+        where = ref.namespace or entry.namespace
+        if index.operation_dataset(entry) is None:
             yield Finding(ref.path, f"no Dataset named {ref.name} in namespace {where or '(default)'} among the files "
                                     f"given; the operation would fail. {_elsewhere('Dataset', where, ref.name)}")
+    yield from _run_after(entry, index)
+
+
+def _dataset_namespace(entry: Entry, ref: DatasetRef) -> Iterator[Finding]:
+    """An operation runs only in its Dataset's namespace; a DataLoad must name it."""
+    ns = entry.namespace
+    if ref.namespace is None and entry.kind == "DataLoad":
+        yield Finding(ref.path, "set dataset.namespace: Fluid fails a DataLoad whose dataset namespace is empty "
+                                "or differs from its own (pkg/controllers/v1alpha1/dataload)")
+    elif ref.namespace is not None and ns is not None and ref.namespace != ns:
+        yield Finding((*ref.path, "namespace"), f"the Dataset is in namespace {ref.namespace} but this "
+                                                f"{entry.kind} is in {ns}; Fluid runs an operation only in its "
+                                                "Dataset's namespace")
+
+
+def _run_after(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
+    """The operation `runAfter` names must be among the files (or declared external)."""
     after = entry.spec.get("runAfter")
-    if isinstance(after, dict):
-        kind, name, namespace = str(after.get("kind")), after.get("name"), after.get("namespace") or ns
-        if index.find(kind, name, namespace) is None:
-            yield Finding(("spec", "runAfter"), f"no {kind} named {name} in namespace {namespace or '(default)'} "
-                                                "among the files given; the operation would wait for it forever. "
-                                                f"{_elsewhere(kind, namespace, name)}")
+    if not isinstance(after, dict):
+        return
+    kind, name, namespace = str(after.get("kind")), after.get("name"), after.get("namespace") or entry.namespace
+    if index.find(kind, name, namespace) is None:
+        yield Finding(("spec", "runAfter"), f"no {kind} named {name} in namespace {namespace or '(default)'} "
+                                            "among the files given; the operation would wait for it forever. "
+                                            f"{_elsewhere(kind, namespace, name)}")
 
 
 def _elsewhere(kind: str, namespace: object, name: object) -> str:
@@ -237,9 +266,10 @@ def derived_names(obj: Manifest) -> list[tuple[str, str]]:
     if engine is not None:
         return engine.created.names(name, spec_of(obj))
     op = OPERATIONS.get(kind_of(obj))
-    if op is None:
-        return []
-    spec = spec_of(obj)
+    return _operation_names(op, name, spec_of(obj)) if op is not None else []
+
+
+def _operation_names(op: Operation, name: str, spec: Tree) -> list[tuple[str, str]]:
     job = op.job_name.format(name=name)
     if op.kind == "DataBackup":
         return [("Pod", job)]
@@ -262,14 +292,10 @@ NAME_LIMITS = {"HelmRelease": 53, "StatefulSet": 52, "AdvancedStatefulSet": 52, 
 
 
 def derived_names_fit(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
-    obj, name = entry.obj, entry.name
+    name = entry.name
     if not isinstance(name, str):
         return
-    made = derived_names(obj)
-    engine = engine_of(obj)
-    op = OPERATIONS.get(entry.kind)
-    if (engine is not None and engine.created.helm_release) or op is not None:
-        made = [("HelmRelease", op.release_name(name) if op is not None else name), *made]
+    made = _with_release(entry, name, derived_names(entry.obj))
     too_long = [(kind, n, NAME_LIMITS[kind]) for kind, n in made if kind in NAME_LIMITS and len(n) > NAME_LIMITS[kind]]
     if not too_long:
         return
@@ -277,6 +303,17 @@ def derived_names_fit(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
     listed = "; ".join(f"{kind} {n} ({len(n)} > {limit})" for kind, n, limit in too_long)
     yield Finding(("metadata", "name"), f"Fluid derives names from {name} that Kubernetes or Helm refuse: {listed}; "
                                         f"use a name of at most {room} characters")
+
+
+def _with_release(entry: Entry, name: str, made: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The derived names, after the Helm release Fluid installs for an operation or a Helm engine's runtime."""
+    op = OPERATIONS.get(entry.kind)
+    if op is not None:
+        return [("HelmRelease", op.release_name(name)), *made]
+    engine = engine_of(entry.obj)
+    if engine is not None and engine.created.helm_release:
+        return [("HelmRelease", name), *made]
+    return made
 
 
 def collides_with_fluid(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:

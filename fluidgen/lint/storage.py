@@ -7,11 +7,12 @@ import json
 import re
 from collections.abc import Iterator
 
+from ..contract import Engine
 from ..diagnostics import PathT
 from ..engine_table import ENGINES
 from ..fluidsource import source
 from ..kinds import table
-from ..manifest import levels_of, mounts_of, walk_strings
+from ..manifest import Tree, levels_of, mounts_of, walk_strings
 from ..manifest_index import Entry, ManifestIndex
 from ..names import dns1035_label, dns1123_subdomain
 from ..quantity import QUANTITY_RE, quantity_hint, to_bytes
@@ -28,25 +29,28 @@ SINGLE_TIER = frozenset(e.kind for e in ENGINES.values() if e.lowering.single_ti
 
 
 def plain_credentials(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
-    spec = entry.spec
     runtime = index.bound_runtime(entry)
     engine = engine_of(runtime.obj) if runtime is not None else None
     for i, mount in enumerate(mounts_of(entry.obj)):
         options = mount.get("options")
-        # The engine's own credential names for this storage (fs.oss.accessKeyId beside the secret),
-        # as well as every name that looks like a secret.
-        facts = engine.mounts.storage.get(scheme_of(str(mount.get("mountPoint", "")))) if engine is not None else None
-        read_as_secret = facts.secret_options if facts is not None else frozenset()
+        read_as_secret = _read_as_secret(engine, mount)
         for key in options if isinstance(options, dict) else {}:
             if SECRET_OPTION.search(str(key)) or key in read_as_secret:
                 yield Finding(("spec", "mounts", i, "options", key),
                               f"credential {key} is in plain options; move it to encryptOptions backed "
                               "by a Secret (fluidgen: credentials.fromEnv/fromFile)")
-    shared = spec.get("sharedOptions")
+    shared = entry.spec.get("sharedOptions")
     for key in shared if isinstance(shared, dict) else {}:
         if SECRET_OPTION.search(str(key)):
             yield Finding(("spec", "sharedOptions", key), f"credential {key} is in plain sharedOptions; "
                                                           "use sharedEncryptOptions")
+
+
+def _read_as_secret(engine: Engine | None, mount: Tree) -> frozenset[str]:
+    """The engine's own credential names for a mount's storage (fs.oss.accessKeyId beside the
+    secret); flagged in plain options as well as every name that looks like a secret."""
+    facts = engine.mounts.storage.get(scheme_of(str(mount.get("mountPoint", "")))) if engine is not None else None
+    return facts.secret_options if facts is not None else frozenset()
 
 
 def placeholders(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
@@ -111,15 +115,21 @@ def _quota_problems(level: dict[str, object], separator: str) -> Iterator[tuple[
     quota, quota_list = level.get("quota"), level.get("quotaList")
     if quota is None and quota_list is None:
         yield "quota", "set quota or quotaList; Fluid refuses a level with neither"
-    if isinstance(quota, str) and not QUANTITY_RE.match(quota):
-        yield "quota", quantity_hint(quota)
-    elif isinstance(quota, str | int) and not isinstance(quota, bool) and _not_positive(quota):
-        yield "quota", f"quota {quota} leaves no room to cache anything; give a positive size such as 10Gi"
+    if (problem := _quota_problem(quota)) is not None:
+        yield "quota", problem
     if isinstance(quota_list, str):
         paths = [p for p in str(level.get("path", "")).split(separator) if p]
-        problem = _quota_list_problem(quota_list, paths)
-        if problem:
+        if problem := _quota_list_problem(quota_list, paths):
             yield "quotaList", problem
+
+
+def _quota_problem(quota: object) -> str | None:
+    """A single quota: a quantity, and above zero."""
+    if isinstance(quota, str) and not QUANTITY_RE.match(quota):
+        return quantity_hint(quota)
+    if isinstance(quota, str | int) and not isinstance(quota, bool) and _not_positive(quota):
+        return f"quota {quota} leaves no room to cache anything; give a positive size such as 10Gi"
+    return None
 
 
 def _quota_list_problem(quota_list: str, paths: list[str]) -> str | None:
@@ -199,15 +209,20 @@ def _resource_quantities(value: object, path: PathT) -> Iterator[tuple[PathT, st
     if isinstance(value, dict):
         for key, item in value.items():
             if key in ("requests", "limits") and isinstance(item, dict) and path and path[-1] == "resources":
-                for name, amount in item.items():
-                    if isinstance(amount, str | int) and not isinstance(amount, bool):
-                        yield (*path, key, name), amount
+                yield from _amounts(item, (*path, key))
             elif isinstance(item, dict | list):
                 yield from _resource_quantities(item, (*path, key))
     elif isinstance(value, list):
         for i, item in enumerate(value):
             if isinstance(item, dict | list):
                 yield from _resource_quantities(item, (*path, i))
+
+
+def _amounts(resources: Tree, path: PathT) -> Iterator[tuple[PathT, str | int]]:
+    """The quantities of a requests or limits mapping (numbers or strings)."""
+    for name, amount in resources.items():
+        if isinstance(amount, str | int) and not isinstance(amount, bool):
+            yield (*path, name), amount
 
 
 def reference_dataset_alone(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
