@@ -75,6 +75,17 @@ def listing_digest(names: list[str]) -> str:
 
 
 YAML_SUFFIXES = (".yaml", ".yml")
+WHEEL_PROFILES = "bundled_profiles"  # pyproject.toml: the wheel carries profiles/ here, inside the package
+
+
+def profiles_folder() -> str:
+    """Where the bundled profiles are when the package is a directory: inside an installed
+    wheel, else the checkout's profiles/ beside the package. They are part of the tool: the
+    build cache fingerprints them with the package (cache.py), and a build never records them
+    as its inputs."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    inside = os.path.join(here, WHEEL_PROFILES)
+    return inside if os.path.isdir(inside) else os.path.join(os.path.dirname(here), "profiles")
 MAX_INPUT_BYTES = 4 * 1024 * 1024  # no input file larger than this is ever read (source.MAX_BYTES)
 
 

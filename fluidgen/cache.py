@@ -126,13 +126,18 @@ def _private(path: str, directory: bool) -> bool:
 
 
 def _fingerprint() -> list[Any]:
-    """The tool itself: every file of the installed package by name, size, inode, and
+    """The tool itself: every file of the installed package (and of the bundled profiles,
+    which a checkout keeps beside it) by name, size, inode, and
     modification and change times. Any write to a file moves its change time (ctime), which
     no user call can set back (os.utime sets only the access and modification times), so an
     edit of the same size with the old mtime restored still changes the fingerprint; a stat
     per file instead of reading and hashing the whole package on every hit."""
     files: list[list[Any]] = []
-    _stat_tree(os.path.dirname(os.path.abspath(__file__)), "", files)
+    package = os.path.dirname(os.path.abspath(__file__))
+    _stat_tree(package, "", files)
+    profiles = buildinputs.profiles_folder()
+    if os.path.dirname(profiles) != package:  # a checkout: the bundled profiles beside the package
+        _stat_tree(profiles, "../profiles/", files)
     return [sys.version_info[:2], files]
 
 

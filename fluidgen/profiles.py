@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BeforeValidator, Field, ValidationError
 
+from .buildinputs import WHEEL_PROFILES, profiles_folder
 from .diagnostics import Diagnostic, FluidgenError, did_you_mean
 from .fluid.schemas import describe_problem, prune_spec, spec_validator
 from .inputs import Reader
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
     from .inputs import Reader
 
 NONE = "none"  # `profile: none` means built-in defaults only
-WHEEL_FOLDER = "bundled_profiles"
 
 
 def _waivers(value: object) -> object:
@@ -93,11 +93,10 @@ def bundled_folder() -> Any:
     import zipfile, 10-18 ms of every uncached build otherwise."""
     here = Path(__file__).resolve().parent
     if (here / "__init__.py").is_file():
-        inside = here / WHEEL_FOLDER
-        return inside if inside.is_dir() else here.parent / "profiles"
+        return Path(profiles_folder())
     from importlib import resources
 
-    packaged = resources.files("fluidgen") / WHEEL_FOLDER
+    packaged = resources.files("fluidgen") / WHEEL_PROFILES
     return packaged if packaged.is_dir() else here.parent / "profiles"
 
 

@@ -174,8 +174,11 @@ def _app(root: Path) -> Path:
     root.mkdir()
     shutil.copytree(EXAMPLES / "credentials", root / "credentials")
     shutil.copytree(EXAMPLES / "scripts", root / "scripts")
+    # the ImageNet example names a bundled profile: the tool's own file, not an input of the app
     for spec in ("jindo-imagenet-oss.yaml", "juicefs-mnist-pipeline.yaml"):
         shutil.copy(EXAMPLES / spec, root / spec)
+    flagship = (EXAMPLES / "alluxio-imagenet-oss.yaml").read_text()
+    (root / "alluxio.yaml").write_text(flagship.replace("name: imagenet", "name: imagenet-alluxio", 1))
     return root
 
 
@@ -251,19 +254,23 @@ def test_the_tool_fingerprint_lists_the_package_files_and_sees_any_edit(tmp_path
     edit of the same size with the modification time put back still changes it (ctime)."""
     import time
 
-    from fluidgen import cache
+    from fluidgen import buildinputs, cache
 
     pkg = tmp_path / "pkg"
     for rel in ("cache.py", "b.py", "sub/x.yaml", "sub/deeper/y.lua", "a/z.json", "__pycache__/c.py", "notes.txt"):
         (pkg / rel).parent.mkdir(parents=True, exist_ok=True)
         (pkg / rel).write_text(rel)
     (pkg / "linked").symlink_to(pkg / "sub", target_is_directory=True)
+    (tmp_path / "profiles").mkdir()  # a checkout: the bundled profiles beside the package
+    (tmp_path / "profiles" / "p.yaml").write_text("p.yaml")
     monkeypatch.setattr(cache, "__file__", str(pkg / "cache.py"))
+    monkeypatch.setattr(buildinputs, "profiles_folder", lambda: str(tmp_path / "profiles"))
     first = cache._fingerprint()
-    assert [f[0] for f in first[1]] == ["b.py", "cache.py", "a/z.json", "sub/x.yaml", "sub/deeper/y.lua"]
-    target = pkg / "sub" / "x.yaml"
-    before = os.stat(target)
-    time.sleep(0.05)  # past the file system's coarse clock, so the change time moves
-    target.write_text("sub/x.yml")  # same size
-    os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
-    assert cache._fingerprint() != first
+    assert [f[0] for f in first[1]] == ["b.py", "cache.py", "a/z.json", "sub/x.yaml", "sub/deeper/y.lua",
+                                        "../profiles/p.yaml"]
+    for target in (pkg / "sub" / "x.yaml", tmp_path / "profiles" / "p.yaml"):
+        before, seen = os.stat(target), cache._fingerprint()
+        time.sleep(0.05)  # past the file system's coarse clock, so the change time moves
+        target.write_text(target.read_text().upper())  # same size
+        os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
+        assert cache._fingerprint() != seen, target

@@ -53,10 +53,8 @@ def _profile_layer(ctx: Context, engine: Engine, base: Tree) -> tuple[Tree, list
     except KeyError as exc:
         ctx.report(("runtime", "profile"), str(exc.args[0]), stage="profile")
         return base, []
-    for profile in chain:  # bundled ones are not read through the Reader: record them for the cache
-        if profile.bundled:
-            name = profile.file.rsplit("/", 1)[-1].removesuffix(".yaml")
-            ctx.reader.inputs.file(profiles.bundled_path(name), profiles.bundled_text(name).encode())
+    # Bundled profiles are the tool's own files, in the cache's fingerprint of the tool
+    # (buildinputs.profiles_folder); a profile file of the user's is read through the Reader.
     tree, diags = profiles.apply(chain, ctx.version, engine.kind, base)
     ctx.diagnostics.extend(diags)
     return tree, chain
