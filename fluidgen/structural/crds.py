@@ -32,10 +32,17 @@ def close_schema(schema: Any) -> Any:
     if not isinstance(schema, dict):
         return schema
     out = {k: close_schema(v) for k, v in schema.items() if k != "properties"}
-    if "properties" in schema and isinstance(schema["properties"], dict):
-        out["properties"] = {k: close_schema(v) for k, v in schema["properties"].items()}
-        if "additionalProperties" not in schema and not schema.get("x-kubernetes-preserve-unknown-fields"):
-            out["additionalProperties"] = False
+    if isinstance(schema.get("properties"), dict):
+        out.update(_closed_properties(schema))
+    return out
+
+
+def _closed_properties(schema: Tree) -> Tree:
+    """`properties` with each one closed, and `additionalProperties: false` unless the schema
+    already says what unknown keys may do."""
+    out: Tree = {"properties": {k: close_schema(v) for k, v in schema["properties"].items()}}
+    if "additionalProperties" not in schema and not schema.get("x-kubernetes-preserve-unknown-fields"):
+        out["additionalProperties"] = False
     return out
 
 
@@ -50,23 +57,11 @@ class CrdSet:
 
     @classmethod
     def load(cls, location: str | Path) -> CrdSet:
-        root = Path(location)
-        files = sorted(p for p in root.iterdir() if p.suffix in (".yaml", ".yml", ".json")) \
-            if root.is_dir() else [root]
-        if root.is_dir():
-            _only_regular_inside(root, files)
+        files = _crd_files(Path(location))
         if not files:
             raise FluidgenError([Diagnostic(str(location), 0, 0, "error", "no CRD files found (expected a directory "
                                             "of CRD YAML files or one multi-document file)")])
-        reader = Reader()
-        schemas: dict[tuple[str, str], Any] = {}
-        scopes: dict[tuple[str, str], str] = {}
-        for f in files:
-            for doc in load_text(str(f), decode(str(f), reader.read(str(f), MAX_CRD_BYTES)), MAX_CRD_NODES):
-                for crd in _crds_in(doc.data):
-                    found = _schemas_of(crd)
-                    schemas.update(found)
-                    scopes.update(dict.fromkeys(found, str((crd.get("spec") or {}).get("scope", "Namespaced"))))
+        schemas, scopes = _read_schemas(files)
         if not schemas:
             raise FluidgenError([Diagnostic(str(location), 0, 0, "error", "no CustomResourceDefinition found")])
         return cls(schemas, str(location), scopes)
@@ -99,6 +94,29 @@ class CrdSet:
                                 f"({type(exc).__name__})", "schema")]
 
 
+def _crd_files(root: Path) -> list[Path]:
+    """A directory's YAML and JSON files (regular files inside it), or the one file named."""
+    if not root.is_dir():
+        return [root]
+    files = sorted(p for p in root.iterdir() if p.suffix in (".yaml", ".yml", ".json"))
+    _only_regular_inside(root, files)
+    return files
+
+
+def _read_schemas(files: list[Path]) -> tuple[dict[tuple[str, str], Tree], dict[tuple[str, str], str]]:
+    """The schema and the scope of every (apiVersion, kind) the CRDs in these files define."""
+    reader = Reader()
+    schemas: dict[tuple[str, str], Tree] = {}
+    scopes: dict[tuple[str, str], str] = {}
+    for f in files:
+        for doc in load_text(str(f), decode(str(f), reader.read(str(f), MAX_CRD_BYTES)), MAX_CRD_NODES):
+            for crd in _crds_in(doc.data):
+                found = _schemas_of(crd)
+                schemas.update(found)
+                scopes.update(dict.fromkeys(found, str((crd.get("spec") or {}).get("scope", "Namespaced"))))
+    return schemas, scopes
+
+
 def _crds_in(doc: Any) -> Iterator[Tree]:
     if not isinstance(doc, dict):
         return
@@ -117,8 +135,7 @@ def _schemas_of(crd: Tree) -> dict[tuple[str, str], Any]:
     for version in spec.get("versions") or []:
         if not isinstance(version, dict):
             continue
-        schema = ((version.get("schema") or {}).get("openAPIV3Schema")) or \
-            (spec.get("validation") or {}).get("openAPIV3Schema")
+        schema = _version_schema(spec, version)
         if isinstance(schema, dict):
             closed = close_schema(copy.deepcopy(schema))
             props = closed.setdefault("properties", {})
@@ -126,6 +143,12 @@ def _schemas_of(crd: Tree) -> dict[tuple[str, str], Any]:
             closed["additionalProperties"] = False
             out[(f"{group}/{version.get('name')}", kind)] = closed
     return out
+
+
+def _version_schema(spec: Tree, version: Tree) -> object:
+    """A version's openAPIV3Schema, else the whole CRD's (apiextensions v1beta1 `validation`)."""
+    return ((version.get("schema") or {}).get("openAPIV3Schema")) or \
+        (spec.get("validation") or {}).get("openAPIV3Schema")
 
 
 def _only_regular_inside(root: Path, files: list[Path]) -> None:
