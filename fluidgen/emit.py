@@ -129,14 +129,14 @@ def _key_order(mapping: dict[str, Any], top: bool) -> list[str]:
     return keys
 
 
-def _lines(value: dict[str, Any] | list[Any], indent: int, out: list[str]) -> None:
+def _lines(value: dict[str, object] | list[object], indent: int, out: list[str]) -> None:
     if isinstance(value, dict):
         _mapping_lines(value, indent, out)
     else:
         _sequence_lines(value, indent, out)
 
 
-def _mapping_lines(value: dict[str, Any], indent: int, out: list[str], top: bool = False) -> None:
+def _mapping_lines(value: dict[str, object], indent: int, out: list[str], top: bool = False) -> None:
     pad = " " * indent
     for key in _key_order(value, top):
         item = value[key]
@@ -153,7 +153,7 @@ def _mapping_lines(value: dict[str, Any], indent: int, out: list[str], top: bool
             out.append(f"{head} {_empty_or_scalar(item)}")
 
 
-def _sequence_lines(value: list[Any], indent: int, out: list[str]) -> None:
+def _sequence_lines(value: list[object], indent: int, out: list[str]) -> None:
     pad = " " * indent
     for item in value:
         if isinstance(item, dict | list) and item:

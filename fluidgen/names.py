@@ -100,13 +100,13 @@ def metadata_problems(meta: Mapping[str, Any], name_rule: str) -> list[tuple[tup
 _NAME_RULES = {"dns1035": dns1035_label, "dns1123-label": dns1123_label}  # else dns1123_subdomain
 
 
-def _name_problem(name: Any, name_rule: str) -> str | None:
+def _name_problem(name: object, name_rule: str) -> str | None:
     if not isinstance(name, str) or not name:
         return "metadata.name is required"
     return _NAME_RULES.get(name_rule, dns1123_subdomain)(name)
 
 
-def _label_and_annotation_problems(meta: Mapping[str, Any]) -> list[tuple[tuple[str, ...], str]]:
+def _label_and_annotation_problems(meta: Mapping[str, object]) -> list[tuple[tuple[str, ...], str]]:
     """Label and annotation keys must be qualified names; label values have their own form."""
     out: list[tuple[tuple[str, ...], str]] = []
     for field in ("labels", "annotations"):

@@ -54,7 +54,7 @@ def check_object(obj: Any, version: str, crds: CrdSet | None = None) -> list[Obj
     return out
 
 
-def _identity(obj: Any) -> tuple[str, str] | ObjectProblem:
+def _identity(obj: object) -> tuple[str, str] | ObjectProblem:
     """The object's apiVersion and kind, or why it is not a Kubernetes object."""
     if not isinstance(obj, dict):
         return ObjectProblem((), f"expected a Kubernetes object (a mapping), found {describe(obj)}")

@@ -28,7 +28,7 @@ def _data_path(data: Any, loc: tuple[int | str, ...]) -> tuple[PathT, Any, tuple
     return tuple(path), node, ()
 
 
-def _holds(node: Any, part: int | str) -> bool:
+def _holds(node: object, part: int | str) -> bool:
     """Whether a loc part is a key or an index of this node."""
     if isinstance(node, dict):
         return isinstance(part, str) and part in node
@@ -88,7 +88,7 @@ _WANTED = {"string_type": "a string", "int_type": "an integer", "bool_type": "tr
            "list_type": "a list", "tuple_type": "a list", "float_type": "a number"}
 
 
-def _literal_message(expected: Any, node: Any) -> str:
+def _literal_message(expected: object, node: object) -> str:
     hint = ""
     if isinstance(node, str):
         options = [o.strip(" '") for o in str(expected).replace(" or ", ",").split(",")]

@@ -142,7 +142,7 @@ _NUMBER = re.compile(r"""(?P<int>[-+]?[0-9]+)
   | (?P<inf>[-+]?\.(?:inf|Inf|INF))
   | (?P<nan>\.(?:nan|NaN|NAN))""", re.VERBOSE)
 # A number longer than MAX_INT_DIGITS stays a string: not one a manifest can hold.
-_NUMBER_VALUE: dict[str, Callable[[str], Any]] = {
+_NUMBER_VALUE: dict[str, Callable[[str], int | float | str]] = {
     "int": lambda text: text if len(text.lstrip("+-")) > MAX_INT_DIGITS else int(text),
     "oct": lambda text: text if len(text) > MAX_INT_DIGITS else int(text[2:], 8),
     "hex": lambda text: text if len(text) > MAX_INT_DIGITS else int(text[2:], 16),
@@ -308,7 +308,7 @@ class _Composer:
             raise self._fail(event, path, f"unsupported YAML tag {tag}; remove it")
         return self._tagged(event, path, tag[len(CORE):])
 
-    def _tagged(self, event: Any, path: PathT, name: str) -> Any:
+    def _tagged(self, event: Any, path: PathT, name: str) -> object:
         """A scalar with a core tag (!!str, !!int, ...): the plain value, if it is of that type."""
         value: str = event.value
         if name == "str":

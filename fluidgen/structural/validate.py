@@ -19,7 +19,7 @@ import base64
 import binascii
 import operator
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -147,7 +147,7 @@ class Validator:
             out.append(Problem(path, "null: the API server drops this key, as if it were not given; remove "
                                      "it or give a value", "null", severity="warning"))
 
-    def _combined(self, schema: Schema, value: Any, path: PathT, out: list[Problem]) -> None:
+    def _combined(self, schema: Schema, value: object, path: PathT, out: list[Problem]) -> None:
         """`anyOf`, `oneOf` and `allOf`."""
         for key in ("anyOf", "oneOf"):
             if key in schema:
@@ -155,7 +155,7 @@ class Validator:
         for sub in schema.get("allOf", ()):
             self._check(sub, value, path, out)
 
-    def _by_type(self, schema: Schema, value: Any, path: PathT, out: list[Problem]) -> None:
+    def _by_type(self, schema: Schema, value: object, path: PathT, out: list[Problem]) -> None:
         """The keywords of the value's own type (lengths, bounds, fields, items)."""
         if isinstance(value, dict):
             self._object(schema, value, path, out)
@@ -163,7 +163,7 @@ class Validator:
             self._array(schema, value, path, out)
         elif isinstance(value, str):
             self._string(schema, value, path, out)
-        elif _is_int(value) or isinstance(value, float):
+        elif isinstance(value, int | float) and not isinstance(value, bool):
             self._number(schema, value, path, out)
 
     @staticmethod
@@ -182,7 +182,7 @@ class Validator:
             hint = quote_hint(value)
         return Problem(path, f"expected {wanted}, found {describe(value)}{hint}", "type")
 
-    def _enum_problem(self, enum: list[Any], value: Any, path: PathT) -> Problem:
+    def _enum_problem(self, enum: Sequence[object], value: object, path: PathT) -> Problem:
         choices = ", ".join(repr(e) for e in enum)
         return Problem(path, f"must be one of {choices}, got {self._show(path, value)}", "enum",
                        tuple(str(e) for e in enum))
@@ -201,7 +201,7 @@ class Validator:
         else:
             out.extend(self._nearest_branch(schema[key], results, value, path))
 
-    def _nearest_branch(self, branches: list[Schema], results: list[list[Problem]], value: Any,
+    def _nearest_branch(self, branches: list[Schema], results: list[list[Problem]], value: object,
                         path: PathT) -> list[Problem]:
         """What to report when no branch fits: the fewest problems of a branch the value has
         the type of, else the types the branches take."""
@@ -290,7 +290,7 @@ class Validator:
 _EMBEDDED_KEYS = ("apiVersion", "kind", "metadata")  # an embedded resource's own, never unknown
 
 
-def _open_object(schema: Schema, props: Mapping[str, Any], extra: Any) -> bool:
+def _open_object(schema: Schema, props: Mapping[str, object], extra: object) -> bool:
     """Whether a mapping here may hold fields its schema does not name."""
     return bool(schema.get("x-kubernetes-preserve-unknown-fields") or extra is True or (extra is None and not props))
 
@@ -317,8 +317,8 @@ def _sizes(schema: Schema, size: int, path: PathT, rules: tuple[_SizeRule, ...],
             out.append(Problem(path, message(schema[keyword]), keyword))
 
 
-def _repeats(value: list[Any], path: PathT, out: list[Problem]) -> None:
-    seen: list[Any] = []
+def _repeats(value: list[object], path: PathT, out: list[Problem]) -> None:
+    seen: list[object] = []
     for i, item in enumerate(value):
         if item in seen:
             out.append(Problem((*path, i), "repeats an earlier item; items must be unique", "uniqueItems"))
