@@ -26,7 +26,6 @@ from .healthcheck import (
     CondMessage,
     Family,
     Field,
-    IfSet,
     Is,
     IsFalse,
     NoStatus,
@@ -134,24 +133,31 @@ def _lua_pred(pred: Pred) -> str:
 
 
 def _lua_message(parts: tuple[Part, ...]) -> str:
-    out: list[str] = []
+    return " .. ".join(map(_lua_part, _joined(parts))) or '""'
+
+
+def _joined(parts: tuple[Part, ...]) -> list[Part]:
+    """The parts with adjacent literals as one string."""
     merged: list[Part] = []
-    for part in parts:  # adjacent literals as one string
+    for part in parts:
         merged[-1:] = [merged[-1] + part] if isinstance(part, str) and merged and isinstance(merged[-1], str) \
             else [*merged[-1:], part]
-    for part in merged:
-        if isinstance(part, str):
-            out.append(_lua_string(part))
-        elif isinstance(part, Field) and not part.default:
-            out.append(f"text({_lua_string(part.path)})")
-        elif isinstance(part, Field):
-            out.append(f"or_default(text({_lua_string(part.path)}), {_lua_string(part.default)})")
-        elif isinstance(part, CondMessage):
-            kind = "nil" if part.type is None else _lua_string(part.type)
-            out.append(f"newest_message({kind}, {_lua_string(part.default)})")
-        elif isinstance(part, IfSet):
-            out.append(f"(text({_lua_string(part.path)}) ~= \"\" and ({_lua_message(part.parts)}) or \"\")")
-    return " .. ".join(out) or '""'
+    return merged
+
+
+def _lua_part(part: Part) -> str:
+    """One part of a message as a Lua expression."""
+    if isinstance(part, str):
+        return _lua_string(part)
+    if isinstance(part, Field) and not part.default:
+        return f"text({_lua_string(part.path)})"
+    if isinstance(part, Field):
+        return f"or_default(text({_lua_string(part.path)}), {_lua_string(part.default)})"
+    if isinstance(part, CondMessage):
+        kind = "nil" if part.type is None else _lua_string(part.type)
+        return f"newest_message({kind}, {_lua_string(part.default)})"
+    # an IfSet: its parts where the path is set
+    return f"(text({_lua_string(part.path)}) ~= \"\" and ({_lua_message(part.parts)}) or \"\")"
 
 
 def render_lua(family: Family) -> str:

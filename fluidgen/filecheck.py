@@ -113,30 +113,36 @@ def _check_file(path: str, text: str, docs: list[Document], checks: Checks, read
                       ignore=checks.ignore, read_credentials=False, allow_read=checks.allow_read)
     manifests: list[Document] = []
     for doc in docs:
-        if is_spec(doc.data):
-            try:
-                compiled, found = compile_document(doc, options, reader)
-                diags += found
-                context += compiled
-            except FluidgenError as exc:
-                diags += exc.diagnostics
-        elif project.is_project(doc.data):
-            diags += project.check(doc)  # fluidgen.yaml: its environments are built by build/plan --env
-        elif (hint := near_miss(doc.data)) is not None:
-            diags.append(doc.diag(("apiVersion",), hint))
-        elif is_fragment(doc.data):
-            if not checks.specs_only:
-                diags.append(doc.diag((), "an overlay fragment (spec keys, no apiVersion): it is checked only merged "
-                                          "into its spec; check that with fluidgen build -f SPEC -f THIS", "warning"))
-        elif not checks.specs_only:
-            manifests.append(doc)
-            if checks.schema:
-                diags += _validate(doc, checks)
+        diags += _check_document(doc, checks, options, reader, manifests, context)
     if checks.lint:
         diags += directive_problems(path, text)
         ignore = set(checks.ignore) | file_ignores(text)
         manifests_seen += [(doc, ignore) for doc in manifests]
     return diags
+
+
+def _check_document(doc: Document, checks: Checks, options: Options, reader: Reader, manifests: list[Document],
+                    context: list[dict[str, object]]) -> list[Diagnostic]:
+    """Problems of one document, by what it is: a spec (compiled; its objects join `context`), a
+    project file, a near miss, an overlay fragment, or a hand-written manifest (joins `manifests`)."""
+    if is_spec(doc.data):
+        try:
+            compiled, found = compile_document(doc, options, reader)
+        except FluidgenError as exc:
+            return exc.diagnostics
+        context += compiled
+        return found
+    if project.is_project(doc.data):
+        return project.check(doc)  # fluidgen.yaml: its environments are built by build/plan --env
+    if (hint := near_miss(doc.data)) is not None:
+        return [doc.diag(("apiVersion",), hint)]
+    if checks.specs_only:
+        return []
+    if is_fragment(doc.data):
+        return [doc.diag((), "an overlay fragment (spec keys, no apiVersion): it is checked only merged "
+                             "into its spec; check that with fluidgen build -f SPEC -f THIS", "warning")]
+    manifests.append(doc)
+    return _validate(doc, checks) if checks.schema else []
 
 
 def _validate(doc: Document, checks: Checks) -> list[Diagnostic]:

@@ -122,6 +122,12 @@ TIMEOUT = "30m"  # the runtime's pods pull images and start
 DECRYPTION_SECRET = "sops-age"  # flux's documented name for the age key Secret
 
 
+def _data_health_exprs(fluid_versions: Iterable[str]) -> list[Tree]:
+    """The health expressions of every kind but the workloads that the versions emit."""
+    judged = sorted({k for v in fluid_versions for k in judged_kinds(v) if k not in WORKLOADS})
+    return [health_entry(table()[k].api_version, k, FAMILIES[family_of()[k]]) for k in judged]
+
+
 def kustomizations(objects: list[Manifest], fluid_versions: Iterable[str], *, name: str, path: str,
                    source: tuple[str, str], namespace: str = "flux-system", interval: str = DEFAULT_INTERVAL,
                    timeout: str | None = None, decryption_secret: str = DECRYPTION_SECRET) -> list[Manifest]:
@@ -129,14 +135,12 @@ def kustomizations(objects: list[Manifest], fluid_versions: Iterable[str], *, na
     DIR at `path` in the source: the data first, the workloads (DIR/workloads) after it."""
     kinds = {str(o["kind"]) for o in objects}
     jobs = any(rank(k) >= RANK_WORKLOAD for k in kinds)
-    judged = sorted({k for v in fluid_versions for k in judged_kinds(v) if k not in WORKLOADS})
-    exprs = [health_entry(table()[k].api_version, k, FAMILIES[family_of()[k]]) for k in judged]
     if timeout is None:
         timeout = TIMEOUT_WITH_OPERATIONS if kinds & set(OPERATIONS) else TIMEOUT
     source_ref = {"kind": source[0], "name": source[1]}
     data: Tree = {
         "interval": interval, "path": path.rstrip("/") or ".", "prune": True, "sourceRef": source_ref,
-        "wait": True, "timeout": timeout, "healthCheckExprs": exprs,
+        "wait": True, "timeout": timeout, "healthCheckExprs": _data_health_exprs(fluid_versions),
     }
     if "Secret" in kinds:
         data["decryption"] = {"provider": "sops", "secretRef": {"name": decryption_secret}}

@@ -21,8 +21,9 @@ from __future__ import annotations
 import os
 import subprocess
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import IO
 
 from .yamlreader import MAX_BYTES
 
@@ -84,10 +85,17 @@ def copy(tree: str, top: str, folders: Iterable[str], dest: str) -> Copied:
         wanted = [""]
     listing = _git(["ls-tree", "-r", "-l", "-z", "--full-tree", tree, "--", *[w for w in wanted if w]], top,
                    timeout=TIMEOUT_S)
-    blobs: list[tuple[str, str]] = []  # (object id, path)
-    links: list[tuple[str, str]] = []
-    total = 0
-    too_large: list[str] = []
+    blobs, links, too_large = _within_limits(_blobs(listing, out))
+    out.notes += [(rel, f"left out: larger than {MAX_BYTES // (1024 * 1024)} MiB") for rel in too_large]
+    targets = _stream(top, blobs, [oid for oid, _ in links], dest)
+    made = [rel for oid, rel in links if _link(dest, rel, targets.get(oid, ""), out)]
+    _drop_escaping_links(dest, made, out)
+    return out
+
+
+def _blobs(listing: str, out: Copied) -> Iterator[tuple[str, str, str, int]]:
+    """(mode, object id, path, size) of each blob in `git ls-tree -r -l -z` output, as it is
+    read; an entry whose name a checkout cannot hold is noted in `out` and left out."""
     for record in listing.split("\0"):
         if not record:
             continue
@@ -97,12 +105,22 @@ def copy(tree: str, top: str, folders: Iterable[str], dest: str) -> Copied:
             out.notes.append((rel, "left out: not a name a checkout can hold"))
             continue
         mode, kind, oid, size = fields
-        if kind != "blob":
-            continue  # submodules: their content is not in this repository
-        if len(blobs) + len(links) >= MAX_FILES:
+        if kind == "blob":  # not submodules: their content is not in this repository
+            yield mode, oid, rel, int(size) if size.isdigit() else MAX_BYTES + 1
+
+
+def _within_limits(blobs: Iterable[tuple[str, str, str, int]]
+                   ) -> tuple[list[tuple[str, str]], list[tuple[str, str]], list[str]]:
+    """The files to copy as (object id, path) and the symbolic links, and the paths of files
+    too large to read; more than MAX_FILES entries or MAX_TOTAL bytes is a TreeError."""
+    files: list[tuple[str, str]] = []
+    links: list[tuple[str, str]] = []
+    too_large: list[str] = []
+    total = 0
+    for mode, oid, rel, length in blobs:
+        if len(files) + len(links) >= MAX_FILES:
             raise TreeError(f"the specs' directories hold more than {MAX_FILES} files at this revision; give the "
                             "spec files of one directory, or plan against a rendered file instead")
-        length = int(size) if size.isdigit() else MAX_BYTES + 1
         if mode == "120000":
             links.append((oid, rel))
         elif length > MAX_BYTES:
@@ -112,12 +130,8 @@ def copy(tree: str, top: str, folders: Iterable[str], dest: str) -> Copied:
             if total > MAX_TOTAL:
                 raise TreeError(f"the specs' directories hold more than {MAX_TOTAL // (1024 * 1024)} MiB at this "
                                 "revision; give the spec files of one directory, or plan against a rendered file")
-            blobs.append((oid, rel))
-    out.notes += [(rel, f"left out: larger than {MAX_BYTES // (1024 * 1024)} MiB") for rel in too_large]
-    targets = _stream(top, blobs, [oid for oid, _ in links], dest)
-    made = [rel for oid, rel in links if _link(dest, rel, targets.get(oid, ""), out)]
-    _drop_escaping_links(dest, made, out)
-    return out
+            files.append((oid, rel))
+    return files, links, too_large
 
 
 def _stream(top: str, blobs: list[tuple[str, str]], texts_of: list[str], dest: str) -> dict[str, str]:
@@ -137,15 +151,7 @@ def _stream(top: str, blobs: list[tuple[str, str]], texts_of: list[str], dest: s
     assert proc.stdin is not None and proc.stdout is not None
     try:
         for oid in order:
-            proc.stdin.write(oid.encode("ascii", "replace") + b"\n")
-            proc.stdin.flush()
-            header = proc.stdout.readline().split()
-            if len(header) != 3 or header[1] != b"blob" or not header[2].isdigit():
-                raise TreeError("git cat-file gave an unexpected answer")
-            size = int(header[2])
-            if size > MAX_BYTES:
-                raise TreeError("a blob is larger than git ls-tree said")
-            data = proc.stdout.read(size + 1)[:size]
+            data = _cat(proc.stdin, proc.stdout, oid)
             for rel in paths.get(oid, ()):
                 _write(dest, rel, data)
             if oid in texts_of:
@@ -159,6 +165,19 @@ def _stream(top: str, blobs: list[tuple[str, str]], texts_of: list[str], dest: s
         proc.kill()
         proc.wait()
         proc.stdout.close()
+
+
+def _cat(stdin: IO[bytes], stdout: IO[bytes], oid: str) -> bytes:
+    """One blob's content from `git cat-file --batch`, refused unless it is a blob within MAX_BYTES."""
+    stdin.write(oid.encode("ascii", "replace") + b"\n")
+    stdin.flush()
+    header = stdout.readline().split()
+    if len(header) != 3 or header[1] != b"blob" or not header[2].isdigit():
+        raise TreeError("git cat-file gave an unexpected answer")
+    size = int(header[2])
+    if size > MAX_BYTES:
+        raise TreeError("a blob is larger than git ls-tree said")
+    return stdout.read(size + 1)[:size]
 
 
 def _write(dest: str, rel: str, data: bytes) -> None:

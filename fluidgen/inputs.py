@@ -157,31 +157,16 @@ class Reader:
                 notes.append(Diagnostic(folder, 0, 0, "info", "skipped: a link back to a directory already read"))
                 continue
             seen.add(real)
-            kept = []
-            for name in sorted(d for d in dirnames if not d.startswith(".")):
-                path = os.path.join(folder, name)
-                if os.path.islink(path) and not inside(os.path.realpath(path), root):
-                    notes.append(_leaves(path, top))
-                else:
-                    kept.append(name)
-            dirnames[:] = kept
+            dirnames[:] = _subfolders(folder, dirnames, root, top, notes)
             self.inputs.listing(folder)
             for name in sorted(names):
                 if name.startswith(".") or not name.endswith(YAML_SUFFIXES):
                     continue
                 path = os.path.join(folder, name)
-                if os.path.islink(path) and not inside(os.path.realpath(path), root):
-                    notes.append(_leaves(path, top))
-                    continue
-                try:
-                    mode = os.stat(path).st_mode
-                except OSError as exc:
-                    notes.append(Diagnostic(path, 0, 0, "warning", f"skipped: cannot read ({exc.strerror})"))
-                    continue
-                if not stat.S_ISREG(mode):
-                    notes.append(Diagnostic(path, 0, 0, "warning", "skipped: not a regular file"))
-                    continue
-                found.append(path)
+                if (note := _unread(path, root, top)) is not None:
+                    notes.append(note)
+                else:
+                    found.append(path)
         return found, notes
 
     # -- files a spec refers to ---------------------------------------------------------
@@ -239,6 +224,33 @@ def _too_large(path: str, limit: int) -> FluidgenError:
 def inside(real: str, root: str) -> bool:
     """A real path at or below a real root directory."""
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _subfolders(folder: str, dirnames: list[str], root: str, top: str, notes: list[Diagnostic]) -> list[str]:
+    """The folders of `folder` to walk into, sorted: not hidden, and a link only when it stays
+    inside `root` (one that leaves is noted)."""
+    kept = []
+    for name in sorted(d for d in dirnames if not d.startswith(".")):
+        path = os.path.join(folder, name)
+        if os.path.islink(path) and not inside(os.path.realpath(path), root):
+            notes.append(_leaves(path, top))
+        else:
+            kept.append(name)
+    return kept
+
+
+def _unread(path: str, root: str, top: str) -> Diagnostic | None:
+    """Why a YAML file found in a directory is skipped (None to read it): a link that leaves
+    `root`, or not a regular file."""
+    if os.path.islink(path) and not inside(os.path.realpath(path), root):
+        return _leaves(path, top)
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        return Diagnostic(path, 0, 0, "warning", f"skipped: cannot read ({exc.strerror})")
+    if not stat.S_ISREG(mode):
+        return Diagnostic(path, 0, 0, "warning", "skipped: not a regular file")
+    return None
 
 
 def _leaves(path: str, top: str) -> Diagnostic:

@@ -25,6 +25,7 @@ YAML files of the directory that the environment does not use are reported, neve
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Annotated, Literal
 
@@ -82,8 +83,6 @@ class Selected:
 def _only_inside(path: str) -> None:
     """A project file is a regular file whose real path stays in its directory: a hostile
     repository's link to a file elsewhere, or a FIFO, is never read."""
-    import stat
-
     try:
         mode = os.stat(path).st_mode
     except OSError as exc:
@@ -124,24 +123,35 @@ def select(directory: str, wanted: str | None, options: Options, reader: Reader)
     """The environment of DIR/fluidgen.yaml to build, with its settings applied to `options`."""
     path = os.path.join(directory, FILE)
     project, doc = load(path, reader)
+    wanted = _environment(path, project, wanted)
+    env = project.environments[wanted]
+    chains = [[str(reader.referenced(doc, ("environments", wanted, "specs", i, j), p)) for j, p in enumerate(chain)]
+              for i, chain in enumerate(env.specs)]
+    chosen = replace(options, namespace=env.namespace or options.namespace,
+                     fluid_version=env.fluidVersion or options.fluid_version, gitops=env.gitops or options.gitops)
+    return Selected(wanted, chains, chosen, _unused(directory, chains, wanted, reader))
+
+
+def _environment(path: str, project: Project, wanted: str | None) -> str:
+    """The environment asked for, or the project's only one; refuses a missing choice or name."""
     names = sorted(project.environments)
     if wanted is None and len(names) == 1:
-        wanted = names[0]
+        return names[0]
     if wanted is None:
         raise FluidgenError([Diagnostic(path, 1, 1, "error", f"{FILE} defines the environments {', '.join(names)}; "
                                                              "choose one with --env or FLUIDGEN_ENV")])
     if wanted not in project.environments:
         raise FluidgenError([Diagnostic(path, 1, 1, "error", f'no environment "{wanted}" in {FILE} (it has '
                                                              f"{', '.join(names)}){did_you_mean(wanted, names)}")])
-    env = project.environments[wanted]
-    chains = [[str(reader.referenced(doc, ("environments", wanted, "specs", i, j), p)) for j, p in enumerate(chain)]
-              for i, chain in enumerate(env.specs)]
-    chosen = replace(options, namespace=env.namespace or options.namespace,
-                     fluid_version=env.fluidVersion or options.fluid_version, gitops=env.gitops or options.gitops)
+    return wanted
+
+
+def _unused(directory: str, chains: list[list[str]], wanted: str, reader: Reader) -> list[Diagnostic]:
+    """The YAML files of the directory the environment does not build, and the entries never read."""
     used = {os.path.normpath(p) for chain in chains for p in chain}
     found, walked = reader.expand([directory])
     unused = [n for n in walked if n.severity == "warning"]  # links that leave, FIFOs: named, never dropped
     for f in found:
         if os.path.normpath(f) not in used and os.path.basename(f) != FILE:
             unused.append(Diagnostic(f, 0, 0, "info", f'not built: environment "{wanted}" of {FILE} does not list it'))
-    return Selected(wanted, chains, chosen, unused)
+    return unused

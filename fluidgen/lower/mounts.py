@@ -64,15 +64,21 @@ def _check_scheme(ctx: Context, engine: Engine, i: int, m: Mount) -> None:
     """Whether the engine mounts this mount's scheme at all."""
     scheme = PVC if m.nfs is not None else scheme_of(m.uri or "")
     at = ("source", i, "nfs" if m.nfs is not None else "uri")
+    if (problem := _scheme_problem(engine, scheme)) is not None:
+        ctx.report(at, problem, stage="check")
+
+
+def _scheme_problem(engine: Engine, scheme: str) -> str | None:
+    """Why the engine cannot mount `scheme` ('': the mount has none); None when it can, or a rule judges it."""
+    accepted = engine.mounts.schemes
     if scheme == REFERENCE:
-        return  # the rules FG115 (its only mount) and FG120 (the engine that serves it) judge it
-    if not scheme and engine.mounts.schemes is None:
-        return  # a FUSE program of the user's reads mountPoint as it is (server:/export, a volume name)
-    if not scheme:
-        ctx.report(at, "expected a URI with a scheme, such as oss://bucket/dir/ or pvc://claim", stage="check")
-    elif engine.mounts.schemes is not None and scheme not in engine.mounts.schemes:
-        accepted = ", ".join(f"{s}://" for s in sorted(engine.mounts.schemes)) or "no mounts"
-        ctx.report(at, f"{engine.kind} cannot mount {scheme}:// (it accepts {accepted})", stage="check")
+        return None  # the rules FG115 (its only mount) and FG120 (the engine that serves it) judge it
+    if not scheme:  # without a list, a FUSE program of the user's reads mountPoint as it is (server:/export)
+        return None if accepted is None else "expected a URI with a scheme, such as oss://bucket/dir/ or pvc://claim"
+    if accepted is not None and scheme not in accepted:
+        listed = ", ".join(f"{s}://" for s in sorted(accepted)) or "no mounts"
+        return f"{engine.kind} cannot mount {scheme}:// (it accepts {listed})"
+    return None
 
 
 def lower_mounts(ctx: Context) -> tuple[list[Tree], list[SecretPlan]]:
