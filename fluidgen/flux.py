@@ -92,16 +92,17 @@ def judged_kinds(version: str) -> list[str]:
     """The kinds fluidgen emits on `version` that have a status to judge, batch/v1 Job aside
     (kstatus judges it)."""
     runtimes = {e.kind: e.name for e in ENGINES.values()}
-    out = []
-    for kind in family_of():
-        if kind in runtimes and not versions.has(version, runtimes[kind]):
-            continue
-        if kind in WORKLOADS and not WORKLOADS[kind].health:
-            continue
-        if kind not in runtimes and kind not in WORKLOADS and not versions.has(version, kind):
-            continue
-        out.append(kind)
-    return out
+    return [kind for kind in family_of() if _judged(kind, version, runtimes)]
+
+
+def _judged(kind: str, version: str, runtimes: dict[str, str]) -> bool:
+    """Whether `version` has the kind (a runtime: its engine) and the kind has a status to
+    judge (a training job: when its kind reports one)."""
+    if kind in runtimes:
+        return versions.has(version, runtimes[kind])
+    if kind in WORKLOADS:
+        return WORKLOADS[kind].health
+    return versions.has(version, kind)
 
 
 def health_exprs(version: str) -> list[Tree]:

@@ -133,13 +133,8 @@ class Reader:
                     continue
                 if marker in head:
                     files.append(f)
-                elif FRAGMENT.search(head) and not re.search(rb"(?m)^apiVersion:", head):
-                    notes.append(Diagnostic(f, 0, 0, "warning", "not built: this looks like an overlay fragment "
-                                                                "(spec keys, no apiVersion). Merge it into its spec "
-                                                                "with -f, or list it in fluidgen.yaml"))
                 else:
-                    notes.append(Diagnostic(f, 0, 0, "info", "not built: holds no fluidgen spec "
-                                                                "(a plain manifest or a values file)"))
+                    notes.append(_not_built(f, head))
         return files, notes
 
     def _walk(self, top: str) -> tuple[list[str], list[Diagnostic]]:
@@ -224,6 +219,16 @@ def _too_large(path: str, limit: int) -> FluidgenError:
 def inside(real: str, root: str) -> bool:
     """A real path at or below a real root directory."""
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _not_built(path: str, head: bytes) -> Diagnostic:
+    """The note for a file found in a directory without the spec marker: an overlay fragment
+    (a warning: it was likely meant to be built) or any other file."""
+    if FRAGMENT.search(head) and not re.search(rb"(?m)^apiVersion:", head):
+        return Diagnostic(path, 0, 0, "warning", "not built: this looks like an overlay fragment (spec keys, no "
+                                                 "apiVersion). Merge it into its spec with -f, or list it in "
+                                                 "fluidgen.yaml")
+    return Diagnostic(path, 0, 0, "info", "not built: holds no fluidgen spec (a plain manifest or a values file)")
 
 
 def _subfolders(folder: str, dirnames: list[str], root: str, top: str, notes: list[Diagnostic]) -> list[str]:

@@ -82,26 +82,28 @@ def _scheme_problem(engine: Engine, scheme: str) -> str | None:
 
 
 def lower_mounts(ctx: Context) -> tuple[list[Tree], list[SecretPlan]]:
-    mounts: list[Tree] = []
     secrets: list[SecretPlan] = []
-    for i, m in enumerate(ctx.spec.source):
-        name = mount_name_for(ctx, i, m)
-        uri = f"pvc://{claim_name(ctx, i, m)}" if m.nfs is not None else m.uri
-        out: Tree = {"mountPoint": uri, "name": name}
-        if m.name is None and "name" in m.model_fields_set:
-            del out["name"]  # `name: null`: unnamed; Mount.name is optional (api/v1alpha1/dataset_types.go)
-        for key in ("path", "readOnly", "shared"):
-            if getattr(m, key) is not None:
-                out[key] = getattr(m, key)
-        if m.options:
-            out["options"] = dict(m.options)
-        if m.credentials is not None:
-            got = deliver(ctx, m.credentials, secret_name(ctx, name), ("source", i, "credentials"))
-            out["encryptOptions"] = got.encrypt_options
-            if got.secret is not None:
-                secrets.append(got.secret)
-        mounts.append(out)
-    return mounts, secrets
+    return [_mount(ctx, i, m, secrets) for i, m in enumerate(ctx.spec.source)], secrets
+
+
+def _mount(ctx: Context, i: int, m: Mount, secrets: list[SecretPlan]) -> Tree:
+    """One Dataset mount; the Secret its credentials need joins `secrets`."""
+    name = mount_name_for(ctx, i, m)
+    uri = f"pvc://{claim_name(ctx, i, m)}" if m.nfs is not None else m.uri
+    out: Tree = {"mountPoint": uri, "name": name}
+    if m.name is None and "name" in m.model_fields_set:
+        del out["name"]  # `name: null`: unnamed; Mount.name is optional (api/v1alpha1/dataset_types.go)
+    for key in ("path", "readOnly", "shared"):
+        if getattr(m, key) is not None:
+            out[key] = getattr(m, key)
+    if m.options:
+        out["options"] = dict(m.options)
+    if m.credentials is not None:
+        got = deliver(ctx, m.credentials, secret_name(ctx, name), ("source", i, "credentials"))
+        out["encryptOptions"] = got.encrypt_options
+        if got.secret is not None:
+            secrets.append(got.secret)
+    return out
 
 
 def shared_credentials(ctx: Context) -> Delivered | None:
