@@ -13,6 +13,15 @@ def main(argv: list[str] | None = None) -> int:
 
     if cache.serve(args, sys.stdout.write, sys.stderr.write):
         return 0
+    # A compile allocates many short-lived containers and makes few reference cycles: with
+    # Python's default threshold (700) the cyclic collector ran 306 times in a build of 1000
+    # specs (279 young, 25 middle, 2 full), rescanning what the imports made; with 10000, 28
+    # young and none else. That took 4-5% off the batch (CPU time, same peak memory: 70 MB)
+    # and 2% off a single uncached build. Only the command line: the Python API leaves its
+    # host's collector alone.
+    import gc
+
+    gc.set_threshold(10_000, 50, 100)
     # pydantic looks for plugins through every installed package's entry points when the
     # first model is built (~18 ms, importing email, zipfile and csv); fluidgen uses none.
     import os
