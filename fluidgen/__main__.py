@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 
@@ -24,8 +25,6 @@ def main(argv: list[str] | None = None) -> int:
     gc.set_threshold(10_000, 50, 100)
     # pydantic looks for plugins through every installed package's entry points when the
     # first model is built (~18 ms, importing email, zipfile and csv); fluidgen uses none.
-    import os
-
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     if os.environ["PYDANTIC_DISABLE_PLUGINS"] in ("__all__", "1", "true"):
         _no_plugin_loader()
@@ -47,5 +46,23 @@ def _no_plugin_loader() -> None:
     sys.modules.setdefault("pydantic.plugin._loader", loader)
 
 
+def console() -> None:
+    """The console script and `python -m fluidgen`: main(), its output flushed here, then out
+    without tearing the interpreter down. Freeing every object one by one took a build of
+    1000 specs 40 ms (5% of it) after its output was complete (as mypy's hard_exit). Output
+    that cannot be written is an error (exit 1), as it is during the build; a reader that left
+    (`| head`) is not."""
+    code = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:
+        pass
+    except OSError as exc:
+        os.write(2, f"fluidgen: error: {exc.strerror or exc} (output)\n".encode())
+        code = 1
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    console()

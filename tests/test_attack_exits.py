@@ -206,3 +206,45 @@ def test_reference_manifests_validate_without_surprises() -> None:
         pytest.skip(f"reference manifests missing at {SHARED / 'reference'} (../shared)")
     assert run_cli("validate", str(ref)).code == 0
     assert ROOT.exists()
+
+
+# -- the console script leaves without tearing the interpreter down (issue 29) -----------
+
+def _module_run(*args: str, stdout: object = subprocess.PIPE) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FLUIDGEN_")} | {"FLUIDGEN_NO_CACHE": "1"}
+    return subprocess.run([sys.executable, "-m", "fluidgen", *args], cwd=EXAMPLES, stdout=stdout,  # type: ignore[arg-type]
+                          stderr=subprocess.PIPE, text=True, env=env, check=False, timeout=120)
+
+
+@pytest.mark.parametrize(("args", "code"), [
+    (("build", "alluxio-imagenet-oss.yaml"), 0), (("build", "no-such.yaml"), 1), (("build", "--no-such-flag"), 2),
+    (("build", "--help"), 0)])
+def test_the_console_entry_says_what_main_says(args: tuple[str, ...], code: int) -> None:
+    """Every byte of output and the exit code, as the in-process entry gives them."""
+    proc = _module_run(*args)
+    same = run_cli(*args, cwd=EXAMPLES)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (code, same.out, same.err)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_output_that_cannot_be_written_is_an_error() -> None:
+    with open("/dev/full", "w") as full:
+        proc = _module_run("build", "jindo-imagenet-oss.yaml", stdout=full)
+    assert proc.returncode == 1 and "No space left on device" in proc.stderr
+
+
+def test_a_reader_that_leaves_early_is_not_an_error(tmp_path: Path) -> None:
+    """More output than a pipe holds, and a reader that takes ten bytes (`| head -c 10`)."""
+    shutil.copytree(EXAMPLES / "credentials", tmp_path / "credentials")
+    flagship = (EXAMPLES / "alluxio-imagenet-oss.yaml").read_text()
+    for i in range(20):
+        (tmp_path / f"spec-{i}.yaml").write_text(flagship.replace("name: imagenet", f"name: imagenet-{i}", 1))
+    with subprocess.Popen([sys.executable, "-m", "fluidgen", "build", "-q", "."], cwd=tmp_path,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          env={**os.environ, "FLUIDGEN_NO_CACHE": "1"}) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        assert len(proc.stdout.read(10)) == 10
+        proc.stdout.close()
+        err = proc.stderr.read()
+        assert proc.wait(timeout=120) == 0, err
+    assert err == b""
