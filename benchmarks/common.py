@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -45,3 +47,35 @@ def timed(cmd: list[str], env: dict[str, str] | None = None, cwd: Path | None = 
     start = time.perf_counter()
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=cwd)
     return time.perf_counter() - start
+
+
+def paired(ours: list[str], theirs: list[str], runs: int,
+           env: dict[str, str] | None = None) -> tuple[float, float, float]:
+    """Medians of `runs` interleaved fresh runs of ours and theirs (seconds), and the median of
+    the paired ratios ours/theirs."""
+    pairs = [(timed(ours, env), timed(theirs)) for _ in range(runs)]
+    return (statistics.median(p[0] for p in pairs), statistics.median(p[1] for p in pairs),
+            statistics.median(p[0] / p[1] for p in pairs))
+
+
+def paired_table(cases: dict[str, tuple[list[str], dict[str, str] | None]], theirs: list[str], runs: int) -> None:
+    """One line per case: our median, kustomize's median (ms) and the median paired ratio."""
+    print(f"{'case':<10} {'time':>10} {'kustomize':>10} {'ratio':>7}   ({runs} paired runs, medians)")
+    for name, (ours, env) in cases.items():
+        mine, kust, ratio = paired(ours, theirs, runs, env)
+        print(f"{name:<10} {mine * 1000:>8.1f}ms {kust * 1000:>8.1f}ms {ratio:>7.2f}")
+
+
+def spec_and_runs(runs: int) -> argparse.Namespace:
+    """The arguments of the single-spec benchmarks: [SPEC] [--runs N]."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("spec", nargs="?", default=str(ROOT / "examples" / "alluxio-imagenet-oss.yaml"))
+    parser.add_argument("--runs", type=int, default=runs)
+    return parser.parse_args()
+
+
+def kustomize_of(tool: str, spec: str, folder: Path, env: dict[str, str]) -> list[str]:
+    """`kubectl kustomize` of the spec's output written as a base into `folder` (its Secret in a
+    private secrets.yaml beside the kustomization, as -o requires; kustomize renders it without)."""
+    subprocess.run([tool, "build", spec, "-o", str(folder), "--write-secrets"], check=True, env=env)
+    return [kubectl(), "kustomize", str(folder)]

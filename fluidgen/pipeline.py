@@ -197,15 +197,20 @@ def _load_specs(files: list[str], reader: Reader, diagnostics: list[Diagnostic])
     """The documents of every file; a file that cannot be read or holds none is reported."""
     docs: list[Document] = []
     for path in files:
-        try:
-            found = reader.load(path)
-        except FluidgenError as exc:
-            diagnostics += exc.diagnostics
-            continue
-        if not found:
+        found = _documents(path, reader, diagnostics)
+        if found == []:
             diagnostics.append(Diagnostic(path, 1, 1, "error", "no spec in this file (it is empty)"))
-        docs += found
+        docs += found or []
     return docs
+
+
+def _documents(path: str, reader: Reader, diagnostics: list[Diagnostic]) -> list[Document] | None:
+    """A file's documents, or None when it cannot be read (the reason added to diagnostics)."""
+    try:
+        return reader.load(path)
+    except FluidgenError as exc:
+        diagnostics += exc.diagnostics
+        return None
 
 
 def _warnings_as_errors(result: CompileResult, options: Options) -> None:
@@ -306,10 +311,7 @@ def _compile_project(directory: str, environment: str | None, options: Options, 
             merged = overlay_files(chain, reader, result.diagnostics)
             docs += [merged] if merged else []
             continue
-        try:
-            docs += reader.load(chain[0])
-        except FluidgenError as exc:
-            result.diagnostics += exc.diagnostics
+        docs += _documents(chain[0], reader, result.diagnostics) or []
     _compile_all(docs, selected.options, result, reader)
     _warnings_as_errors(result, selected.options)
     return result
@@ -319,10 +321,8 @@ def overlay_files(files: list[str], reader: Reader, diagnostics: list[Diagnostic
     """One spec deep-merged from files given with -f, later files winning."""
     layers: list[Document] = []
     for path in files:
-        try:
-            found = reader.load(path)
-        except FluidgenError as exc:
-            diagnostics += exc.diagnostics
+        found = _documents(path, reader, diagnostics)
+        if found is None:
             continue
         if len(found) != 1 or not isinstance(found[0].data, dict):
             diagnostics.append(Diagnostic(path, 1, 1, "error", "an overlay file (-f) holds exactly one mapping"))
