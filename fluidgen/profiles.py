@@ -209,6 +209,17 @@ def chain(ref: str, engine: str, doc: Document | None = None, reader: Reader | N
     return list(reversed(profiles))
 
 
+def spec_paths(profile: Profile) -> frozenset[tuple[str, ...]]:
+    """The runtime spec paths the profile sets ("spec", ...), once per profile file and content."""
+    key = (profile.file, profile.digest)
+    if key not in _SPEC_PATHS:
+        _SPEC_PATHS[key] = frozenset(("spec", *entry.path) for entry in profile.entries)
+    return _SPEC_PATHS[key]
+
+
+_SPEC_PATHS: dict[tuple[str, str], frozenset[tuple[str, ...]]] = {}
+
+
 def apply(profiles: list[Profile], version: str, kind: str,
           base: Tree) -> tuple[Tree, list[Diagnostic]]:
     """Fold a chain's settings onto `base`; fields the target API lacks become warnings."""

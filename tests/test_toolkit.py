@@ -126,3 +126,25 @@ def test_a_build_reads_each_regular_file_once(tmp_path: Any) -> None:
     assert str(secret) not in reader.inputs.files
     assert reader.read(str(secret)) == b"KEY=value\n" and str(secret) in reader.inputs.files
     assert Reader().read(str(shared)) == b"A=2\n"  # the next build sees the file as it is
+
+
+def test_origins_single_paths_win_over_layers_and_later_layers_over_earlier() -> None:
+    """A bundled profile's settings are one layer traced to runtime.profile; what the spec sets
+    itself (replicas, tiers, overrides) is traced path by path afterwards and wins."""
+    from fluidgen.lower.context import Origins
+
+    obj: dict[str, Any] = {}
+    origins = Origins()
+    base = ("a.yaml", 1, 1, ("runtime",))
+    profile = ("a.yaml", 9, 3, ("runtime", "profile"))
+    top = ("a.yaml", 12, 3, ("runtime", "profile"))
+    own = ("a.yaml", 20, 5, ("runtime", "replicas"))
+    origins.add(obj, (), base)
+    origins.add_all(obj, frozenset({("spec", "replicas"), ("spec", "properties", "k")}), profile)
+    origins.add_all(obj, frozenset({("spec", "properties", "k")}), top)
+    origins.add(obj, ("spec", "replicas"), own)
+    assert origins.locate(obj, ("spec", "replicas")) == own
+    assert origins.locate(obj, ("spec", "properties", "k")) == top
+    assert origins.locate(obj, ("spec", "properties", "k", "deeper")) == top
+    assert origins.locate(obj, ("spec", "master")) == base
+    assert origins.locate({}, ("spec",)) is None

@@ -27,10 +27,17 @@ class Origins:
 
     def __init__(self) -> None:
         self._by_object: dict[int, dict[PathT, Where]] = {}
+        # Paths traced together to one place, added before any single path of the object
+        # (a bundled profile's settings, all from runtime.profile): a single path wins.
+        self._layers: dict[int, list[tuple[frozenset[PathT], Where]]] = {}
         self._waived: dict[int, list[tuple[PathT, frozenset[str]]]] = {}
 
     def add(self, obj: Tree, path: PathT, where: Where) -> None:
         self._by_object.setdefault(id(obj), {})[path] = where
+
+    def add_all(self, obj: Tree, paths: frozenset[PathT], where: Where) -> None:
+        """Every path of `paths` comes from `where`; later layers win over earlier ones."""
+        self._layers.setdefault(id(obj), []).append((paths, where))
 
     def waive(self, obj: Tree, path: PathT, rules: frozenset[str]) -> None:
         """Rules a profile breaks on purpose at `path` (and below), with its reason given there."""
@@ -41,8 +48,9 @@ class Origins:
 
     def locate(self, obj: Tree, path: PathT) -> Where | None:
         known = self._by_object.get(id(obj), {})
+        layers = self._layers.get(id(obj), [])
         for end in range(len(path), -1, -1):
-            where = known.get(path[:end])
+            where = known.get(path[:end]) or next((w for paths, w in reversed(layers) if path[:end] in paths), None)
             if where is not None:
                 return where
         return None
@@ -106,6 +114,11 @@ class Context:
         if where is None:
             where = self.located[at] = self.doc.locate(at)
         self.origins.add(obj, path, (*where, at))
+
+    def trace_all(self, obj: Tree, paths: frozenset[PathT], at: PathT) -> None:
+        """The values at every one of `paths` in `obj` come from the spec key path `at`."""
+        file, line, col = self.doc.locate(at)
+        self.origins.add_all(obj, paths, (file, line, col, at))
 
     def trace_copy(self, obj: Tree, path: PathT, at: PathT, value: Any) -> None:
         """`value`, copied from spec path `at` to `path` in `obj`: trace it and everything in it."""

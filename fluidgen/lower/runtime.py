@@ -78,10 +78,10 @@ def _trace(ctx: Context, obj: Tree, chain: list[Any]) -> None:
         for entry in profile.entries:
             if entry.waive:
                 ctx.origins.waive(obj, ("spec", *entry.path), frozenset(rule for rule, _ in entry.waive))
-            if profile.bundled:  # a bundled profile is not the user's to edit: point at the spec's choice
-                ctx.trace(obj, ("spec", *entry.path), ("runtime", "profile"))
-            else:
+            if not profile.bundled:
                 ctx.trace_file(obj, ("spec", *entry.path), entry.file, entry.line, entry.col)
+        if profile.bundled:  # a bundled profile is not the user's to edit: point at the spec's choice
+            ctx.trace_all(obj, profiles.spec_paths(profile), ("runtime", "profile"))
     ctx.trace(obj, ("kind",), ("runtime", "engine"))
     runtimekeys.trace(ctx, obj, str(obj["kind"]))
     ctx.trace(obj, ("spec", "replicas"), ("runtime", "replicas"))
