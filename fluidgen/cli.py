@@ -462,6 +462,8 @@ def flux_kustomization(specs: tuple[str, ...], overlays: tuple[str, ...], enviro
     for flag, value in (("--interval", interval), ("--timeout", timeout)):
         if value is not None and not re.match(DURATION, value):
             raise click.UsageError(f"{flag} {value!r}: give a duration such as 90s, 10m or 1h30m")
+    if not path or not path.isprintable():  # a newline or control character is never a directory meant
+        raise click.UsageError(f"--path {path!r}: give the directory in the source, e.g. ./rendered/prod")
     if names.dns1123_subdomain(decryption_secret) is not None:
         raise click.UsageError(f"--decryption-secret {decryption_secret!r}: not a Secret name")
     if not specs and not overlays:

@@ -40,3 +40,22 @@ def test_a_spec_directory_named_like_an_option_is_a_directory(repo: Path) -> Non
     result = ci(repo, "--env", "prod", "--out", "rendered", "--", "-ml")
     assert result.returncode == 0, result.stderr
     assert (repo / "rendered" / "kustomization.yaml").is_file()
+
+
+def test_push_refuses_plaintext_secrets_behind_a_symbolic_link(repo: Path, tmp_path: Path) -> None:
+    """A linked environment directory, or a linked directory given to --push-only: the check
+    looks where the push would read."""
+    elsewhere = tmp_path / "elsewhere"
+    built = run_cli("build", str(EXAMPLES / "jindo-imagenet-oss.yaml"), "-o", str(elsewhere / "prod"),
+                    "--write-secrets")
+    assert built.code == 0, built.err
+    every_env = tmp_path / "clusters"
+    every_env.mkdir()
+    (every_env / "prod").symlink_to(elsewhere / "prod", target_is_directory=True)
+    linked_root = tmp_path / "linked"
+    linked_root.symlink_to(elsewhere, target_is_directory=True)
+    for target in (every_env, linked_root):
+        push = ci(repo, "--push-only", str(target), "--oci", "oci://registry.example.com/ml/all:v1",
+                  path=fake_flux(tmp_path / target.name))
+        assert push.returncode == 1, (target, push.stderr)
+        assert "secrets.yaml holds plaintext Secrets" in push.stderr and "pushed" not in push.stderr

@@ -221,3 +221,9 @@ def test_flux_kustomization_without_jobs_or_secrets_is_one() -> None:
 def test_flux_kustomization_usage_errors(args: list[str], message: str) -> None:
     result = run_cli("flux", "kustomization", str(MNIST), "--path", "x", *args)
     assert result.code == 2 and message in result.err
+
+
+@pytest.mark.parametrize("path", ["", "rendered/\nprod", "rendered/\x01prod", "rendered\tprod"])
+def test_flux_kustomization_path_is_a_printable_directory(path: str) -> None:
+    result = run_cli("flux", "kustomization", str(MNIST), "--path", path)
+    assert result.code == 2 and "--path" in result.err and result.out == ""

@@ -52,8 +52,9 @@ done
 
 refuse_plaintext() {
   # $1: a rendered directory about to be committed or pushed; every secrets.yaml below it counts
-  # (flux push artifact takes the whole tree, e.g. one directory per environment)
-  found=$(find "$1" -name secrets.yaml -print 2>/dev/null | head -n 1)
+  # (flux push artifact takes the whole tree, e.g. one directory per environment), through
+  # symbolic links too (-L: a linked environment directory, or $1 itself a link)
+  found=$(find -L "$1" -name secrets.yaml -print 2>/dev/null | head -n 1)
   if [ -n "$found" ]; then
     die 1 "$found holds plaintext Secrets (build --write-secrets); flux push artifact ignores .gitignore and would publish them. Rebuild with --sops-age or without credential values"
   fi
