@@ -40,23 +40,26 @@ MAPPING_FILE = "<mapping>"  # the name a spec given as a mapping has inside the 
 
 def build(spec: SpecInput, *, overlays: Iterable[str | os.PathLike[str]] = (), fluid_version: str | None = None,
           namespace: str | None = None, gitops: str | None = None, env: Mapping[str, str] | None = None,
-          allow_read: Iterable[str | os.PathLike[str]] = ()) -> Build:
+          allow_read: Iterable[str | os.PathLike[str]] = (),
+          base_dir: str | os.PathLike[str] | None = None) -> Build:
     """Compile a spec (a file or directory path, or a parsed spec as a mapping) into Fluid
     manifests, as `fluidgen build SPEC` does; with overlays, as `fluidgen build -f SPEC -f
-    OVERLAY...` (merged in order onto the spec). Files a mapping spec names (envFile,
-    scriptFile, profiles) are relative to the current directory. Arguments with values no
-    build accepts raise ValueError."""
+    OVERLAY...` (merged in order onto the spec). A mapping spec stands in `base_dir` (default:
+    the current directory): the files it names (envFile, scriptFile, profiles) are read below
+    it, as below a spec file's directory, and never below the filesystem root. Arguments with
+    values no build accepts raise ValueError."""
     options = Options(fluid_version=_checked("fluid_version", fluid_version),
                       namespace=_checked("namespace", namespace), gitops=_checked("gitops", gitops),
                       env=dict(os.environ if env is None else env),
                       allow_read=tuple(os.fspath(p) for p in allow_read))
     reader = Reader(allow=options.allow_read)
+    base = _base(spec, base_dir)
     if isinstance(spec, Mapping):
         try:
             spec = _plain(spec, (), set(), [0])
         except _NotPlain as exc:
             return Build([], [Diagnostic("error", exc.message, path=_dotted(exc.path))])
-    first = _provide(reader, spec) if isinstance(spec, Mapping) else os.fspath(spec)
+    first = _provide(reader, spec, base) if isinstance(spec, Mapping) else os.fspath(spec)
     layers = [os.fspath(p) for p in overlays]
     # With overlays, the spec is the first layer and they merge onto it in order (build -f).
     result = compile_paths([], options, [first, *layers], reader=reader) if layers else \
@@ -144,9 +147,20 @@ def _checked(name: str, value: str | None) -> str | None:
                          .replace("--gitops", name)) from None
 
 
-def _provide(reader: Any, spec: Mapping[str, Any]) -> str:
+def _base(spec: SpecInput, base_dir: str | os.PathLike[str] | None) -> str:
+    """The directory a mapping spec stands in."""
+    if base_dir is None:
+        return os.getcwd()
+    if not isinstance(spec, Mapping):
+        raise ValueError("base_dir applies to a spec given as a mapping; a spec file's own directory is its base")
+    if not os.path.isdir(base_dir):
+        raise ValueError(f"base_dir {os.fspath(base_dir)!r} is not a directory")
+    return os.path.abspath(base_dir)
+
+
+def _provide(reader: Any, spec: Mapping[str, Any], base: str) -> str:
     """A mapping spec as a file only this compile sees, so it takes the path a file takes."""
-    path = os.path.join(os.getcwd(), MAPPING_FILE)
+    path = os.path.join(base, MAPPING_FILE)
     reader.provide(path, dump(dict(spec)).encode("utf-8"))
     return path
 

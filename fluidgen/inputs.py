@@ -187,12 +187,13 @@ class Reader:
         base = Path(relative_to).parent if relative_to else spec_dir
         path = Path(target) if Path(target).is_absolute() else base / target
         real = self._realpath(path)
-        roots = (self._realpath(spec_dir), *(self._realpath(Path(f).parent) for f in sorted(layers)), *self.allow)
-        if not any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in roots):
-            raise FluidgenError([doc.diag(at, f"{target} is outside the spec's directory "
-                                              f"({spec_dir}); fluidgen reads only files below it. Move the "
-                                              "file there, or allow its directory with --allow-read DIR "
-                                              "(FLUIDGEN_ALLOW_READ)", stage="inputs")])
+        # A spec in the filesystem root (a container's working directory, a spec given as a
+        # mapping or on stdin there) would reach every file below it: the service account's
+        # token, the host's keys. Its directory is no root for what it may read.
+        own = [r for r in (self._realpath(spec_dir), *(self._realpath(Path(f).parent) for f in sorted(layers)))
+               if r != os.path.abspath(os.sep)]
+        if not any(inside(real, root) for root in (*own, *self.allow)):
+            raise FluidgenError([doc.diag(at, _outside(target, spec_dir, bool(own)), stage="inputs")])
         try:
             mode = os.stat(path).st_mode
         except OSError:
@@ -214,6 +215,16 @@ class Reader:
 def _too_large(path: str, limit: int) -> FluidgenError:
     return FluidgenError([Diagnostic(
         path, 1, 1, "error", f"file is larger than {limit // (1024 * 1024)} MiB; refusing to read it")])
+
+
+def _outside(target: str, spec_dir: Path, rooted: bool) -> str:
+    allow = "allow its directory with --allow-read DIR (FLUIDGEN_ALLOW_READ; the Python API: allow_read=)"
+    if not rooted:
+        return (f"{target}: the spec is in the filesystem root ({spec_dir}), where it could read any file; "
+                f"fluidgen reads files a spec names only below its own directory. Put the spec in a directory "
+                f"of its own (the Python API: base_dir=), or {allow}")
+    return (f"{target} is outside the spec's directory ({spec_dir}); fluidgen reads only files below it. "
+            f"Move the file there, or {allow}")
 
 
 def inside(real: str, root: str) -> bool:

@@ -21,8 +21,8 @@ from .golden import GOLDEN, args, params
 SIGNATURES = {
     "build": "(spec: 'SpecInput', *, overlays: 'Iterable[str | os.PathLike[str]]' = (), "
              "fluid_version: 'str | None' = None, namespace: 'str | None' = None, gitops: 'str | None' = None, "
-             "env: 'Mapping[str, str] | None' = None, allow_read: 'Iterable[str | os.PathLike[str]]' = ()) "
-             "-> 'Build'",
+             "env: 'Mapping[str, str] | None' = None, allow_read: 'Iterable[str | os.PathLike[str]]' = (), "
+             "base_dir: 'str | os.PathLike[str] | None' = None) -> 'Build'",
     "validate": "(objects: 'Iterable[Mapping[str, Any]]', *, fluid_version: 'str | None' = None, "
                 "crds: 'Iterable[str | os.PathLike[str]]' = (), lint: 'bool' = False) -> 'list[Diagnostic]'",
     "Diagnostic": "(severity: \"Literal['error', 'warning', 'info']\", message: 'str', file: 'str | None' = None, "

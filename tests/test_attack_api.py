@@ -15,7 +15,7 @@ import yaml
 
 import fluidgen
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, run_process
 
 SPEC: dict[str, Any] = yaml.safe_load((EXAMPLES / "jindo-imagenet-oss.yaml").read_text())
 
@@ -151,3 +151,42 @@ def test_fuzz_api_mapping_specs(seed: int, monkeypatch: pytest.MonkeyPatch, tmp_
         assert result.ok or result.objects == []
         built += bool(result.objects)
     assert built > 0  # the mutations leave some specs whole: the compile itself is reached
+
+
+# -- a mapping spec in the filesystem root (a container's working directory) ---------------
+
+def _root_reader(path: str) -> dict[str, Any]:
+    return {"apiVersion": "fluidgen.io/v1alpha1", "kind": "CachedDataset", "metadata": {"name": "leak"},
+            "source": [{"uri": "oss://bucket/data/", "options": {"fs.oss.endpoint": "oss-cn-hangzhou.aliyuncs.com"},
+                        "credentials": {"secretName": "leak",
+                                        "fromFile": {"fs.oss.accessKeyId": path, "fs.oss.accessKeySecret": path}}}],
+            "runtime": {"engine": "jindo", "replicas": 1}}
+
+
+def test_a_mapping_spec_in_the_filesystem_root_reads_no_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pipeline whose container works in / handed an untrusted mapping: /etc/hostname (or the
+    service account's token) must not end up in a Secret."""
+    monkeypatch.chdir("/")
+    result = fluidgen.build(_root_reader("/etc/hostname"), env={})
+    assert not result.ok and result.objects == []
+    assert any("filesystem root" in d.message and "base_dir" in d.message for d in result.diagnostics)
+    assert fluidgen.build(_root_reader("etc/hostname"), env={}).objects == []
+
+
+def test_base_dir_is_where_a_mapping_spec_reads(tmp_path: Path) -> None:
+    (tmp_path / "key").write_text("value\n")
+    built = fluidgen.build(_root_reader("key"), env={}, base_dir=tmp_path)
+    assert built.ok, built.diagnostics
+    outside = fluidgen.build(_root_reader("/etc/hostname"), env={}, base_dir=tmp_path)
+    assert not outside.ok and any("outside the spec's directory" in d.message for d in outside.diagnostics)
+    with pytest.raises(ValueError, match="mapping"):
+        fluidgen.build(EXAMPLES / "jindo-imagenet-oss.yaml", base_dir=tmp_path)
+    with pytest.raises(ValueError, match="not a directory"):
+        fluidgen.build(_root_reader("key"), base_dir=tmp_path / "key")
+
+
+def test_a_spec_on_stdin_in_the_filesystem_root_reads_no_file() -> None:
+    import json
+
+    run = run_process("build", "-", cwd=Path("/"), stdin=json.dumps(_root_reader("/etc/hostname")))
+    assert run.code == 1 and "filesystem root" in run.err and run.out == ""
