@@ -3,7 +3,8 @@
 Argo CD re-renders the same application on every refresh; with deterministic output the
 second build of the same inputs can be read back instead of recompiled.
 
-- Key: the tool's own files (by content), the command line and every setting that reaches
+- Key: the tool's own files (the package and its bundled profiles, each by size, inode and
+  modification and change times: _fingerprint), the command line and every setting that reaches
   the build (FLUIDGEN_*, ARGOCD_ENV_FLUIDGEN_*, PARAM_*); never the working directory, so
   a fresh copy of the same content hits (Argo CD's cmp-server unpacks every request into a
   new /tmp/_cmp_server/<uuid>/).
