@@ -86,7 +86,7 @@ def check_paths(paths: Iterable[str], checks: Checks, reader: Reader | None = No
         diags += problems
         diags += _check_file(path, decode(path, raw), docs, checks, reader, manifests, context)
     if checks.lint and manifests:
-        diags += lint_manifests(manifests, context)
+        diags += lint_manifests(manifests, context, checks.fluid_version)
     return diags
 
 
@@ -99,7 +99,7 @@ def check_documents(docs: Iterable[Document], checks: Checks, reader: Reader | N
     for doc in docs:
         diags += _check_file(doc.file, "", [doc], checks, reader, manifests, context)
     if checks.lint and manifests:
-        diags += lint_manifests(manifests, context)
+        diags += lint_manifests(manifests, context, checks.fluid_version)
     return diags
 
 

@@ -16,7 +16,7 @@ versions.py.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -44,6 +44,16 @@ class FluidSource:
         """`path function (versions)`, for messages and docs."""
         versions = "every version" if self.versions == ALL else ", ".join(self.versions)
         return f"{self.path} {self.function} ({versions})"
+
+
+def holding(sources: Iterable[FluidSource]) -> tuple[str, ...]:
+    """The versions for which every fact cited holds, in versions.py order. Sources that cite
+    the same path and function are one fact read at different versions (their versions add up);
+    different citations must all hold. No source: every version."""
+    by_citation: dict[tuple[str, str], set[str]] = {}
+    for s in sources:
+        by_citation.setdefault((s.path, s.function), set()).update(s.versions)
+    return tuple(v for v in ALL if all(v in held for held in by_citation.values()))
 
 
 def since(version: str) -> tuple[str, ...]:

@@ -5,7 +5,8 @@ written (a name may be a number or missing) and offers its metadata and spec as 
 (empty when they are not). The index answers the lookups rules share in constant time:
 objects by kind, an object by kind, namespace and name, the runtime a Dataset binds to (and
 back), and the Dataset a data operation works on. It knows no engine: the runtime kinds are
-handed in by whoever builds it.
+handed in by whoever builds it, with the Fluid version the objects are meant for (a rule whose
+fact holds for some versions only reads it there).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from typing import TypeVar, cast
 
 from .manifest import Manifest, Tree, kind_of, meta, spec_of
+from .versions import DEFAULT
 
 T = TypeVar("T")
 
@@ -79,11 +81,14 @@ def dataset_ref(op: Entry) -> DatasetRef | None:
 
 
 class ManifestIndex:
-    """Every manifest of one lint run, indexed once; each lookup returns the first match in input order."""
+    """Every manifest of one lint run, indexed once; each lookup returns the first match in input order.
+    `version` is the Fluid version (versions.py) the run targets."""
 
-    def __init__(self, objects: Iterable[Manifest], runtime_kinds: Collection[str] = ()) -> None:
+    def __init__(self, objects: Iterable[Manifest], runtime_kinds: Collection[str] = (), version: str = DEFAULT
+                 ) -> None:
         self.entries: tuple[Entry, ...] = tuple(Entry.of(o) for o in objects)
         self.runtime_kinds = frozenset(runtime_kinds)
+        self.version = version
         self._by_kind: dict[str, list[Entry]] = {}
         self._found: dict[tuple[str, Hashable, Hashable], Entry] = {}
         self._placed: dict[tuple[str, Hashable, Hashable], list[Entry]] = {}

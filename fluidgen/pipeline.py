@@ -77,8 +77,9 @@ def compile_document(doc: Document, options: Options, reader: Reader | None = No
     _for_gitops(mode, objects)
     ctx.diagnostics += without_consequences(self_check(ctx, objects), ctx.diagnostics)
     if options.lint:
+        ignore = set(spec.lint.ignore) | options.ignore
         ctx.diagnostics += without_consequences(
-            lint_objects(objects, ctx.origins, doc, set(spec.lint.ignore) | options.ignore), ctx.diagnostics)
+            lint_objects(objects, ctx.origins, doc, ignore, ctx.version), ctx.diagnostics)
     if options.target == "alluxio-helm" and not errors_in(ctx.diagnostics):
         return _helm(objects, ctx, engine.name)
     return objects, ctx.diagnostics

@@ -2,8 +2,9 @@
 
 Rules run on compiled output, where each finding is reported at the spec value it came
 from, and on hand-written manifests (`fluidgen lint`). A rule carries its documentation:
-what it checks and why, the Fluid code it rests on (with the versions that hold it), and
-an example it reports; `fluidgen lint --rules` and docs/rules.md are made from them.
+what it checks and why, the Fluid code it rests on (with the versions that hold it: the rule
+runs only for a target version where all of it holds), and an example it reports;
+`fluidgen lint --rules` and docs/rules.md are made from them.
 Engine modules define the rules that only concern their runtime; fluidgen/lint holds the
 rest and the registry.
 """
@@ -14,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from .diagnostics import PathT, Severity
-from .fluidsource import FluidSource
+from .fluidsource import FluidSource, holding
 from .manifest_index import Entry, ManifestIndex
 
 
@@ -49,3 +50,8 @@ class Rule:
 
     def applies_to(self, kind: str) -> bool:
         return not self.kinds or kind in self.kinds
+
+    @property
+    def versions(self) -> tuple[str, ...]:
+        """The Fluid versions the rule holds for: where every fact it rests on holds (fluidsource.holding)."""
+        return holding(self.sources)

@@ -70,11 +70,14 @@ def test_every_rule_is_documented(rule: Rule) -> None:
 
 @pytest.mark.parametrize("rule", RULES, ids=[r.id for r in RULES])
 def test_every_example_is_reported_by_its_rule(rule: Rule) -> None:
-    """The documented example is real: linted as a manifest file, the rule reports it."""
+    """The documented example is real: linted as a manifest file for each Fluid version the rule
+    holds for, the rule reports it."""
     docs = load_text(f"{rule.id}.yaml", rule.example.manifest)
     assert docs and all(isinstance(d.data, dict) for d in docs)
-    found = lint_manifests([(d, set()) for d in docs])
-    assert rule.id in {d.code for d in found}, [str(d) for d in found]
+    assert rule.versions, "no Fluid version holds every fact the rule rests on"
+    for version in rule.versions:
+        found = lint_manifests([(d, set()) for d in docs], version=version)
+        assert rule.id in {d.code for d in found}, (version, [str(d) for d in found])
     assert "FG102" not in {d.code for d in found} or rule.id == "FG102", "an example holds no <placeholder>"
 
 

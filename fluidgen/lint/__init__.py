@@ -9,12 +9,16 @@ in lower/mounts.py, lower/runtime.py and the engines' check hooks.
 Silence a rule for one spec with `lint: {ignore: [FG103]}`, for one manifest file with a
 comment line `# fluidgen-lint: ignore=FG103,FG109`, for one object with the annotation
 `fluidgen.io/lint-ignore: FG103`, or for a run with `--ignore FG103`.
+
+Every run targets one Fluid version (the spec's `fluid:`, `--fluid-version`): a rule runs only
+for the versions its sources hold for (Rule.versions), and reads the version on the index.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import cache
 from typing import Protocol
 
 from ..diagnostics import Diagnostic, PathT, did_you_mean
@@ -22,6 +26,7 @@ from ..engine_table import ENGINES, RUNTIME_KINDS
 from ..manifest import Manifest, meta
 from ..manifest_index import Entry, ManifestIndex
 from ..rules import Finding, Rule
+from ..versions import DEFAULT
 from ..yamlreader import Document
 from . import fuse_jvm, fuse_mode, references, storage
 
@@ -33,6 +38,11 @@ RULES: tuple[Rule, ...] = tuple(sorted(
     (*GENERIC, *(rule for engine in ENGINES.values() for rule in engine.rules)), key=lambda r: r.id))
 RULE_IDS = frozenset(r.id for r in RULES)
 
+
+@cache
+def rules_for(version: str) -> tuple[Rule, ...]:
+    """The rules that hold for a Fluid version."""
+    return tuple(r for r in RULES if version in r.versions)
 
 
 class Origins(Protocol):
@@ -67,9 +77,9 @@ def directive_problems(path: str, text: str) -> list[Diagnostic]:
     return out
 
 
-def index_of(objects: Iterable[Manifest]) -> ManifestIndex:
-    """The view every rule of one run reads, built once."""
-    return ManifestIndex(objects, RUNTIME_KINDS)
+def index_of(objects: Iterable[Manifest], version: str = DEFAULT) -> ManifestIndex:
+    """The view every rule of one run reads, built once, for the Fluid version the run targets."""
+    return ManifestIndex(objects, RUNTIME_KINDS, version)
 
 
 def _ignored(obj: Manifest) -> set[str]:
@@ -80,18 +90,19 @@ def _ignored(obj: Manifest) -> set[str]:
 
 def run_rules(entry: Entry, index: ManifestIndex, ignore: set[str]) -> Iterator[tuple[Rule, Finding]]:
     skip = ignore | _ignored(entry.obj)
-    for rule in RULES:
+    for rule in rules_for(index.version):
         if rule.id not in skip and rule.applies_to(entry.kind):
             for finding in rule.check(entry, index):
                 yield rule, finding
 
 
-def lint_manifests(docs: list[tuple[Document, set[str]]], context: Iterable[Manifest] = ()) -> list[Diagnostic]:
-    """Rules over hand-written manifests (each with the rule IDs its file silences), located in
-    their files. `context` holds objects that are not linted but may be referred to: what specs
-    among the files compile to, and objects declared to exist elsewhere."""
+def lint_manifests(docs: list[tuple[Document, set[str]]], context: Iterable[Manifest] = (),
+                   version: str = DEFAULT) -> list[Diagnostic]:
+    """Rules over hand-written manifests (each with the rule IDs its file silences) meant for Fluid
+    `version`, located in their files. `context` holds objects that are not linted but may be
+    referred to: what specs among the files compile to, and objects declared to exist elsewhere."""
     linted = [(d, ignore) for d, ignore in docs if isinstance(d.data, dict)]
-    index = index_of([*(d.data for d, _ in linted), *context])
+    index = index_of([*(d.data for d, _ in linted), *context], version)
     out = []
     for (doc, ignore), entry in zip(linted, index.entries, strict=False):
         for rule_id in unknown_ids(_ignored(entry.obj)):
@@ -102,13 +113,14 @@ def lint_manifests(docs: list[tuple[Document, set[str]]], context: Iterable[Mani
     return out
 
 
-def lint_objects(objects: list[Manifest], origins: Origins, doc: Document, ignore: set[str]) -> list[Diagnostic]:
-    """Rules over compiled output, reported at the spec value each finding comes from.
+def lint_objects(objects: list[Manifest], origins: Origins, doc: Document, ignore: set[str], version: str
+                 ) -> list[Diagnostic]:
+    """Rules over compiled output for Fluid `version`, reported at the spec value each finding comes from.
 
     `origins` locates a path in a generated object (file, line, col, spec path) and knows the
     rules a profile setting breaks on purpose (its `waive:`), which are not reported there.
     """
-    index = index_of(objects)
+    index = index_of(objects, version)
     out = []
     for entry in index.entries:
         where = f"{entry.kind}/{entry.name}"

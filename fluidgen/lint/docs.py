@@ -61,6 +61,7 @@ def as_json(rules: Iterable[Rule]) -> str:
     return json.dumps([{
         "id": rule.id, "severity": rule.severity, "summary": rule.summary, "kinds": sorted(rule.kinds),
         "description": rule.description,
+        "versions": list(rule.versions),
         "sources": [{"path": s.path, "function": s.function, "versions": list(s.versions)} for s in rule.sources],
         "elsewhere": list(rule.elsewhere),
         "example": {"manifest": rule.example.manifest, "why": rule.example.why},
@@ -73,6 +74,8 @@ def _section(rule: Rule) -> list[str]:
            f"{rule.severity} · kinds: {_kinds(rule)} · defined in `{_where(rule)}`", ""]
     if rule.description:
         out += [_text(rule.description), ""]
+    if rule.versions != NAMES:
+        out += [f"Runs only when the target is Fluid {', '.join(rule.versions)}: what it rests on holds there.", ""]
     rests = [f"- Fluid: `{s.path}` {s.function} ({_versions(s.versions)})" for s in rule.sources]
     rests += [f"- {_text(e)}" for e in rule.elsewhere]
     if rests:
