@@ -124,3 +124,60 @@ def test_fg135_two_oss_buckets_two_secrets_through_lint(tmp_path: Path) -> None:
     validated = run_cli("validate", "--lint", "--fluid-version", V1_1_0_DEV, str(manifest))
     assert "[FG135]" not in validated.err, validated.err
     assert "[FG135]" in run_cli("validate", "--lint", "--fluid-version", V1_0_8, str(manifest)).err
+
+
+def test_fg135_other_schemes_share_one_secret_at_every_version(tmp_path: Path) -> None:
+    """Since v1.1.0-dev only oss:// mounts' OSS keys are projected per bucket: two s3:// mounts
+    still share the one Secret (transformMaster, value.Secret)."""
+    for version in NAMES:
+        built = run_cli("build", "--fluid-version", version, str(_jindo_spec(tmp_path, scheme="s3")))
+        assert built.code == 0 and f"Fluid {version}'s JindoRuntime mounts one Secret" in built.err, built.err
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text(TWO_OSS_SECRETS.replace("oss", "s3"))
+    for version in NAMES:
+        assert "[FG135]" in run_cli("lint", "--fluid-version", version, str(manifest)).err, version
+    new = run_cli("lint", "--fluid-version", V1_1_0_DEV, str(manifest)).err
+    assert "every mount but the oss:// ones" in new and "target a newer Fluid" not in new, new
+
+
+def test_fg135_an_oss_mount_beside_another_scheme(tmp_path: Path) -> None:
+    """oss://bucket-a from keys-a, s3://bucket-b from keys-b: one Secret at v1.0.8, fine since v1.1.0-dev
+    (the OSS keys are projected, the s3 mount alone uses the one Secret)."""
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text(TWO_OSS_SECRETS.replace("oss://bucket-b/", "s3://bucket-b/")
+                        .replace("fs.oss.access", "fs.ACCESS").replace("fs.ACCESS", "fs.oss.access", 2)
+                        .replace("fs.ACCESS", "fs.s3.access"))
+    assert "fs.s3.accessKeyId" in manifest.read_text()
+    assert "[FG135]" in run_cli("lint", "--fluid-version", V1_0_8, str(manifest)).err
+    new = run_cli("lint", "--fluid-version", V1_1_0_DEV, str(manifest))
+    assert "[FG135]" not in new.err, new.err
+
+
+def test_fg135_shared_encrypt_options_join_the_one_secret_of_other_schemes(tmp_path: Path) -> None:
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text(TWO_OSS_SECRETS.replace("spec:\n  mounts:", "spec:\n  sharedEncryptOptions:\n"
+                                                "    - {name: fs.s3.accessKeyId, valueFrom: {secretKeyRef: "
+                                                "{name: shared, key: id}}}\n  mounts:")
+                        .replace("oss://bucket-b/", "s3://bucket-b/"))
+    new = run_cli("lint", "--fluid-version", V1_1_0_DEV, str(manifest)).err
+    assert "Secret keys-b key id" in new and "[FG135]" in new, new
+    only_oss = TWO_OSS_SECRETS.replace("spec:\n  mounts:", "spec:\n  sharedEncryptOptions:\n"
+                                       "    - {name: fs.oss.accessKeyId, valueFrom: {secretKeyRef: "
+                                       "{name: shared, key: id}}}\n  mounts:")
+    manifest.write_text(only_oss)  # every mount oss://: the shared key is projected per bucket, beside the own one
+    both = run_cli("lint", "--fluid-version", V1_1_0_DEV, str(manifest)).err
+    assert "bucket-a comes from Secret keys-a key id, but it is also taken from Secret shared key id" in both, both
+
+
+def test_fg135_one_bucket_two_secrets_is_refused_by_newer_fluid(tmp_path: Path) -> None:
+    """Two mounts of one bucket naming different Secrets for a key: jindo.AppendSecretProjection
+    refuses the conflicting projection since v1.1.0-dev; v1.0.8 takes the last one."""
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text(TWO_OSS_SECRETS.replace("oss://bucket-b/", "oss://bucket-a/other/"))
+    new = run_cli("lint", "--fluid-version", V1_1_0_DEV, str(manifest)).err
+    assert "of OSS bucket bucket-a comes from Secret keys-b key id" in new, new
+    assert "from Secret keys-a key id" in new and "conflicting secret projection" in new, new
+    old = run_cli("lint", "--fluid-version", V1_0_8, str(manifest)).err
+    assert "Fluid v1.0.8's JindoRuntime mounts one Secret" in old and "bucket-a" not in old, old
+    manifest.write_text(TWO_OSS_SECRETS.replace("oss://bucket-b/", "oss://bucket-a/other/").replace("keys-b", "keys-a"))
+    assert "[FG135]" not in run_cli("lint", "--fluid-version", V1_1_0_DEV, str(manifest)).err

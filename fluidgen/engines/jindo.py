@@ -112,75 +112,131 @@ def _args_replace_defaults(entry: Entry, index: ManifestIndex) -> Iterator[Findi
         return
 
 
-# The older jindocache (with the default images, whose tags support AK files) projects one Secret
-# for every encryptOption (value.Secret is the last one's, one key per credential name); newer
-# Fluid projects per OSS bucket (transformMaster, secretMountSupport).
+# Which encryptOptions share the one Secret jindocache mounts into its pods (transformMaster,
+# with the default images, whose tags support AK files: checkIfSupportSecretMount). V1_0_8: every
+# mount's (value.Secret is the last one's, one key per credential name). Since V1_1_0_DEV an oss://
+# mount's fs.oss.accessKeyId/accessKeySecret are projected per bucket (fluid-cloudnative/fluid#5778:
+# <bucket>/AccessKeyId, <bucket>/AccessKeySecret), and a bucket's two mounts naming another Secret
+# or key for one of them make Fluid refuse the runtime; the other mounts still share one Secret.
 ONE_SECRET = source("pkg/ddc/jindocache/transform.go", "transformMaster", before(V1_1_0_DEV),
-                    note="value.Secret, value.SecretKey, value.SecretValue are single values")
+                    note="value.Secret, value.SecretKey, value.SecretValue are single values, for every mount")
+PER_BUCKET = source("pkg/ddc/jindocache/transform.go", "transformMaster", since(V1_1_0_DEV),
+                    note="oss:// mounts' OSS keys go to value.SecretProjections per bucket (#5778); "
+                         "value.Secret, value.SecretKey, value.SecretValue stay single for the other mounts")
+OSS_PER_BUCKET = (
+    fact(False, ONE_SECRET),
+    fact(True, PER_BUCKET, source("pkg/ddc/jindo/oss_secret.go", "AppendSecretProjection", since(V1_1_0_DEV))),
+)
+_SUPPORT = source("pkg/ddc/jindocache/transform.go", "checkIfSupportSecretMount")
+
+Ref = tuple[PathT, str, str, str]  # where, credential name, Secret, key
 
 
-def _refs(options: object) -> list[tuple[int, str, str, str]]:
+def _refs(at: PathT, options: object) -> list[Ref]:
     out = []
     for j, option in enumerate(items(options)):
         ref = mapping(mapping(mapping(option).get("valueFrom")).get("secretKeyRef"))
         if isinstance(mapping(option).get("name"), str):
-            out.append((j, str(mapping(option)["name"]), str(ref.get("name", "")), str(ref.get("key", ""))))
+            out.append(((*at, j, "valueFrom", "secretKeyRef"), str(mapping(option)["name"]), str(ref.get("name", "")),
+                        str(ref.get("key", ""))))
     return out
+
+
+def _bucket(mount: Tree) -> str | None:
+    """The OSS bucket of an oss:// mount point (jindo.ParseOSSMountBucket); None for another scheme."""
+    point = mount.get("mountPoint")
+    if not isinstance(point, str) or not point.startswith("oss://"):
+        return None
+    return point.removeprefix("oss://").split("/", 1)[0] or None
+
+
+def _groups(entry: Entry, per_bucket: bool) -> tuple[list[Ref], dict[str, list[Ref]]]:
+    """The encryptOptions that share one Secret, and (per_bucket) each OSS bucket's OSS keys.
+    Shared ones join every mount's own; listed once, where they are written."""
+    shared = _refs(("spec", "sharedEncryptOptions"), entry.spec.get("sharedEncryptOptions"))
+    one: list[Ref] = []
+    buckets: dict[str, list[Ref]] = {}
+    one_secret_mounts = 0
+    for i, mount in enumerate(mounts_of(entry.obj)):
+        own = _refs(("spec", "mounts", i, "encryptOptions"), mount.get("encryptOptions"))
+        bucket = _bucket(mount) if per_bucket else None
+        if bucket is None:
+            one_secret_mounts += 1
+            one += own
+        else:
+            buckets.setdefault(bucket, []).extend(r for r in (*shared, *own) if r[1].startswith("fs.oss."))
+    return (shared + one if one_secret_mounts else one), buckets
 
 
 def _one_secret(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
     runtime = index.bound_runtime(entry)
     if runtime is None or runtime.kind != KIND:
         return
-    first: dict[str, tuple[str, str]] = {}  # credential name -> (secret, key) first given
+    version, per_bucket = index.version, for_version(index.version, *OSS_PER_BUCKET)
+    one, buckets = _groups(entry, per_bucket)
+    scope = "every mount but the oss:// ones (their keys are projected per bucket)" if per_bucket else "every mount"
+    advice = ("Use one Secret and key per credential name for these mounts" if per_bucket else
+              "newer Fluid projects OSS keys per bucket. Use one Secret and key per credential name, or target a "
+              "newer Fluid")
+    for at, name, secret, key, _ in _clashes(one, any_secret=True):
+        yield Finding(at, f"{name} comes from Secret {secret} key {key}, but Fluid {version}'s JindoRuntime mounts "
+                          f"one Secret and one key per credential name for {scope} (the last one given wins), so "
+                          f"the mounts cannot have different credentials there; {advice}")
+    for bucket, refs in sorted(buckets.items()):
+        for at, name, secret, key, was in _clashes(refs, any_secret=False):
+            yield Finding(at, f"{name} of OSS bucket {bucket} comes from Secret {secret} key {key}, but it is also "
+                              f"taken from Secret {was[0]} key {was[1]} for this bucket; Fluid {version} projects "
+                              "one per bucket and refuses the runtime (conflicting secret projection). Use one "
+                              "Secret and key per credential name for the bucket")
+
+
+def _clashes(refs: list[Ref], any_secret: bool) -> Iterator[tuple[PathT, str, str, str, tuple[str, str]]]:
+    """Refs that name another Secret or key for a credential name than the first one for it did
+    (any_secret: or another Secret than any before), with that first (Secret, key)."""
+    first: dict[str, tuple[str, str]] = {}
     secrets: set[str] = set()
-    places: list[tuple[PathT, object]] = [(("spec", "sharedEncryptOptions"), entry.spec.get("sharedEncryptOptions"))]
-    places += [(("spec", "mounts", i, "encryptOptions"), m.get("encryptOptions"))
-               for i, m in enumerate(mounts_of(entry.obj))]
-    for at, options in places:
-        for j, name, secret, key in _refs(options):
-            clash = (secrets and secret not in secrets) or (name in first and first[name] != (secret, key))
-            if clash:
-                yield Finding((*at, j, "valueFrom", "secretKeyRef"),
-                              f"{name} comes from Secret {secret} key {key}, but Fluid {V1_0_8}'s JindoRuntime mounts "
-                              "one Secret and one key per credential name for every mount (the last one given wins), "
-                              "so the mounts cannot have different credentials there; newer Fluid projects them per "
-                              "OSS bucket. Use one Secret and key per credential name, or target a newer Fluid")
-            secrets.add(secret)
-            first.setdefault(name, (secret, key))
+    for at, name, secret, key in refs:
+        was = first.setdefault(name, (secret, key))
+        if (any_secret and secrets and secret not in secrets) or was != (secret, key):
+            yield at, name, secret, key, was
+        secrets.add(secret)
 
 
 RULES = (
     Rule(
-        "FG135", "warning", f"{V1_0_8}'s JindoRuntime takes every encryptOption from one Secret", _one_secret,
+        "FG135", "warning", "JindoRuntime mounts one Secret for the encryptOptions it does not project per OSS bucket",
+        _one_secret,
         kinds=frozenset({"Dataset"}),
-        description=f"Fluid {V1_0_8}'s jindocache engine (default images) mounts a single Secret into its pods and "
-                    "reads one key per credential name: encryptOptions of a Dataset's mounts that name different "
-                    "Secrets, or different keys for one credential name, end up with the last one's. Newer Fluid "
-                    "projects OSS credentials per bucket.",
-        sources=(ONE_SECRET, source("pkg/ddc/jindocache/transform.go", "checkIfSupportSecretMount")),
+        description=f"Fluid's jindocache engine (default images) mounts a single Secret into its pods and reads one "
+                    "key per credential name: encryptOptions of a Dataset's mounts that name different Secrets, or "
+                    "different keys for one credential name, end up with the last one's. In "
+                    f"{V1_0_8} that holds for every mount. Since {V1_1_0_DEV} the OSS keys of an oss:// mount are "
+                    "projected per bucket, so only the other mounts share the one Secret; two mounts of one bucket "
+                    "that take a key from different Secrets or keys make Fluid refuse the runtime.",
+        sources=(ONE_SECRET, PER_BUCKET, _SUPPORT),
         example=Example("""\
 apiVersion: data.fluid.io/v1alpha1
 kind: Dataset
 metadata: {name: imagenet, namespace: default}
 spec:
   mounts:
-    - mountPoint: oss://bucket-a/
+    - mountPoint: s3://bucket-a/
       name: a
-      options: {fs.oss.endpoint: oss-cn-hangzhou.aliyuncs.com}
+      options: {fs.s3.endpoint: s3.us-east-1.amazonaws.com}
       encryptOptions:
-        - {name: fs.oss.accessKeyId, valueFrom: {secretKeyRef: {name: keys-a, key: id}}}
-    - mountPoint: oss://bucket-b/
+        - {name: fs.s3.accessKeyId, valueFrom: {secretKeyRef: {name: keys-a, key: id}}}
+    - mountPoint: s3://bucket-b/
       name: b
-      options: {fs.oss.endpoint: oss-cn-hangzhou.aliyuncs.com}
+      options: {fs.s3.endpoint: s3.us-east-1.amazonaws.com}
       encryptOptions:
-        - {name: fs.oss.accessKeyId, valueFrom: {secretKeyRef: {name: keys-b, key: id}}}
+        - {name: fs.s3.accessKeyId, valueFrom: {secretKeyRef: {name: keys-b, key: id}}}
 ---
 apiVersion: data.fluid.io/v1alpha1
 kind: JindoRuntime
 metadata: {name: imagenet, namespace: default}
 spec: {}
-""", f"Two mounts take their keys from two Secrets; {V1_0_8} mounts only keys-b.")),
+""", f"Two mounts take their keys from two Secrets; {V1_0_8} mounts only keys-b, and so does {V1_1_0_DEV} "
+       "for these s3:// mounts.")),
     Rule(
         "FG119", "warning", "JindoRuntime fuse.args replace Fluid's per-access-mode FUSE defaults",
         _args_replace_defaults,
