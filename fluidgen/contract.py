@@ -165,6 +165,9 @@ class Mounts:
     # Where plain storage options (an endpoint, a region) may also come from the runtime's
     # properties (Alluxio's site properties), not only the mount's options and sharedOptions.
     options_in_properties: FluidSource | None = None
+    # The Fluid source of each field set above (a test fails for a set field without one); each
+    # Storage carries its own source, and options_in_properties is one.
+    sources: Mapping[str, FluidSource | tuple[FluidSource, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -262,6 +265,8 @@ class Health:
     # "fuse-only" = RuntimeStatus where a ready runtime may run FUSE only (the thin engine);
     # "components" = a status per component (master/worker/client, api/v1alpha1/cacheruntime_status.go)
     status_shape: str = "runtime"
+    # The Fluid source of each field set above (a test fails for a set field without one).
+    sources: Mapping[str, FluidSource | tuple[FluidSource, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -145,17 +145,42 @@ def test_every_fact_function_of_fluidbase_names_its_source() -> None:
             assert sources_of_function(fn), f"fluidbase.{name} computes a Fluid fact without its source"
 
 
-# Fields of the engine contract that are fluidgen's own choices, not facts about Fluid.
+# Fields of the engine contract that are fluidgen's own choices, not facts about Fluid, or that
+# carry their source themselves (a Storage its source, options_in_properties and fuse_mode_source are one).
 CHOICES = {"lowering": frozenset({"default_profile", "no_default_profile", "removed_note", "computed",
-                                  "fuse_mode_source"})}
+                                  "fuse_mode_source"}),
+           "mounts": frozenset({"storage", "migrate_storage", "options_in_properties"})}
 
 
-@pytest.mark.parametrize("part", ["lowering", "created", "workloads"])
+@pytest.mark.parametrize("part", ["lowering", "created", "workloads", "mounts", "health"])
 def test_every_engine_fact_names_its_source(part: str) -> None:
-    """An engine that sets a Fluid fact in its lowering, created or workloads record says where
-    Fluid decides it, beside the value (the record's sources); a new fact without one fails."""
+    """An engine that sets a Fluid fact in its lowering, created, workloads, mounts or health
+    record says where Fluid decides it, beside the value (the record's sources); a new fact
+    without one fails. Mounts.schemes has no default: every engine names its source."""
     from fluidgen.engine_table import ENGINES
 
     missing = {name: unsourced(getattr(engine, part), CHOICES.get(part, frozenset()))
                for name, engine in sorted(ENGINES.items())}
     assert not {k: v for k, v in missing.items() if v}, f"{part} facts without a Fluid source: {missing}"
+
+
+def test_every_storage_record_names_its_source() -> None:
+    """The mounts facts left to their Storage records (per scheme, for Dataset mounts and for
+    DataMigrate) each carry the Fluid code that reads their names."""
+    from fluidgen.engine_table import ENGINES
+
+    missing = [f"{name}: {scheme}" for name, engine in sorted(ENGINES.items())
+               for table in (engine.mounts.storage, engine.mounts.migrate_storage)
+               for scheme, storage in sorted(table.items()) if storage.source is None]
+    assert not missing, f"Storage records without a Fluid source: {missing}"
+
+
+def test_an_unsourced_mounts_or_health_fact_fails() -> None:
+    """The check reaches the new records: a set mounts or health field without a source is listed."""
+    from fluidgen.contract import Health, Mounts
+
+    assert unsourced(Mounts(schemes=frozenset({"oss"}), single_mount=True), CHOICES["mounts"]) == [
+        "schemes", "single_mount"]
+    assert unsourced(Health(status_shape="fuse-only")) == ["status_shape"]
+    cited = source("pkg/ddc/thin/status.go", "CheckAndUpdateRuntimeStatus")
+    assert unsourced(Health(status_shape="fuse-only", sources={"status_shape": cited})) == []

@@ -483,6 +483,11 @@ ENGINE = Engine(
         storage=STORAGE,
         # the runtime's properties become alluxio-site.properties, which Alluxio's UFS reads too
         options_in_properties=source("pkg/ddc/alluxio/transform.go", "transformCommonPart"),
+        sources={"schemes": (source("pkg/ddc/alluxio/ufs_internal.go", "mountUFS",
+                                    note="every mountPoint but local:// and pvc:// goes to `alluxio fs mount` as "
+                                         "written; the remote schemes listed are Alluxio's documented UFS"),
+                             source("pkg/ddc/alluxio/transform_ufs.go", "transformDatasetToVolume",
+                                    note="local:// becomes a hostPath volume, pvc:// a PVC volume"))},
     ),
     rules=RULES,
     hooks=Hooks(finish_runtime=_finish),

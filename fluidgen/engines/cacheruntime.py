@@ -238,6 +238,8 @@ ENGINE = Engine(
     operations=frozenset({"DataLoad", "DataProcess"}),
     mounts=Mounts(
         schemes=None,  # the class's mountUFS entry interprets the mountPoint
+        sources={"schemes": source("pkg/ddc/cache/engine/cm.go", "generateRuntimeConfigData", versions=_NEW,
+                                   note="every mount's mountPoint goes into the runtime config as written")},
     ),
     extra_kinds=(ExtraKind(CLASS_KIND, CLASS, namespaced=False, top_level=True),),
     section=SpecSection("cacheClass", CacheClassSettings, SECTION_DOC),
@@ -285,6 +287,10 @@ ENGINE = Engine(
     ),
     health=Health(
         status_shape="components",
+        sources={"status_shape": (source("api/v1alpha1/cacheruntime_status.go", "RuntimeComponentStatusCollection",
+                                         versions=_NEW),
+                                  source("pkg/ddc/cache/engine/status.go", "CheckAndUpdateRuntimeStatus",
+                                         versions=_NEW))},
     ),
     workloads=Workloads(
         data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup

@@ -88,6 +88,8 @@ ENGINE = Engine(
         schemes=frozenset({"nfs", "cpfs"}),
         storage=STORAGE,
         single_mount=True,
+        # Only dataset.Spec.Mounts[0] is read, and it must be nfs:// (NAS) or cpfs://.
+        sources={"schemes": _SOURCE, "single_mount": _SOURCE},
     ),
     # SyncRuntime is empty and Dataset mounts are never remounted (pkg/ddc/efc/ufs.go ShouldUpdateUFS).
     edits=Edits(runtime=scales("efc")),

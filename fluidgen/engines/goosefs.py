@@ -49,6 +49,11 @@ ENGINE = Engine(
     operations=frozenset({"DataLoad", "DataBackup"}),
     mounts=Mounts(
         schemes=frozenset({"cos", "cosn", "oss", "s3", "hdfs", "http", "https", "pvc", "local"}),
+        sources={"schemes": (source("pkg/ddc/goosefs/ufs_internal.go", "mountUFS", versions=_OLD,
+                                    note="every mountPoint but local:// and pvc:// goes to `goosefs fs mount` as "
+                                         "written; the remote schemes listed are GooseFS's documented UFS"),
+                             source("pkg/ddc/goosefs/transform_ufs.go", "transformDatasetToVolume", versions=_OLD,
+                                    note="local:// becomes a hostPath volume, pvc:// a PVC volume"))},
     ),
     lowering=Lowering(
         single_tier=False,

@@ -327,6 +327,8 @@ ENGINE = Engine(
     mounts=Mounts(
         schemes=frozenset({"oss", "s3", "cos", "obs", "hdfs", "dls", "pvc", "local"}),
         storage=STORAGE,
+        # pvc:// becomes a UFS volume, local:/// a hostPath; the others each get their bucket settings.
+        sources={"schemes": _SOURCE},
     ),
     rules=RULES,
     hooks=Hooks(finish_runtime=_finish),

@@ -281,6 +281,12 @@ ENGINE = Engine(
     mounts=Mounts(
         schemes=None,  # the profile's FUSE program interprets the mountPoint
         references=True,
+        sources={"schemes": source("pkg/ddc/thin/transform_config.go", "transformFuseConfig",
+                                   note="every mountPoint goes into the FUSE config as written (pvc:// also "
+                                        "brings the volume's CSI details)"),
+                 "references": (source("pkg/ddc/base/dataset.go", "CheckReferenceDataset"),
+                                source("pkg/utils/dataset_runtime.go", "CreateRuntimeForReferenceDatasetIfNotExist",
+                                       note="the Dataset controller creates a ThinRuntime for a dataset:// Dataset"))},
     ),
     extra_kinds=(ExtraKind(PROFILE_KIND, PROFILE_SPEC, namespaced=False),),
     section=SpecSection("thin", ThinSettings, SETTINGS_DOC),
@@ -323,5 +329,6 @@ ENGINE = Engine(
         # with fusePhase Ready and setupDuration (pkg/ddc/thin/status.go CheckAndUpdateRuntimeStatus,
         # every supported version); see fluidgen/healthcheck.py FUSE_ONLY.
         status_shape="fuse-only",
+        sources={"status_shape": source("pkg/ddc/thin/status.go", "CheckAndUpdateRuntimeStatus")},
     ),
 )

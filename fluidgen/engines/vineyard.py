@@ -43,6 +43,7 @@ SPEC = obj(
 # shared memory (level 0), any other level is kept as level 1, the spill path
 # (charts/vineyard/templates/_helpers.tpl vineyard.spill.path).
 TIERS_SOURCE = source("pkg/ddc/vineyard/transform.go", "transformTieredStore")
+_NO_UFS = source("pkg/ddc/vineyard/ufs.go", "PrepareUFS")  # no storage is mounted
 
 
 def _finish(ctx: Context, tree: dict[str, Any]) -> dict[str, Any]:
@@ -63,6 +64,8 @@ ENGINE = Engine(
     mounts=Mounts(
         schemes=frozenset(),
         needs_mounts=False,
+        # Vineyard mounts no storage: its UFS hooks do nothing (PrepareUFS returns at once).
+        sources={"schemes": _NO_UFS, "needs_mounts": _NO_UFS},
     ),
     edits=Edits(runtime=scales("vineyard")),  # SyncRuntime is empty (pkg/ddc/vineyard/sync_runtime.go)
     hooks=Hooks(finish_runtime=_finish),
