@@ -45,10 +45,19 @@ def alluxio_root_ufs(mounts: Sequence[tuple[str | None, str, str | None]]) -> tu
 
 @decided_by(source("pkg/utils/dataset.go", "GetAccessModesOfDataset"),
             source("pkg/ddc/alluxio/transform_optimization.go", "optimizeDefaultFuse"),
-            source("pkg/ddc/jindocache/transform.go", "transformFuseArg"))
-def fuse_read_only(access_modes: Sequence[str]) -> bool:
-    """Whether an engine's FUSE defaults are the read-only set: the Dataset names
-    ReadOnlyMany among its access modes, or names none (Fluid reads none as ReadOnlyMany)."""
+            source("pkg/ddc/jindocache/transform.go", "transformFuseArg"),
+            source("pkg/ddc/thin/transform_fuse.go", "parseFuseOptions"),
+            source("pkg/utils/dataset/volume/create.go", "CreatePersistentVolumeForRuntime",
+                   note="the PersistentVolume (and claim) Fluid creates carry the Dataset's access modes"),
+            source("pkg/csi/plugins/nodeserver.go", "NodePublishVolume",
+                   note="bind-mounts the FUSE mount ro into a pod for a MULTI_NODE_READER_ONLY volume"))
+def read_only_dataset(access_modes: Sequence[str]) -> bool:
+    """Whether Fluid serves a Dataset read-only: it names ReadOnlyMany among its access modes, or
+    names none (Fluid reads none as ReadOnlyMany). Then the Alluxio, JindoCache and thin engines'
+    FUSE defaults mount ro (whatever else is named: ReadOnlyMany with ReadWriteMany is ro), and
+    the claim Fluid creates offers ReadOnlyMany; without ReadOnlyMany (ReadWriteMany,
+    ReadWriteOnce) the FUSE mounts rw. The one place fluidgen decides it, for the FUSE args, the
+    lint rules and the workloads' volume mounts."""
     return not access_modes or READ_ONLY in access_modes
 
 

@@ -119,8 +119,10 @@ class Spec(Model):
     dataset: DatasetSection = Field(default_factory=lambda: DatasetSection.model_validate({}),
                                     description="What only the Dataset object carries.")
     accessModes: list[Literal["ReadOnlyMany", "ReadWriteMany"]] = Field(default_factory=list, description=
-        "How pods may mount the data; FUSE runs read-only without ReadWriteMany (none given: Fluid's default, "
-        "ReadOnlyMany: pkg/utils/dataset.go GetAccessModesOfDatasetWithContext).")
+        "How pods may mount the data. With ReadOnlyMany among them, or none given (Fluid's default, "
+        "ReadOnlyMany: pkg/utils/dataset.go GetAccessModesOfDatasetWithContext), Fluid serves the data "
+        "read-only (its FUSE mounts ro) and workloads mount the claim readOnly; ReadWriteMany alone makes it "
+        "writable.")
     placement: Placement = Field(default_factory=lambda: Placement.model_validate({}),
                                  description="Which nodes hold the cache (GPU model, labels, tolerations).")
     runtime: Runtime = Field(description="The cache engine and its size, tiers and tuning profile.")

@@ -41,7 +41,7 @@ from ..fluid.common import (
     VOLUME_MOUNTS,
     VOLUMES,
 )
-from ..fluidbase import fuse_read_only
+from ..fluidbase import read_only_dataset
 from ..fluidsource import decided_by, fact, source
 from ..manifest import Tree, fuse_options, fuse_spec, mapping, mounts_of, names_given
 from ..manifest_index import Entry, ManifestIndex
@@ -332,7 +332,7 @@ def _finish(ctx: Context, tree: Tree) -> Tree:
     opts = args[at][len(FUSE_OPTS):].split(",")
     if {"ro", "rw"} & set(opts):
         return tree
-    mode = "ro" if fuse_read_only(ctx.spec.accessModes) else "rw"
+    mode = "ro" if read_only_dataset(ctx.spec.accessModes) else "rw"
     opts.insert(1 if opts[:1] == ["kernel_cache"] else 0, mode)  # where Fluid's own sets have it
     args[at] = FUSE_OPTS + ",".join(o for o in opts if o)
     return tree

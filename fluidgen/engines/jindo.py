@@ -51,7 +51,7 @@ from ..fluid.common import (
     VOLUME_MOUNTS,
     VOLUMES,
 )
-from ..fluidbase import fuse_read_only
+from ..fluidbase import read_only_dataset
 from ..fluidsource import before, decided_by, fact, for_version, since, source
 from ..manifest import Tree, fuse_spec, items, mapping, mounts_of
 from ..manifest_index import Entry, ManifestIndex
@@ -101,7 +101,7 @@ def _args_replace_defaults(entry: Entry, index: ManifestIndex) -> Iterator[Findi
         return
     given = {a.removeprefix("-o").split("=")[0] for a in args if isinstance(a, str)}
     for d in index.bound_datasets(entry):
-        read_only = fuse_read_only([m for m in items(d.spec.get("accessModes")) if isinstance(m, str)])
+        read_only = read_only_dataset([m for m in items(d.spec.get("accessModes")) if isinstance(m, str)])
         missing = [o for o in (READ_ONLY_ARGS if read_only else READ_WRITE_ARGS)
                    if o.removeprefix("-o").split("=")[0] not in given | {"ro", "rw"}]
         if missing:
@@ -310,7 +310,7 @@ def _finish(ctx: Context, tree: Tree) -> Tree:
     set has it). A ReadWriteMany Dataset's args are left as given; FG131 reports an -oro there."""
     fuse = tree.get("fuse")
     args = fuse.get("args") if isinstance(fuse, dict) else None
-    if not isinstance(args, list) or not args or not fuse_read_only(ctx.spec.accessModes):
+    if not isinstance(args, list) or not args or not read_only_dataset(ctx.spec.accessModes):
         return tree
     if any(isinstance(a, str) and "ro" in a.removeprefix("-o").split(",") for a in args):
         return tree

@@ -51,8 +51,9 @@ from ..fluid.common import (
     VOLUME_MOUNTS,
     VOLUMES,
 )
+from ..fluidbase import read_only_dataset
 from ..fluidsource import source
-from ..manifest import Manifest, Tree, fuse_spec, is_reference_dataset, mapping
+from ..manifest import Manifest, Tree, fuse_spec, is_reference_dataset, items, mapping
 from ..manifest_index import Entry, ManifestIndex
 from ..merge import deep_merge
 from ..rules import Example, Finding, Rule
@@ -177,8 +178,7 @@ def _keep_read_only(ctx: Context, profile_spec: Tree) -> None:
     adding to it, so the read-only dataset would be mounted read-write. Put `ro` back."""
     fuse = profile_spec.get("fuse")
     options = fuse.get("options") if isinstance(fuse, dict) else None
-    modes = ctx.spec.accessModes or ["ReadOnlyMany"]
-    if isinstance(options, dict) and "ReadOnlyMany" in modes and not {"ro", "rw"} & set(options):
+    if isinstance(options, dict) and read_only_dataset(ctx.spec.accessModes) and not {"ro", "rw"} & set(options):
         options["ro"] = ""
 
 
@@ -206,7 +206,7 @@ def _profile_drops_ro(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
         if {"ro", "rw"} & set(mapping(fuse_spec(runtime.obj).get("options"))):
             continue
         for d in index.bound_datasets(runtime):
-            if "ReadOnlyMany" in (d.spec.get("accessModes") or ["ReadOnlyMany"]):
+            if read_only_dataset([m for m in items(d.spec.get("accessModes")) if isinstance(m, str)]):
                 yield Finding(("spec", "fuse", "options"),
                               f"these options replace the ro that Fluid adds for the ReadOnlyMany Dataset "
                               f"{d.name}, so its FUSE program gets no ro; add ro: \"\"")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..engine_table import ENGINES
-from ..fluidbase import fuse_read_only
+from ..fluidbase import read_only_dataset
 from ..fluidsource import source
 from ..manifest import fuse_options, fuse_spec
 from ..manifest_index import Entry, ManifestIndex
@@ -34,23 +34,24 @@ def fuse_mode_follows_access_modes(entry: Entry, index: ManifestIndex) -> Iterat
                       "but fuse.args replace them and have no ro, so the FUSE mount is writable; add ro")
     elif not read_only and ro is not None:
         yield Finding(("spec", "fuse", "args", ro),
-                      f"Dataset {name} is ReadWriteMany, but these fuse.args mount it ro, so every write fails "
-                      f"(Fluid's own args would not: {cite}); drop ro")
+                      f"Dataset {name} is writable (no ReadOnlyMany among its access modes), but these fuse.args "
+                      f"mount it ro, so every write fails (Fluid's own args would not: {cite}); drop ro")
 
 
 def _read_only(dataset: Entry) -> bool:
     """Whether Fluid's own FUSE args would mount the Dataset ro, by its access modes (strings only)."""
     modes = dataset.spec.get("accessModes")
-    return fuse_read_only([m for m in modes if isinstance(m, str)] if isinstance(modes, list) else [])
+    return read_only_dataset([m for m in modes if isinstance(m, str)] if isinstance(modes, list) else [])
 
 
 RULES = (
     Rule("FG131", "warning", "FUSE ro/rw follows the Dataset's access modes, as in Fluid's own FUSE args",
          fuse_mode_follows_access_modes,
          description="Fluid mounts the FUSE of Alluxio and JindoCache ro when the Dataset names "
-                     "ReadOnlyMany (or no access mode) and rw otherwise, but only in the default args that "
-                     "a runtime's fuse.args replace. Args without ro make a read-only Dataset writable "
-                     "through FUSE; args with ro make every write to a ReadWriteMany Dataset fail.",
+                     "ReadOnlyMany (or no access mode), with any other mode beside it, and rw otherwise "
+                     "(ReadWriteMany or ReadWriteOnce alone), but only in the default args that a runtime's "
+                     "fuse.args replace. Args without ro make a read-only Dataset writable through FUSE; args "
+                     "with ro make every write to a writable Dataset fail.",
          sources=(source("pkg/utils/dataset.go", "GetAccessModesOfDataset"),
                   source("pkg/ddc/alluxio/transform_optimization.go", "optimizeDefaultFuse"),
                   source("pkg/ddc/jindocache/transform.go", "transformFuseArg")),

@@ -1,7 +1,8 @@
 """Training jobs (`workloads:`) and the RBAC of data operations that submit jobs.
 
 A job mounts the claim Fluid creates for the Dataset (its name, its namespace), read-only
-unless the Dataset is ReadWriteMany, and is pinned to the nodes the cache is pinned to, so
+when Fluid serves the Dataset read-only (ReadOnlyMany among its access modes, or none:
+fluidbase.read_only_dataset), and is pinned to the nodes the cache is pinned to, so
 training reads from local cache workers. The data appears where the engine's FUSE puts it
 (Engine.workloads.data_layout): the job learns the path from an environment variable (DATA_DIR).
 """
@@ -14,7 +15,7 @@ from ..contract import Engine
 from ..contract import replicas as cache_workers
 from ..diagnostics import PathT
 from ..engine_table import ENGINES
-from ..fluidbase import mount_path, reference_subpath
+from ..fluidbase import mount_path, read_only_dataset, reference_subpath
 from ..jobkinds import GPU, WORKLOADS, Pod, submit_reasons, submit_rules
 from ..manifest import Manifest, Tree
 from ..specparts import Process, Workload
@@ -172,9 +173,9 @@ def _resources(w: Workload) -> Tree:
 
 
 def _volumes(ctx: Context, w: Workload) -> tuple[list[Tree], list[Tree]]:
-    """The container's volume mounts and the pod's volumes: the Dataset's claim (read-only
-    unless ReadWriteMany) and the shared memory."""
-    read_only = {"readOnly": True} if "ReadWriteMany" not in ctx.spec.accessModes else {}
+    """The container's volume mounts and the pod's volumes: the Dataset's claim (read-only when
+    Fluid serves the Dataset read-only: fluidbase.read_only_dataset) and the shared memory."""
+    read_only = {"readOnly": True} if read_only_dataset(ctx.spec.accessModes) else {}
     mounts: list[Tree] = [{"name": DATA_VOLUME, "mountPath": posixpath.normpath(w.mountPath), **read_only}]
     volumes: list[Tree] = [{"name": DATA_VOLUME, "persistentVolumeClaim": {"claimName": ctx.name, **read_only}}]
     if w.shm is not None:
