@@ -181,3 +181,27 @@ def test_fg135_one_bucket_two_secrets_is_refused_by_newer_fluid(tmp_path: Path) 
     assert "Fluid v1.0.8's JindoRuntime mounts one Secret" in old and "bucket-a" not in old, old
     manifest.write_text(TWO_OSS_SECRETS.replace("oss://bucket-b/", "oss://bucket-a/other/").replace("keys-b", "keys-a"))
     assert "[FG135]" not in run_cli("lint", "--fluid-version", V1_1_0_DEV, str(manifest)).err
+
+
+# -- runtimes of an engine the target version lacks ----------------------------------------
+
+LONELY_GOOSEFS = """\
+apiVersion: data.fluid.io/v1alpha1
+kind: GooseFSRuntime
+metadata: {name: lonely, namespace: default}
+spec: {replicas: 1}
+"""
+
+
+def test_no_rule_speaks_for_a_runtime_the_target_lacks(tmp_path: Path) -> None:
+    """GooseFS is gone in v1.1.0-dev: FG104 (a runtime binds to its Dataset) says nothing about a
+    GooseFSRuntime there, where validation reports the kind instead."""
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text(LONELY_GOOSEFS)
+    assert "[FG104]" in run_cli("lint", "--fluid-version", V1_0_8, str(manifest)).err
+    assert "[FG104]" not in run_cli("lint", "--fluid-version", V1_1_0_DEV, str(manifest)).err
+    validated = run_cli("validate", "--lint", "--fluid-version", V1_1_0_DEV, str(manifest))
+    assert validated.code == 1 and "has no kind GooseFSRuntime" in validated.err, validated.err
+    assert "[FG104]" not in validated.err, validated.err
+    assert "GooseFSRuntime" not in index_of([], V1_1_0_DEV).runtime_kinds
+    assert "GooseFSRuntime" in index_of([], V1_0_8).runtime_kinds

@@ -24,8 +24,6 @@ SPEC = obj(
     runtimes=array(obj(name=STR, namespace=STR, category=STR, type=STR, masterReplicas=int32())),
     dataRestoreLocation=obj(path=STR, nodeName=STR))
 
-# The access mode Fluid assumes when a Dataset lists none (docs: data_accessmodes).
-DEFAULT_ACCESS_MODES = ("ReadOnlyMany",)
 # Status: phases and the condition that says why (dataset_types.go).
 PHASES = ("Pending", "Bound", "NotBound", "Failed", "Updating", "DataMigrating", "")
 

@@ -26,7 +26,7 @@ from ..engine_table import ENGINES, RUNTIME_KINDS
 from ..manifest import Manifest, meta
 from ..manifest_index import Entry, ManifestIndex
 from ..rules import Finding, Rule
-from ..versions import DEFAULT
+from ..versions import DEFAULT, has
 from ..yamlreader import Document
 from . import fuse_jvm, fuse_mode, references, storage
 
@@ -77,9 +77,16 @@ def directive_problems(path: str, text: str) -> list[Diagnostic]:
     return out
 
 
+@cache
+def runtime_kinds_at(version: str) -> frozenset[str]:
+    """The runtime kinds Fluid `version` has (an engine removed or not yet added is not one)."""
+    return frozenset(e.kind for e in ENGINES.values() if has(version, e.name))
+
+
 def index_of(objects: Iterable[Manifest], version: str = DEFAULT) -> ManifestIndex:
-    """The view every rule of one run reads, built once, for the Fluid version the run targets."""
-    return ManifestIndex(objects, RUNTIME_KINDS, version)
+    """The view every rule of one run reads, built once, for the Fluid version the run targets:
+    its runtimes are the kinds that version has."""
+    return ManifestIndex(objects, runtime_kinds_at(version), version)
 
 
 def _ignored(obj: Manifest) -> set[str]:
@@ -89,6 +96,8 @@ def _ignored(obj: Manifest) -> set[str]:
 
 
 def run_rules(entry: Entry, index: ManifestIndex, ignore: set[str]) -> Iterator[tuple[Rule, Finding]]:
+    if entry.kind in RUNTIME_KINDS and not index.is_runtime(entry):
+        return  # a runtime the target version lacks: validation says so, and no rule speaks for it
     skip = ignore | _ignored(entry.obj)
     for rule in rules_for(index.version):
         if rule.id not in skip and rule.applies_to(entry.kind):
