@@ -11,6 +11,7 @@ from fluidgen.engine_table import RUNTIME_KINDS
 from fluidgen.lint import RULES, lint_manifests
 from fluidgen.lint.docs import page
 from fluidgen.rules import Rule
+from fluidgen.versions import NAMES
 from fluidgen.yamlreader import load_text
 
 from .conftest import ROOT, run_cli
@@ -47,7 +48,9 @@ def test_rules_flag_prints_the_table() -> None:
     lines = listed.out.splitlines()
     assert [line.split()[0] for line in lines] == [r.id for r in RULES]
     for rule, line in zip(RULES, lines, strict=True):
-        assert line == f"{rule.id}  {rule.severity:<7}  {rule.summary}"
+        only = "" if rule.versions == NAMES else f" (Fluid {', '.join(rule.versions)} only)"
+        assert line == f"{rule.id}  {rule.severity:<7}  {rule.summary}{only}"
+    assert "a DataLoad on a CacheRuntime needs its class to declare DataLoad (Fluid v1.1.0-dev only)" in listed.out
 
 
 def test_rules_flag_as_json_carries_the_documentation() -> None:
@@ -58,6 +61,7 @@ def test_rules_flag_as_json_carries_the_documentation() -> None:
     for entry, rule in zip(got, RULES, strict=True):
         assert entry["summary"] == rule.summary and entry["description"] == rule.description
         assert [s["path"] for s in entry["sources"]] == [s.path for s in rule.sources]
+        assert entry["versions"] == list(rule.versions)
         assert entry["defined_in"].startswith("fluidgen/") and (ROOT / entry["defined_in"]).is_file()
 
 

@@ -53,8 +53,12 @@ def _where(rule: Rule) -> str:
 
 
 def table(rules: Iterable[Rule]) -> str:
-    """One line per rule: ID, severity, summary."""
-    return "".join(f"{rule.id}  {rule.severity:<7}  {rule.summary}\n" for rule in rules)
+    """One line per rule: ID, severity, summary (and the Fluid versions it runs for, when not all)."""
+    return "".join(f"{rule.id}  {rule.severity:<7}  {rule.summary}{_only(rule)}\n" for rule in rules)
+
+
+def _only(rule: Rule) -> str:
+    return "" if rule.versions == NAMES else f" (Fluid {', '.join(rule.versions)} only)"
 
 
 def as_json(rules: Iterable[Rule]) -> str:
