@@ -221,16 +221,22 @@ _RECIPE_LENGTHS = {"env": 2, "file": 2, "envfile": 3}
 
 
 def _well_formed(entry: Any) -> bool:
-    if not isinstance(entry, dict) or entry.get("format") != FORMAT or not isinstance(entry.get("root"), str):
-        return False
-    maps = ("files", "dirs", "envfiles")
-    if not all(isinstance(entry.get(k), dict) and all(isinstance(p, str) and isinstance(v, str)
-                                                      for p, v in entry[k].items()) for k in maps):
-        return False
+    """The shape store() writes: a damaged or foreign entry is a miss, never a crash."""
+    return (isinstance(entry, dict) and entry.get("format") == FORMAT and isinstance(entry.get("root"), str)
+            and all(_string_map(entry.get(k)) for k in ("files", "dirs", "envfiles")) and _output_well_formed(entry))
+
+
+def _output_well_formed(entry: dict[str, Any]) -> bool:
+    """The output cut around its Secret values: one more part than slots, each slot's recipes."""
     parts, slots = entry.get("parts"), entry.get("slots")
-    return (isinstance(parts, list) and all(isinstance(p, str) for p in parts) and isinstance(slots, list)
-            and len(parts) == len(slots) + 1 and isinstance(entry.get("stderr"), str)
+    if not (isinstance(parts, list) and isinstance(slots, list) and len(parts) == len(slots) + 1):
+        return False
+    return (all(isinstance(p, str) for p in parts) and isinstance(entry.get("stderr"), str)
             and all(isinstance(s, list) and s and all(_recipe(r) for r in s) for s in slots))
+
+
+def _string_map(value: Any) -> bool:
+    return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
 
 
 def _recipe(recipe: Any) -> bool:
@@ -239,30 +245,13 @@ def _recipe(recipe: Any) -> bool:
 
 
 def _fresh_output(entry: dict[str, Any], digests: dict[str, str]) -> str | None:
-    from .secretsource import parse_env_file, read_value_file
-
+    """The entry's output with today's Secret values, if everything it read is unchanged here."""
     root = _Root.here()
     if entry["root"] and entry["root"] != root.real:
         return None  # it read inputs outside its root: only that root may use it (see store)
-    for recorded, want in entry["files"].items():
-        path = root.local(recorded)
-        if path is None:
-            return None
-        if path not in digests:
-            digests[path] = _file_digest(path)
-        if digests[path] != want:
-            return None
-    for recorded, want in entry["dirs"].items():
-        path = root.local(recorded)
-        if path is None or buildinputs.listing_digest(buildinputs.folder_listing(path)) != want:
-            return None
-    for recorded, want in entry["envfiles"].items():
-        path = root.local(recorded)
-        if path is None:
-            return None
-        keys = sorted(parse_env_file(read_value_file(path))[0])
-        if buildinputs.digest("\n".join(keys).encode()) != want:
-            return None
+    if not (_files_unchanged(entry["files"], root, digests) and _dirs_unchanged(entry["dirs"], root)
+            and _env_keys_unchanged(entry["envfiles"], root)):
+        return None
     slots: list[list[list[str]]] = []
     for recipes in entry["slots"]:
         local = [root.local_recipe(r) for r in recipes]
@@ -270,6 +259,42 @@ def _fresh_output(entry: dict[str, Any], digests: dict[str, str]) -> str | None:
             return None
         slots.append([r for r in local if r is not None])
     return _fill(entry["parts"], slots)
+
+
+def _files_unchanged(files: dict[str, str], root: _Root, digests: dict[str, str]) -> bool:
+    """Each file read has the digest recorded (digests: each file digested once per lookup)."""
+    for recorded, want in files.items():
+        path = root.local(recorded)
+        if path is None:
+            return False
+        if path not in digests:
+            digests[path] = _file_digest(path)
+        if digests[path] != want:
+            return False
+    return True
+
+
+def _dirs_unchanged(dirs: dict[str, str], root: _Root) -> bool:
+    """Each directory walked lists what it listed."""
+    for recorded, want in dirs.items():
+        path = root.local(recorded)
+        if path is None or buildinputs.listing_digest(buildinputs.folder_listing(path)) != want:
+            return False
+    return True
+
+
+def _env_keys_unchanged(envfiles: dict[str, str], root: _Root) -> bool:
+    """Each env file holds the same keys (its values are secrets: read again on every hit)."""
+    from .secretsource import parse_env_file, read_value_file
+
+    for recorded, want in envfiles.items():
+        path = root.local(recorded)
+        if path is None:
+            return False
+        keys = sorted(parse_env_file(read_value_file(path))[0])
+        if buildinputs.digest("\n".join(keys).encode()) != want:
+            return False
+    return True
 
 
 class _Root:
