@@ -430,6 +430,8 @@ def _cut(objects: list[dict[str, Any]], inputs: buildinputs.BuildInputs) -> tupl
     slots: list[Any] = []
     marked = []
     for obj in objects:
+        if obj.get("kind") == "Secret" and obj.get("apiVersion") == "v1" and obj.get("stringData"):
+            return None  # fluidgen writes data only: a plain manifest's Secret, passed through in Argo CD mode
         if obj.get("kind") == "Secret" and obj.get("apiVersion") == "v1" and obj.get("data"):
             meta = obj["metadata"]
             data = {}

@@ -102,6 +102,22 @@ def test_no_secret_material_in_the_cache(tool: Tool) -> None:
         assert value not in blob and base64.b64encode(value) not in blob
 
 
+@pytest.mark.parametrize("values", ["stringData: {token: PlainValueNotReal0123}",
+                                    "data: {token: UGxhaW5WYWx1ZU5vdFJlYWwwMTIz}"])
+def test_a_passed_through_secret_is_not_cached(tool: Tool, values: str) -> None:
+    """A plain manifest's Secret beside the specs goes to Argo CD's output unchanged; its values
+    have no source the cache could read again, so the build is not stored (was: stringData was)."""
+    app = tool.work / "app"
+    app.mkdir()
+    shutil.copy(tool.work / "jindo-imagenet-oss.yaml", app)
+    shutil.copytree(tool.work / "credentials", app / "credentials")
+    (app / "token.yaml").write_text(f"apiVersion: v1\nkind: Secret\nmetadata: {{name: token}}\n{values}\n")
+    first = tool.build("--gitops", "argocd", "app")
+    assert first.code == 0 and "token: " in first.out
+    assert tool.build("--gitops", "argocd", "app").how == "COMPILED"
+    assert not tool.cache.exists() or not list(tool.cache.iterdir())
+
+
 def test_parallel_cold_runs_agree(tool: Tool) -> None:
     with ThreadPoolExecutor(max_workers=6) as pool:
         results = list(pool.map(lambda _: tool.build("alluxio-imagenet-oss.yaml"), range(6)))
