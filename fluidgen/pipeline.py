@@ -285,11 +285,12 @@ def _clash(key: tuple[str, str, str], problem: str) -> Diagnostic:
 
 
 def _is_object(data: Any) -> bool:
-    """A Kubernetes object kustomize would apply (not one of kustomize's own files)."""
+    """A Kubernetes object kustomize would apply (not one of kustomize's own files, nor a
+    fluidgen spec or project)."""
     meta = data.get("metadata") if isinstance(data, dict) else None
     return (isinstance(data, dict) and isinstance(data.get("apiVersion"), str) and isinstance(data.get("kind"), str)
             and isinstance(meta, dict) and isinstance(meta.get("name"), str)
-            and not str(data["apiVersion"]).startswith("kustomize.config.k8s.io/"))
+            and not str(data["apiVersion"]).startswith(("kustomize.config.k8s.io/", SPEC_MARKER.decode())))
 
 
 def _identity(obj: dict[str, Any]) -> tuple[str, str, str]:
@@ -305,7 +306,10 @@ def _compile_project(directory: str, environment: str | None, options: Options, 
     except FluidgenError as exc:
         result.diagnostics += exc.diagnostics
         return result
-    result.diagnostics += selected.unused
+    notes = selected.unused
+    if selected.options.gitops == "argocd":
+        notes = _refuse_unlisted(notes, selected.unlisted, reader)
+    result.diagnostics += notes
     docs: list[Document] = []
     for chain in selected.chains:
         if len(chain) > 1:
@@ -314,8 +318,52 @@ def _compile_project(directory: str, environment: str | None, options: Options, 
             continue
         docs += _documents(chain[0], reader, result.diagnostics) or []
     _compile_all(docs, selected.options, result, reader)
+    _add_passed(result, _listed_manifests(selected, reader, result.diagnostics), selected.options.namespace)
     _warnings_as_errors(result, selected.options)
     return result
+
+
+def _listed_manifests(selected: project.Selected, reader: Reader, diagnostics: list[Diagnostic]) -> list[Tree]:
+    """The objects of the files an environment lists under `manifests:`, unchanged. A listed
+    file holds Kubernetes objects only: an empty file, a spec or a values file is an error."""
+    objects: list[Tree] = []
+    listed = f"listed in environments.{selected.name}.manifests of {project.FILE}"
+    for path in selected.manifests:
+        docs = _documents(path, reader, diagnostics)
+        if docs == []:
+            diagnostics.append(Diagnostic(path, 1, 1, "error", f"{listed}, but holds no Kubernetes object"))
+        others = [d for d in docs or [] if not _is_object(d.data)]
+        diagnostics += [_not_an_object(d, listed) for d in others]
+        objects += [d.data for d in docs or []] if not others else []
+    return objects
+
+
+def _not_an_object(doc: Document, listed: str) -> Diagnostic:
+    """At the document's first line (its first key), not at a key path: the whole document is wrong."""
+    file, line, col = doc.locate(next(iter(doc.positions), ()))
+    hint = "; a fluidgen spec goes under specs" if is_spec(doc.data) else ""
+    return Diagnostic(file, line, col, "error", f"{listed}, but its document {doc.index + 1} is not a Kubernetes "
+                                                f"object (apiVersion, kind, metadata.name){hint}")
+
+
+def _refuse_unlisted(notes: list[Diagnostic], unlisted: list[str], reader: Reader) -> list[Diagnostic]:
+    """In Argo CD mode, a file of plain Kubernetes objects in a project's directory that no
+    environment lists is an error, not a note: the application's output would lack its objects,
+    so Argo CD would never apply them and would prune those it applied before."""
+    orphans = [f for f in unlisted if _holds_objects_only(f, reader)]
+    refused = [Diagnostic(f, 1, 1, "error", f"plain Kubernetes objects that no environment of {project.FILE} "
+                                            "lists: Argo CD would not apply them, and would prune those it applied "
+                                            "before. List the file under an environment's manifests:, or move it "
+                                            "out of the application's directory") for f in orphans]
+    return [*refused, *(n for n in notes if n.file not in orphans)]
+
+
+def _holds_objects_only(path: str, reader: Reader) -> bool:
+    try:
+        docs = reader.load(path)
+    except FluidgenError:
+        return False  # named by its note, as any file not built
+    return bool(docs) and all(_is_object(d.data) for d in docs)
 
 
 def overlay_files(files: list[str], reader: Reader, diagnostics: list[Diagnostic]) -> Document | None:

@@ -7,6 +7,7 @@
         specs:
           - [imagenet.yaml, envs/staging/imagenet.yaml]   # overlays, merged in order (build -f)
           - mnist.yaml                                     # a spec on its own
+        manifests: [rbac.yaml]                             # plain Kubernetes objects, unchanged
         namespace: ml-staging
       prod:
         specs:
@@ -19,7 +20,8 @@ FLUIDGEN_ENV (ARGOCD_ENV_FLUIDGEN_ENV in Argo CD); a project with one environmen
 choice. An environment's settings are written in git next to the specs, so, like a spec's
 own `fluid:`, they win over flags and FLUIDGEN_* variables; a spec's metadata.namespace
 still wins over all. Paths are relative to the project file and stay inside its directory.
-YAML files of the directory that the environment does not use are reported, never built.
+YAML files of the directory that the environment does not use are reported, never built; in
+Argo CD mode a plain Kubernetes manifest that no environment lists is an error (pipeline.py).
 """
 
 from __future__ import annotations
@@ -63,6 +65,9 @@ class Environment(Model):
     namespace: Namespace | None = Field(None, description="Namespace for specs without metadata.namespace.")
     fluidVersion: FluidVersion | None = Field(None, description="Target Fluid version for specs without `fluid:`.")
     gitops: Literal["argocd", "flux", "none"] | None = Field(None, description="GitOps mode (see build --gitops).")
+    manifests: list[Annotated[str, Field(min_length=1)]] = Field(
+        [], description="Files of plain Kubernetes objects put into this environment's output unchanged "
+                        "(as kustomize would apply them).")
 
 
 class Project(Model):
@@ -76,8 +81,10 @@ class Project(Model):
 class Selected:
     name: str
     chains: list[list[str]]  # paths, resolved against the project's directory
+    manifests: list[str]  # plain manifests this environment passes through, resolved likewise
     options: Options
     unused: list[Diagnostic]  # YAML files of the directory this environment does not build
+    unlisted: list[str]  # YAML files of the directory that no environment lists
 
 
 def _only_inside(path: str) -> None:
@@ -127,9 +134,36 @@ def select(directory: str, wanted: str | None, options: Options, reader: Reader)
     env = project.environments[wanted]
     chains = [[str(reader.referenced(doc, ("environments", wanted, "specs", i, j), p)) for j, p in enumerate(chain)]
               for i, chain in enumerate(env.specs)]
+    manifests = [str(reader.referenced(doc, ("environments", wanted, "manifests", i), p))
+                 for i, p in enumerate(env.manifests)]
     chosen = replace(options, namespace=env.namespace or options.namespace,
                      fluid_version=env.fluidVersion or options.fluid_version, gitops=env.gitops or options.gitops)
-    return Selected(wanted, chains, chosen, _unused(directory, chains, wanted, reader))
+    unused, unlisted = _not_listed(directory, project, wanted, [*manifests, *(p for c in chains for p in c)], reader)
+    return Selected(wanted, chains, manifests, chosen, unused, unlisted)
+
+
+def _not_listed(directory: str, project: Project, wanted: str, used: list[str], reader: Reader
+                ) -> tuple[list[Diagnostic], list[str]]:
+    """The notes for the directory's files that environment `wanted` does not use (with the
+    links and FIFOs the walk refused), and its YAML files that no environment lists."""
+    found, walked = reader.expand([directory])
+    found = [f for f in found if os.path.basename(f) != FILE]
+    mine = {os.path.normpath(p) for p in used}
+    unused = [n for n in walked if n.severity == "warning"]  # links that leave, FIFOs: named, never dropped
+    unused += [Diagnostic(f, 0, 0, "info", f'not built: environment "{wanted}" of {FILE} does not list it')
+               for f in found if os.path.normpath(f) not in mine]
+    anywhere = _listed_anywhere(directory, project)
+    return unused, [f for f in found if os.path.normpath(f) not in anywhere]
+
+
+def _listed_anywhere(directory: str, project: Project) -> set[str]:
+    """Every path any environment lists (specs, overlays, manifests), joined to the project's
+    directory for comparison only: nothing is read through it."""
+    listed = set()
+    for env in project.environments.values():
+        for path in [*env.manifests, *(p for chain in env.specs for p in chain)]:
+            listed.add(os.path.normpath(os.path.join(directory, path)))
+    return listed
 
 
 def _environment(path: str, project: Project, wanted: str | None) -> str:
@@ -145,13 +179,3 @@ def _environment(path: str, project: Project, wanted: str | None) -> str:
                                                              f"{', '.join(names)}){did_you_mean(wanted, names)}")])
     return wanted
 
-
-def _unused(directory: str, chains: list[list[str]], wanted: str, reader: Reader) -> list[Diagnostic]:
-    """The YAML files of the directory the environment does not build, and the entries never read."""
-    used = {os.path.normpath(p) for chain in chains for p in chain}
-    found, walked = reader.expand([directory])
-    unused = [n for n in walked if n.severity == "warning"]  # links that leave, FIFOs: named, never dropped
-    for f in found:
-        if os.path.normpath(f) not in used and os.path.basename(f) != FILE:
-            unused.append(Diagnostic(f, 0, 0, "info", f'not built: environment "{wanted}" of {FILE} does not list it'))
-    return unused

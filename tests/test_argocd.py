@@ -266,3 +266,88 @@ def test_a_passed_through_object_that_a_spec_also_generates_fails(tmp_path: Path
     result = generate(app_dir)
     assert result.returncode == 1 and result.stdout == ""
     assert "JindoRuntime default/imagenet is both generated from a spec and in a plain manifest" in result.stderr
+
+
+QUOTA = {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "gpus"},
+         "spec": {"hard": {"requests.nvidia.com/gpu": "8"}}}
+
+
+def project_with_manifests(tmp_path: Path, prod_lists: str = "manifests: [quota.yaml]") -> Path:
+    """project_app with a plain manifest (quota.yaml) that the prod environment lists."""
+    app_dir = project_app(tmp_path)
+    (app_dir / "quota.yaml").write_text(yaml.safe_dump(QUOTA))
+    project = (app_dir / "fluidgen.yaml").read_text()
+    (app_dir / "fluidgen.yaml").write_text(project.replace("    namespace: ml-prod\n",
+                                                           f"    namespace: ml-prod\n    {prod_lists}\n"))
+    return app_dir
+
+
+def test_an_environment_passes_the_manifests_it_lists_through(tmp_path: Path) -> None:
+    """An environment's manifests: are its output's, unchanged, in every mode; another
+    environment leaves them out and names the file as not built."""
+    from .conftest import run_cli
+
+    app_dir = project_with_manifests(tmp_path)
+    prod = generate(app_dir, ARGOCD_ENV_FLUIDGEN_ENV="prod")
+    assert prod.returncode == 0, prod.stderr
+    docs = list(yaml.safe_load_all(prod.stdout))
+    assert QUOTA in docs and [d["kind"] for d in docs].count("ResourceQuota") == 1
+    plain = run_cli("build", "--env", "prod", str(app_dir), env={})
+    assert plain.code == 0 and QUOTA in list(yaml.safe_load_all(plain.out))
+    staging = generate(app_dir, ARGOCD_ENV_FLUIDGEN_ENV="staging")  # listed by prod: not an orphan
+    assert staging.returncode == 0, staging.stderr
+    assert "ResourceQuota" not in staging.stdout
+    assert 'quota.yaml: info: not built: environment "staging" of fluidgen.yaml does not list it' in staging.stderr
+
+
+def test_argocd_refuses_a_plain_manifest_no_environment_lists(tmp_path: Path) -> None:
+    """Open item of issue 26's note: in a project directory a plain manifest that no environment
+    lists was only an info line, so Argo CD applied none of it (and pruned what it had applied).
+    In Argo CD mode that is an error; a values file or kustomize's own file stays a note, and
+    outside Argo CD mode the manifest stays a note too (the build then applies nothing it lacks)."""
+    from .conftest import run_cli
+
+    app_dir = project_with_manifests(tmp_path, prod_lists="")
+    (app_dir / "values.yaml").write_text("replicas: 3\n")
+    refused = generate(app_dir, ARGOCD_ENV_FLUIDGEN_ENV="prod")
+    assert refused.returncode == 1 and refused.stdout == ""
+    assert ("quota.yaml:1:1: error: plain Kubernetes objects that no environment of fluidgen.yaml lists: "
+            "Argo CD would not apply them") in refused.stderr
+    assert "quota.yaml: info" not in refused.stderr
+    assert "values.yaml: info: not built" in refused.stderr and "kustomization.yaml: info: not built" in \
+        refused.stderr
+    plain = run_cli("build", "--env", "prod", str(app_dir), env={})
+    assert plain.code == 0 and 'quota.yaml: info: not built: environment "prod"' in plain.err
+
+
+def test_listed_manifests_hold_kubernetes_objects_only(tmp_path: Path) -> None:
+    from .conftest import run_cli
+
+    app_dir = project_with_manifests(tmp_path)
+    (app_dir / "quota.yaml").write_text(yaml.safe_dump(QUOTA) + "---\nreplicas: 3\n")
+    mixed = run_cli("build", "--env", "prod", str(app_dir), env={})
+    assert mixed.code == 1 and mixed.out == ""
+    assert ("quota.yaml:9:1: error: listed in environments.prod.manifests of fluidgen.yaml, but its document 2 is "
+            "not a Kubernetes object (apiVersion, kind, metadata.name)\n") in mixed.err
+    shutil.copy(app_dir / "dataset.yaml", app_dir / "quota.yaml")
+    spec = run_cli("build", "--env", "prod", str(app_dir), env={})
+    assert spec.code == 1 and "; a fluidgen spec goes under specs" in spec.err
+    (app_dir / "quota.yaml").write_text("")
+    empty = run_cli("build", "--env", "prod", str(app_dir), env={})
+    assert empty.code == 1 and "quota.yaml:1:1: error: listed in environments.prod.manifests of fluidgen.yaml, " \
+        "but holds no Kubernetes object" in empty.err
+
+
+def test_listed_manifests_stay_inside_and_never_shadow_a_generated_object(tmp_path: Path) -> None:
+    from .conftest import run_cli
+
+    app_dir = project_with_manifests(tmp_path, prod_lists="manifests: [../outside.yaml]")
+    (tmp_path / "outside.yaml").write_text(yaml.safe_dump(QUOTA))
+    outside = run_cli("build", "--env", "prod", str(app_dir), env={})
+    assert outside.code == 1 and outside.out == "" and "outside.yaml" in outside.err
+    app_dir = project_with_manifests(tmp_path / "clash")
+    (app_dir / "quota.yaml").write_text("apiVersion: data.fluid.io/v1alpha1\nkind: JindoRuntime\n"
+                                        "metadata: {name: imagenet}\nspec: {replicas: 1}\n")
+    clash = run_cli("build", "--env", "prod", str(app_dir), env={})
+    assert clash.code == 1 and clash.out == ""
+    assert "JindoRuntime ml-prod/imagenet is both generated from a spec and in a plain manifest" in clash.err
