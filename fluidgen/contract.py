@@ -30,7 +30,7 @@ from .fluid.sync import (
     edits,
     scales,
 )
-from .fluidsource import FluidSource
+from .fluidsource import ALL, FluidSource, source
 from .lower.context import Context
 from .manifest import Manifest, Tree
 from .rules import Rule
@@ -136,6 +136,31 @@ def report_schema_problems(ctx: Context, kind: str, value: Tree, at: PathT,
         ctx.report(where(p.path) if where else (*at, *p.path), message, stage="resolve")
 
 
+def not_the_reference_engine(versions: tuple[str, ...] = ALL) -> FluidSource:
+    """Where Fluid decides that a dataset:// reference Dataset is served by the thin engine, not
+    by this engine: the Dataset controller creates the thin engine's runtime for it (Mounts.references)."""
+    return source("pkg/utils/dataset_runtime.go", "CreateRuntimeForReferenceDatasetIfNotExist", versions,
+                  note="a dataset:// Dataset gets the thin engine's runtime, never another engine's")
+
+
+def runtime_status(types_file: str, kind: str, worker_file: str,
+                   versions: tuple[str, ...] = ALL) -> tuple[FluidSource, FluidSource]:
+    """Where Fluid decides Health.status_shape "runtime" for a kind: its status is a RuntimeStatus
+    (api/v1alpha1/status.go), whose workerPhase the engine's CheckWorkersReady sets through
+    pkg/ctrl Helper.CheckAndSyncWorkerStatus (GetPhaseFromStatefulset: no workers wanted is Ready)."""
+    return (source(types_file, kind, versions, note=f"{kind}.Status is a RuntimeStatus"),
+            source(worker_file, "CheckWorkersReady", versions,
+                   note="workerPhase and WorkersReady from Helper.CheckAndSyncWorkerStatus"))
+
+
+def mounts_only(path: str, function: str, versions: tuple[str, ...] = ALL) -> FluidSource:
+    """Mounts.needs_mounts of a cache whose namespace Fluid builds from the Dataset's mounts
+    alone: Fluid does not refuse a Dataset without mounts, but it would cache no storage."""
+    return source(path, function, versions,
+                  note="the namespace holds the mounts only; Fluid does not refuse a Dataset without mounts, "
+                       "which caches no storage: fluidgen refuses it")
+
+
 def _no_check(ctx: Context) -> None:
     return None
 
@@ -160,6 +185,8 @@ class Mounts:
     storage: Mapping[str, Storage] = field(default_factory=dict)  # per scheme, for Dataset mounts
     migrate_storage: Mapping[str, Storage] = field(default_factory=dict)  # per scheme, DataMigrate
     single_mount: bool = False  # uses only the first mount
+    # A Dataset without mounts is refused (or serves nothing); False: Fluid runs it without any
+    # (thin: mounts added later, vineyard: none at all). Whether it takes mounts is `takes_mounts`.
     needs_mounts: bool = True
     references: bool = False  # the runtime a dataset:// reference Dataset gets (Fluid ignores its spec)
     # Where plain storage options (an endpoint, a region) may also come from the runtime's
@@ -168,6 +195,11 @@ class Mounts:
     # The Fluid source of each field set above (a test fails for a set field without one); each
     # Storage carries its own source, and options_in_properties is one.
     sources: Mapping[str, FluidSource | tuple[FluidSource, ...]] = field(default_factory=dict)
+
+    @property
+    def takes_mounts(self) -> bool:
+        """Whether a Dataset of this engine may have mounts at all (schemes: none accepted)."""
+        return self.schemes is None or bool(self.schemes)
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ def starter(engine_name: str, source: str | None, name: str) -> str:
         "  namespace: default",
         f"fluid: {_version(engine_name)}  # target Fluid version: {' or '.join(versions.NAMES)}",
     ]
-    if engine.mounts.needs_mounts:
+    if engine.mounts.takes_mounts:
         out += _source(engine_name, uri, scheme)
     if scheme == "dataset":
         # A reference to another dataset: its own runtime serves the data, Fluid ignores ours.

@@ -101,3 +101,38 @@ def test_lint_accepts_ro_in_the_runtime(tmp_path: Path) -> None:
     manifest.write_text(MANIFESTS % ', fuse: {options: {ro: ""}}')
     result = run_cli("lint", str(manifest))
     assert "FG122" not in result.err, result.err
+
+
+NO_MOUNTS = """\
+apiVersion: fluidgen.io/v1alpha1
+kind: CachedDataset
+metadata: {name: dynamic, namespace: team-a}
+runtime:
+  engine: thin
+  thin:
+    fileSystemType: fuse.s3fs
+    profile:
+      fuse:
+        image: example.com/s3fs
+"""
+
+
+def test_a_dataset_without_mounts_builds(tmp_path: Path) -> None:
+    # Fluid runs a ThinRuntime whose Dataset has no mounts yet (mounts added later reach the FUSE
+    # config): pkg/ddc/thin/transform_config.go transformFuseConfig and validate.go
+    # validateDuplicateDatasetMounts accept none, in every version. fluidgen refused it.
+    spec = tmp_path / "dynamic.yaml"
+    spec.write_text(NO_MOUNTS)
+    result = run_cli("build", str(spec))
+    assert result.code == 0, result.err
+    objs = {d["kind"]: d for d in yaml.safe_load_all(result.out)}
+    assert not objs["Dataset"]["spec"].get("mounts")
+    assert objs["ThinRuntime"]["spec"]["profileName"] == "team-a.dynamic"
+
+
+def test_vineyard_still_takes_no_mounts(tmp_path: Path) -> None:
+    spec = tmp_path / "v.yaml"
+    spec.write_text("apiVersion: fluidgen.io/v1alpha1\nkind: CachedDataset\nmetadata: {name: v}\n"
+                    "source:\n  - uri: s3://bucket/x\nruntime: {engine: vineyard}\n")
+    result = run_cli("build", str(spec))
+    assert result.code != 0 and "VineyardRuntime takes no mounts" in result.err

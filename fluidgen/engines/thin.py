@@ -35,6 +35,7 @@ from ..contract import (
     MountSync,
     SpecSection,
     Starter,
+    Workloads,
     report_schema_problems,
 )
 from ..fluid.common import (
@@ -62,6 +63,7 @@ from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, k8s, obj, stri
 from ..uri import REFERENCE, scheme_of
 
 KIND = "ThinRuntime"
+_FUSE_CONFIG = "pkg/ddc/thin/transform_config.go"
 PROFILE_KIND = "ThinRuntimeProfile"
 
 FUSE = obj(
@@ -280,10 +282,21 @@ ENGINE = Engine(
     operations=frozenset({"DataProcess"}),
     mounts=Mounts(
         schemes=None,  # the profile's FUSE program interprets the mountPoint
+        # Every mount goes into the FUSE config, and a Dataset may have none yet (mounts added
+        # later reach the running FUSE config): Fluid refuses neither.
+        needs_mounts=False,
         references=True,
-        sources={"schemes": source("pkg/ddc/thin/transform_config.go", "transformFuseConfig",
+        sources={"schemes": source(_FUSE_CONFIG, "transformFuseConfig",
                                    note="every mountPoint goes into the FUSE config as written (pvc:// also "
                                         "brings the volume's CSI details)"),
+                 "single_mount": source(_FUSE_CONFIG, "transformFuseConfig",
+                                        note="every mount of the Dataset goes into config.json's mounts"),
+                 "needs_mounts": (source(_FUSE_CONFIG, "transformFuseConfig",
+                                         note="a Dataset without mounts gets a config with none (\"dynamic "
+                                              "mount where dataset starts without any mount\"); "
+                                              "transform_fuse_test.go 'dataset has no mounts'"),
+                                  source("pkg/ddc/thin/validate.go", "validateDuplicateDatasetMounts",
+                                         note="no mounts: nothing to refuse")),
                  "references": (source("pkg/ddc/base/dataset.go", "CheckReferenceDataset"),
                                 source("pkg/utils/dataset_runtime.go", "CreateRuntimeForReferenceDatasetIfNotExist",
                                        note="the Dataset controller creates a ThinRuntime for a dataset:// Dataset"))},
@@ -330,5 +343,13 @@ ENGINE = Engine(
         # every supported version); see fluidgen/healthcheck.py FUSE_ONLY.
         status_shape="fuse-only",
         sources={"status_shape": source("pkg/ddc/thin/status.go", "CheckAndUpdateRuntimeStatus")},
+    ),
+    workloads=Workloads(
+        # "root": Fluid places no mount itself; the profile's FUSE program mounts at the volume's root.
+        sources={"data_layout": source(_FUSE_CONFIG, "transformFuseConfig",
+                                       note="config.json's targetPath is the volume's root and the profile's FUSE "
+                                            "program decides what it mounts there; Fluid's own programs "
+                                            "(addons/*/docker) mount the first mount at the root. A dataset:// "
+                                            "reference gets the referenced Dataset's volume (lower/workloads.py)")},
     ),
 )

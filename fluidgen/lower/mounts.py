@@ -49,7 +49,7 @@ def check(ctx: Context, engine: Engine) -> None:
     source = ctx.spec.source
     if engine.mounts.needs_mounts and not source:
         ctx.report(("source",), f"{engine.kind} needs at least one mount", stage="check")
-    if not engine.mounts.needs_mounts and source:
+    if not engine.mounts.takes_mounts and source:
         ctx.report(("source",), f"{engine.kind} takes no mounts", stage="check")
     if engine.mounts.single_mount and len(source) > 1:
         ctx.report(("source", 1), f"{engine.kind} uses only the first mount; split the data into several datasets",
