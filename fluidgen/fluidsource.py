@@ -130,26 +130,24 @@ def sources_of(record: Any) -> Sources:
     return got if isinstance(got, Mapping) else {}
 
 
-def unsourced(record: Any, skip: frozenset[str] = frozenset()) -> list[str]:
-    """The fields of a dataclass record of Fluid facts that are set (differ from their
-    default) but have no source in the record's `sources` mapping."""
+def unsourced(record: Any, skip: frozenset[str] = frozenset(), always: frozenset[str] = frozenset()) -> list[str]:
+    """The fields of a dataclass record of Fluid facts that have no source in the record's
+    `sources` mapping but need one: those set (differing from their default), and those in
+    `always` even at their default (a default is a fact about the engine too)."""
     if not dataclasses.is_dataclass(record) or isinstance(record, type):
         raise TypeError(f"expected a dataclass instance, got {type(record).__name__}")
     have = sources_of(record)
-    out = []
-    for f in dataclasses.fields(record):
-        if f.name == "sources" or f.name in skip:
-            continue
-        value = getattr(record, f.name)
-        if f.default is not dataclasses.MISSING:
-            default: Any = f.default
-        elif f.default_factory is not dataclasses.MISSING:
-            default = f.default_factory()
-        else:
-            default = _NO_DEFAULT
-        if value != default and f.name not in have:
-            out.append(f.name)
-    return out
+    return [f.name for f in dataclasses.fields(record)
+            if f.name != "sources" and f.name not in skip and f.name not in have
+            and (f.name in always or getattr(record, f.name) != _default(f))]
+
+
+def _default(f: dataclasses.Field[Any]) -> Any:
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
+    return _NO_DEFAULT
 
 
 def all_sources(record: Any) -> Iterator[FluidSource]:

@@ -152,16 +152,29 @@ CHOICES = {"lowering": frozenset({"default_profile", "no_default_profile", "remo
            "mounts": frozenset({"storage", "migrate_storage", "options_in_properties"})}
 
 
+# Facts every engine asserts about itself whether it sets them or keeps the default (the shape
+# of its status, where its data appears, how it takes mounts): each engine names their source.
+ALWAYS = {"health": frozenset({"status_shape"}), "workloads": frozenset({"data_layout"}),
+          "mounts": frozenset({"single_mount", "needs_mounts", "references"})}
+
+
+def unsourced_facts(engines: Mapping[str, Any], part: str) -> dict[str, list[str]]:
+    """Engine name -> the facts of its `part` record that need a source and have none."""
+    found = {name: unsourced(getattr(engine, part), CHOICES.get(part, frozenset()), ALWAYS.get(part, frozenset()))
+             for name, engine in sorted(engines.items())}
+    return {name: fields for name, fields in found.items() if fields}
+
+
 @pytest.mark.parametrize("part", ["lowering", "created", "workloads", "mounts", "health"])
 def test_every_engine_fact_names_its_source(part: str) -> None:
     """An engine that sets a Fluid fact in its lowering, created, workloads, mounts or health
     record says where Fluid decides it, beside the value (the record's sources); a new fact
-    without one fails. Mounts.schemes has no default: every engine names its source."""
+    without one fails. Mounts.schemes has no default, and the ALWAYS facts hold at their
+    default too: every engine names their source."""
     from fluidgen.engine_table import ENGINES
 
-    missing = {name: unsourced(getattr(engine, part), CHOICES.get(part, frozenset()))
-               for name, engine in sorted(ENGINES.items())}
-    assert not {k: v for k, v in missing.items() if v}, f"{part} facts without a Fluid source: {missing}"
+    missing = unsourced_facts(ENGINES, part)
+    assert not missing, f"{part} facts without a Fluid source: {missing}"
 
 
 def test_every_storage_record_names_its_source() -> None:
@@ -184,3 +197,23 @@ def test_an_unsourced_mounts_or_health_fact_fails() -> None:
     assert unsourced(Health(status_shape="fuse-only")) == ["status_shape"]
     cited = source("pkg/ddc/thin/status.go", "CheckAndUpdateRuntimeStatus")
     assert unsourced(Health(status_shape="fuse-only", sources={"status_shape": cited})) == []
+
+
+def test_a_default_fact_without_a_source_fails() -> None:
+    """The ALWAYS facts need a source at their default too: an engine whose health, workloads
+    or mounts record leaves one unsourced is listed, whatever its value."""
+    from fluidgen.contract import Health, Mounts, Workloads
+    from fluidgen.engine_table import ENGINES
+
+    assert unsourced(Health(), always=ALWAYS["health"]) == ["status_shape"]
+    assert unsourced(Workloads(), always=ALWAYS["workloads"]) == ["data_layout"]
+    schemes = source("pkg/ddc/thin/transform_config.go", "transformFuseConfig")
+    assert unsourced(Mounts(schemes=None, sources={"schemes": schemes}), CHOICES["mounts"], ALWAYS["mounts"]) == [
+        "single_mount", "needs_mounts", "references"]
+    assert unsourced(Health()) == []  # without `always`, a default needs no source (the other facts)
+    alluxio = ENGINES["alluxio"]
+    bare = {"alluxio": dataclasses.replace(alluxio, health=Health(), workloads=Workloads(data_layout="per-mount"),
+                                           mounts=dataclasses.replace(alluxio.mounts, sources={"schemes": schemes}))}
+    assert unsourced_facts(bare, "health") == {"alluxio": ["status_shape"]}
+    assert unsourced_facts(bare, "workloads") == {"alluxio": ["data_layout"]}
+    assert unsourced_facts(bare, "mounts") == {"alluxio": ["single_mount", "needs_mounts", "references"]}

@@ -24,7 +24,23 @@ from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from ..contract import Context, Created, Edits, Engine, Hooks, Lowering, Mounts, MountSync, Storage, Workloads, scales
+from ..contract import (
+    Context,
+    Created,
+    Edits,
+    Engine,
+    Health,
+    Hooks,
+    Lowering,
+    Mounts,
+    MountSync,
+    Storage,
+    Workloads,
+    mounts_only,
+    not_the_reference_engine,
+    runtime_status,
+    scales,
+)
 from ..fluid.common import (
     IMAGE,
     IMAGE_PULL_SECRETS,
@@ -487,7 +503,12 @@ ENGINE = Engine(
                                     note="every mountPoint but local:// and pvc:// goes to `alluxio fs mount` as "
                                          "written; the remote schemes listed are Alluxio's documented UFS"),
                              source("pkg/ddc/alluxio/transform_ufs.go", "transformDatasetToVolume",
-                                    note="local:// becomes a hostPath volume, pvc:// a PVC volume"))},
+                                    note="local:// becomes a hostPath volume, pvc:// a PVC volume")),
+                 "single_mount": source("pkg/ddc/alluxio/ufs_internal.go", "mountUFS",
+                                        note="every mount of the Dataset is mounted"),
+                 # without a mount the root is the master's local /underFSStorage
+                 "needs_mounts": mounts_only("pkg/utils/ufs_path_builder.go", "GenAlluxioUFSRootPath"),
+                 "references": not_the_reference_engine()},
     ),
     rules=RULES,
     hooks=Hooks(finish_runtime=_finish),
@@ -522,6 +543,8 @@ ENGINE = Engine(
         runtime=scales("alluxio"),
         mounts=(MountSync("paths", source("pkg/ddc/alluxio/ufs.go", "UpdateOnUFSChange")),),
     ),
+    health=Health(sources={"status_shape": runtime_status("api/v1alpha1/alluxioruntime_types.go", "AlluxioRuntime",
+                                                          "pkg/ddc/alluxio/worker.go")}),
     workloads=Workloads(
         data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
         sources={"data_layout": source("pkg/utils/ufs_path_builder.go", "GenUFSPathInUnifiedNamespace")},

@@ -49,6 +49,8 @@ from ..contract import (
     SpecSection,
     Starter,
     Workloads,
+    mounts_only,
+    not_the_reference_engine,
     replicas,
     report_schema_problems,
 )
@@ -71,6 +73,7 @@ from ..structural.dsl import BOOL, QUANTITY, STR, STR_LIST, STR_MAP, array, fiel
 from ..versions import V1_1_0_DEV
 
 _NEW = since(V1_1_0_DEV)  # the versions that have the cache engine
+_CM = "pkg/ddc/cache/engine/cm.go"
 KIND = "CacheRuntime"
 CLASS_KIND = "CacheRuntimeClass"
 
@@ -238,8 +241,12 @@ ENGINE = Engine(
     operations=frozenset({"DataLoad", "DataProcess"}),
     mounts=Mounts(
         schemes=None,  # the class's mountUFS entry interprets the mountPoint
-        sources={"schemes": source("pkg/ddc/cache/engine/cm.go", "generateRuntimeConfigData", versions=_NEW,
-                                   note="every mount's mountPoint goes into the runtime config as written")},
+        sources={"schemes": source(_CM, "generateRuntimeConfigData", versions=_NEW,
+                                   note="every mount's mountPoint goes into the runtime config as written"),
+                 "single_mount": source(_CM, "generateRuntimeConfigData", versions=_NEW,
+                                        note="every mount of the Dataset goes into the runtime config"),
+                 "needs_mounts": mounts_only(_CM, "generateRuntimeConfigData", _NEW),
+                 "references": not_the_reference_engine(_NEW)},
     ),
     extra_kinds=(ExtraKind(CLASS_KIND, CLASS, namespaced=False, top_level=True),),
     section=SpecSection("cacheClass", CacheClassSettings, SECTION_DOC),

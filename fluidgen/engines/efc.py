@@ -12,7 +12,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..contract import Context, Created, Edits, Engine, Hooks, Lowering, Mounts, Starter, Storage, scales
+from ..contract import (
+    Context,
+    Created,
+    Edits,
+    Engine,
+    Health,
+    Hooks,
+    Lowering,
+    Mounts,
+    Starter,
+    Storage,
+    Workloads,
+    not_the_reference_engine,
+    runtime_status,
+    scales,
+)
 from ..fluid.common import (
     CLEAN_CACHE_POLICY,
     IMAGE,
@@ -89,7 +104,9 @@ ENGINE = Engine(
         storage=STORAGE,
         single_mount=True,
         # Only dataset.Spec.Mounts[0] is read, and it must be nfs:// (NAS) or cpfs://.
-        sources={"schemes": _SOURCE, "single_mount": _SOURCE},
+        # No mount: "empty mount point for EFCRuntime".
+        sources={"schemes": _SOURCE, "single_mount": _SOURCE, "needs_mounts": _SOURCE,
+                 "references": not_the_reference_engine()},
     ),
     # SyncRuntime is empty and Dataset mounts are never remounted (pkg/ddc/efc/ufs.go ShouldUpdateUFS).
     edits=Edits(runtime=scales("efc")),
@@ -107,5 +124,12 @@ ENGINE = Engine(
                              source("charts/efc/templates/worker/statefulset.yaml", "StatefulSet"),
                              source("charts/efc/templates/fuse/daemonset.yaml", "DaemonSet"),
                              source("charts/efc/templates/worker/configmap.yaml", "ConfigMap"))},
+    ),
+    health=Health(sources={"status_shape": runtime_status("api/v1alpha1/efcruntime_types.go", "EFCRuntime",
+                                                          "pkg/ddc/efc/worker.go")}),
+    workloads=Workloads(
+        # "root": the FUSE mounts the one NAS or CPFS path at its mount point.
+        sources={"data_layout": source("pkg/ddc/efc/transform.go", "transformFuse",
+                                       note="Fuse.MountPoint = the first mount's path (getMountInfo)")},
     ),
 )

@@ -9,7 +9,21 @@ Removed from master by fluid-cloudnative/fluid#5703.
 
 from __future__ import annotations
 
-from ..contract import Created, Edits, Engine, Lowering, Mounts, MountSync, Starter, Workloads, scales
+from ..contract import (
+    Created,
+    Edits,
+    Engine,
+    Health,
+    Lowering,
+    Mounts,
+    MountSync,
+    Starter,
+    Workloads,
+    mounts_only,
+    not_the_reference_engine,
+    runtime_status,
+    scales,
+)
 from ..fluid.common import (
     CLEAN_CACHE_POLICY,
     IMAGE,
@@ -53,7 +67,12 @@ ENGINE = Engine(
                                     note="every mountPoint but local:// and pvc:// goes to `goosefs fs mount` as "
                                          "written; the remote schemes listed are GooseFS's documented UFS"),
                              source("pkg/ddc/goosefs/transform_ufs.go", "transformDatasetToVolume", versions=_OLD,
-                                    note="local:// becomes a hostPath volume, pvc:// a PVC volume"))},
+                                    note="local:// becomes a hostPath volume, pvc:// a PVC volume")),
+                 "single_mount": source("pkg/ddc/goosefs/ufs_internal.go", "mountUFS", versions=_OLD,
+                                        note="every mount of the Dataset is mounted"),
+                 # without a mount the root is the master's local /underFSStorage (pkg/ddc/goosefs/transform.go)
+                 "needs_mounts": mounts_only("pkg/utils/ufs_path_builder.go", "GenAlluxioUFSRootPath", _OLD),
+                 "references": not_the_reference_engine(_OLD)},
     ),
     lowering=Lowering(
         single_tier=False,
@@ -83,6 +102,8 @@ ENGINE = Engine(
         runtime=scales("goosefs", (V1_0_8,)),
         mounts=(MountSync("paths", source("pkg/ddc/goosefs/ufs_internal.go", "processUpdatingUFS", (V1_0_8,))),),
     ),
+    health=Health(sources={"status_shape": runtime_status("api/v1alpha1/goosefsruntime_types.go", "GooseFSRuntime",
+                                                          "pkg/ddc/goosefs/worker.go", _OLD)}),
     workloads=Workloads(
         data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
         sources={"data_layout": source("pkg/ddc/goosefs/ufs_internal.go", "GenUFSPathInUnifiedNamespace",

@@ -27,12 +27,16 @@ from ..contract import (
     EditFact,
     Edits,
     Engine,
+    Health,
     Hooks,
     Lowering,
     Mounts,
     MountSync,
     Storage,
     Workloads,
+    mounts_only,
+    not_the_reference_engine,
+    runtime_status,
     scales,
 )
 from ..diagnostics import PathT
@@ -328,7 +332,13 @@ ENGINE = Engine(
         schemes=frozenset({"oss", "s3", "cos", "obs", "hdfs", "dls", "pvc", "local"}),
         storage=STORAGE,
         # pvc:// becomes a UFS volume, local:/// a hostPath; the others each get their bucket settings.
-        sources={"schemes": _SOURCE},
+        sources={"schemes": _SOURCE,
+                 "single_mount": source("pkg/ddc/jindocache/ufs_internal.go", "mountUFS",
+                                        note="every mount of the Dataset is mounted (and gets a cacheset in "
+                                             "transformMaster)"),
+                 # without a mount there is no cacheset, nothing to mount
+                 "needs_mounts": mounts_only("pkg/ddc/jindocache/transform.go", "transformMaster"),
+                 "references": not_the_reference_engine()},
     ),
     rules=RULES,
     hooks=Hooks(finish_runtime=_finish),
@@ -356,6 +366,8 @@ ENGINE = Engine(
         # of the configuration rendered when the runtime was created.
         mounts=(MountSync("none", source("pkg/ddc/jindocache/ufs.go", "ShouldUpdateUFS")),),
     ),
+    health=Health(sources={"status_shape": runtime_status("api/v1alpha1/jindoruntime_types.go", "JindoRuntime",
+                                                          "pkg/ddc/jindocache/worker.go")}),
     workloads=Workloads(
         data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
         sources={"data_layout": source("pkg/ddc/jindocache/ufs_internal.go", "GenUFSPathInUnifiedNamespace")},

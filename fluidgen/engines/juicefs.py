@@ -27,13 +27,17 @@ from ..contract import (
     Created,
     Edits,
     Engine,
+    Health,
     Hooks,
     Lowering,
     Mounts,
     MountSync,
     Starter,
     Storage,
+    Workloads,
     edits,
+    not_the_reference_engine,
+    runtime_status,
     scales,
 )
 from ..fluid.common import (
@@ -60,6 +64,7 @@ from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, k8s_list, obj
 from ..versions import V1_1_0_DEV
 
 KIND = "JuiceFSRuntime"
+_FUSE_GO = "pkg/ddc/juicefs/transform_fuse.go"
 
 COMPONENT = obj(
     replicas=REPLICAS, ports=CONTAINER_PORTS, resources=RESOURCES, options=STR_MAP, env=ENV_VARS, enabled=BOOL,
@@ -186,8 +191,9 @@ ENGINE = Engine(
         single_mount=True,
         sources={"schemes": source("pkg/ddc/juicefs/utils.go", "ParseSubPathFromMountPoint",
                                    note="a mountPoint without juicefs:// is refused"),
-                 "single_mount": source("pkg/ddc/juicefs/transform_fuse.go", "transformFuse",
-                                        note="only dataset.Spec.Mounts[0] is read")},
+                 "single_mount": source(_FUSE_GO, "transformFuse", note="only dataset.Spec.Mounts[0] is read"),
+                 "needs_mounts": source(_FUSE_GO, "transformFuse", note="no mount: \"do not assign mount point\""),
+                 "references": not_the_reference_engine()},
     ),
     rules=RULES,
     hooks=Hooks(check=_check),
@@ -214,5 +220,14 @@ ENGINE = Engine(
     edits=Edits(
         runtime=(*scales("juicefs"), *_SYNC_EDITS),
         mounts=(_MOUNT_SYNC,),
+    ),
+    # No master: CheckMasterReady is always true, and no workers wanted (replicas 0) reads as Ready.
+    health=Health(sources={"status_shape": runtime_status("api/v1alpha1/juicefsruntime_types.go", "JuiceFSRuntime",
+                                                          "pkg/ddc/juicefs/worker.go")}),
+    workloads=Workloads(
+        # "root": the FUSE mounts the one mount's subpath (subdir) at its mount point.
+        sources={"data_layout": (source(_FUSE_GO, "genMountOptions",
+                                        note="subdir = the mount's juicefs:///<subpath>, the FUSE's root"),
+                                 source(_FUSE_GO, "genValue", note="Fuse.MountPath: the one mount point"))},
     ),
 )

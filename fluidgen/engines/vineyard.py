@@ -11,7 +11,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..contract import Context, Created, Edits, Engine, Hooks, Lowering, Mounts, Starter, scales
+from ..contract import (
+    Context,
+    Created,
+    Edits,
+    Engine,
+    Health,
+    Hooks,
+    Lowering,
+    Mounts,
+    Starter,
+    Workloads,
+    not_the_reference_engine,
+    runtime_status,
+    scales,
+)
 from ..fluid.common import (
     ENCRYPT_OPTIONS,
     NETWORK_MODE,
@@ -65,7 +79,8 @@ ENGINE = Engine(
         schemes=frozenset(),
         needs_mounts=False,
         # Vineyard mounts no storage: its UFS hooks do nothing (PrepareUFS returns at once).
-        sources={"schemes": _NO_UFS, "needs_mounts": _NO_UFS},
+        sources={"schemes": _NO_UFS, "needs_mounts": _NO_UFS, "single_mount": _NO_UFS,
+                 "references": not_the_reference_engine()},
     ),
     edits=Edits(runtime=scales("vineyard")),  # SyncRuntime is empty (pkg/ddc/vineyard/sync_runtime.go)
     hooks=Hooks(finish_runtime=_finish),
@@ -91,5 +106,13 @@ ENGINE = Engine(
                              source("charts/vineyard/templates/worker/service.yaml", "Service"),
                              source("charts/vineyard/templates/fuse/daemonset.yaml", "DaemonSet"),
                              source("charts/vineyard/templates/config/vineyard-rpc-conf.yaml", "ConfigMap"))},
+    ),
+    health=Health(sources={"status_shape": runtime_status("api/v1alpha1/vineyardruntime_types.go", "VineyardRuntime",
+                                                          "pkg/ddc/vineyard/worker.go")}),
+    workloads=Workloads(
+        # "root": no mounts; pods find vineyard's socket (vineyard.sock) and rpc-conf at the volume's root.
+        sources={"data_layout": source("pkg/ddc/vineyard/transform.go", "transformFuse",
+                                       note="Fuse.TargetPath is the volume; charts/vineyard fuse/daemonset.yaml "
+                                            "puts vineyard.sock and rpc-conf in it")},
     ),
 )
