@@ -19,7 +19,7 @@ from fluidgen.fluid import schemas
 from fluidgen.fluid.operations import OPERATIONS
 from fluidgen.lint import RULES
 
-from .conftest import ROOT
+from .conftest import ROOT, run_cli
 
 PACKAGE = ROOT / "fluidgen"
 SOURCES = sorted(PACKAGE.rglob("*.py"))
@@ -92,3 +92,16 @@ def test_every_golden_case_folder_is_one_scenario() -> None:
     """Golden folders are scenarios; Fluid versions are a parameter, not a folder suffix."""
     for case in (ROOT / "golden").glob("*/*"):
         assert not any(case.name.endswith(v) for v in versions.NAMES), case
+
+
+@pytest.mark.parametrize(("engine", "kind"), [("alluxio", "AlluxioRuntime"), ("juicefs", "JuiceFSRuntime")])
+def test_a_cache_without_mounts_is_refused_as_fluidgen_rule(tmp_path: Path, engine: str, kind: str) -> None:
+    """Fluid refuses a JuiceFS Dataset without mounts and runs an Alluxio one with an empty
+    namespace; fluidgen refuses both, and says why without claiming Fluid refuses it."""
+    spec = tmp_path / "s.yaml"
+    spec.write_text(f"apiVersion: fluidgen.io/v1alpha1\nkind: CachedDataset\nmetadata: {{name: a}}\n"
+                    f"source: []\nruntime: {{engine: {engine}}}\n")
+    result = run_cli("build", str(spec))
+    assert result.code == 1 and result.out == ""
+    assert f"s.yaml:4:1: error: source: a Dataset without mounts serves no storage through {kind}: give at least " \
+        "one source" in result.err

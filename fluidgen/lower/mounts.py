@@ -48,7 +48,10 @@ def check(ctx: Context, engine: Engine) -> None:
     """What an engine can mount at all, judged on the spec (the output would not show it)."""
     source = ctx.spec.source
     if engine.mounts.needs_mounts and not source:
-        ctx.report(("source",), f"{engine.kind} needs at least one mount", stage="check")
+        # Fluid refuses no mounts for some engines (juicefs, efc) and runs others with an empty
+        # namespace (alluxio, jindo, goosefs, cache): the sources of Mounts.needs_mounts say which.
+        ctx.report(("source",), f"a Dataset without mounts serves no storage through {engine.kind}: "
+                                "give at least one source", stage="check")
     if not engine.mounts.takes_mounts and source:
         ctx.report(("source",), f"{engine.kind} takes no mounts", stage="check")
     if engine.mounts.single_mount and len(source) > 1:
