@@ -6,7 +6,8 @@
 - Directory arguments are walked in sorted order, following symbolic links only when their
   real path stays inside the real path of the argument (each real directory once, so link
   loops end); a link that leaves is reported and not followed. Hidden entries are skipped,
-  and so is anything that is not a regular file, with a note saying so.
+  and so is anything that is not a regular file, with a note saying so; a build that skipped
+  such an entry is not cached (its name could later hold a copy the entry never read).
 - Files a spec refers to (credentials, scripts, profiles) must lie inside the spec's own
   directory tree, symbolic links resolved, unless the user allows more roots
   (`--allow-read DIR`, or FLUIDGEN_ALLOW_READ): a spec cannot pull another application's
@@ -162,6 +163,8 @@ class Reader:
                     notes.append(note)
                 else:
                     found.append(path)
+        if notes:  # a listing records names only: a skipped entry later made readable would not be seen
+            self.inputs.uncacheable()
         return found, notes
 
     # -- files a spec refers to ---------------------------------------------------------

@@ -180,3 +180,32 @@ def test_credential_files_are_not_recorded_by_a_digest_of_their_content(tmp_path
     (app / "credentials" / "imagenet-oss.env").write_bytes(secret.replace(b"=", b"=x", 1))
     again = run_process("build", ".", cwd=app, cache=cache)
     assert again.how == "CACHED" and again.code == 0  # the same keys: the value is read again on the hit
+
+
+QUOTA = "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: gpus}\nspec: {hard: {pods: '8'}}\n"
+
+
+@pytest.mark.parametrize("linked", ["vendor", "quota.yaml"])
+def test_a_skipped_link_later_replaced_by_a_copy_is_a_miss(tmp_path: Path, linked: str) -> None:
+    """The walk skips a link that leads outside (and says "copy the files in"); a directory's
+    listing records names only, so after the link was replaced by that copy the entry was
+    served: Argo CD got the old output without the copy's objects, and pruned them."""
+    app = tmp_path / "app"
+    app.mkdir()
+    shutil.copytree(EXAMPLES / "credentials", app / "credentials")
+    shutil.copy(EXAMPLES / "jindo-imagenet-oss.yaml", app / "dataset.yaml")
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "quota.yaml").write_text(QUOTA)
+    (app / linked).symlink_to(shared if linked == "vendor" else shared / "quota.yaml")
+    cache = tmp_path / "cache"
+    args = ("build", "--gitops", "argocd", ".")
+    first = run_process(*args, cwd=app, cache=cache)
+    assert first.code == 0 and "ResourceQuota" not in first.out and "leads outside" in first.err
+    (app / linked).unlink()
+    if linked == "vendor":
+        shutil.copytree(shared, app / "vendor")
+    else:
+        shutil.copy(shared / "quota.yaml", app / "quota.yaml")
+    again = run_process(*args, cwd=app, cache=cache)
+    assert again.how == "COMPILED" and again.code == 0 and "kind: ResourceQuota" in again.out
