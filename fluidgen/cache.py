@@ -430,23 +430,45 @@ def _cut(objects: list[dict[str, Any]], inputs: buildinputs.BuildInputs) -> tupl
     slots: list[Any] = []
     marked = []
     for obj in objects:
-        if obj.get("kind") == "Secret" and obj.get("apiVersion") == "v1" and obj.get("stringData"):
-            return None  # fluidgen writes data only: a plain manifest's Secret, passed through in Argo CD mode
-        if obj.get("kind") == "Secret" and obj.get("apiVersion") == "v1" and obj.get("data"):
-            meta = obj["metadata"]
-            data = {}
-            for key in sorted(obj["data"]):
-                recipes = inputs.secrets.get((meta.get("namespace", ""), meta["name"], key))
-                if not recipes or any(r[0] == "inline" for r in recipes):
-                    return None  # a value the cache could not read back: do not cache
-                slots.append([list(r) for r in recipes])
-                data[key] = marker
-            obj = {**obj, "data": data}
+        if obj.get("kind") == "Secret" and obj.get("apiVersion") == "v1" and obj.get("data") and \
+                not obj.get("stringData"):
+            found = _slotted(obj, inputs, marker)
+            if found is None:
+                return None
+            obj, recipes = found
+            slots += recipes
+        elif _holds_secret(obj):
+            return None  # a plain manifest's Secret (passed through, maybe inside a List): values with no source
         marked.append(obj)
     parts = dump_all(marked).split(marker)
     if len(parts) != len(slots) + 1:
         return None
     return parts, slots
+
+
+def _slotted(obj: dict[str, Any], inputs: buildinputs.BuildInputs, marker: str
+             ) -> tuple[dict[str, Any], list[list[list[str]]]] | None:
+    """A generated Secret with each value replaced by `marker`, and the sources of the values;
+    None when any value has no source the cache could read again (or the Secret is not of the
+    shape fluidgen writes: a plain manifest's)."""
+    meta, values = obj.get("metadata"), obj["data"]
+    if not (isinstance(meta, dict) and isinstance(values, dict) and isinstance(meta.get("name"), str)
+            and isinstance(meta.get("namespace", ""), str) and all(isinstance(k, str) for k in values)):
+        return None
+    slots = []
+    for key in sorted(values):
+        recipes = inputs.secrets.get((meta.get("namespace", ""), meta["name"], key))
+        if not recipes or any(r[0] == "inline" for r in recipes):
+            return None  # a value the cache could not read back: do not cache
+        slots.append([list(r) for r in recipes])
+    return {**obj, "data": dict.fromkeys(values, marker)}, slots
+
+
+def _holds_secret(node: Any) -> bool:
+    """A Secret anywhere in an object (a kubectl List's items, or the object itself)."""
+    if isinstance(node, dict):
+        return node.get("kind") == "Secret" or any(_holds_secret(v) for v in node.values())
+    return isinstance(node, list) and any(_holds_secret(v) for v in node)
 
 
 def _write(folder: str, name: str, data: bytes) -> None:

@@ -118,6 +118,39 @@ def test_a_passed_through_secret_is_not_cached(tool: Tool, values: str) -> None:
     assert not tool.cache.exists() or not list(tool.cache.iterdir())
 
 
+LISTED_SECRET = """apiVersion: v1
+kind: List
+metadata: {name: bundle}
+items:
+- apiVersion: v1
+  kind: Secret
+  metadata: {name: token}
+  VALUES
+"""
+
+
+@pytest.mark.parametrize("manifest", [
+    LISTED_SECRET.replace("VALUES", "stringData: {token: PlainValueNotReal0123}"),
+    LISTED_SECRET.replace("VALUES", "data: {token: UGxhaW5WYWx1ZU5vdFJlYWwwMTIz}"),
+    "apiVersion: v1\nkind: Secret\nmetadata: {name: token}\ndata: 5\n",
+    "apiVersion: v1\nkind: Secret\nmetadata: {name: token}\ndata: [[a], [b]]\n",
+    "apiVersion: v1\nkind: Secret\nmetadata: {name: token, namespace: [x]}\ndata: {token: eA==}\n"])
+def test_a_passed_through_secret_in_a_list_or_of_odd_shape_is_not_cached(tool: Tool, manifest: str) -> None:
+    """A kubectl List is a plain manifest too: a Secret among its items was stored in the cache
+    with its values (stringData in plain text), as the cache cut only top-level Secrets; a
+    Secret whose data is not a mapping (or whose namespace is not a string) crashed the store
+    with exit 3 after the output was written."""
+    app = tool.work / "app"
+    app.mkdir()
+    shutil.copy(tool.work / "jindo-imagenet-oss.yaml", app)
+    shutil.copytree(tool.work / "credentials", app / "credentials")
+    (app / "token.yaml").write_text(manifest)
+    first = tool.build("--gitops", "argocd", "app")
+    assert first.code == 0 and "Traceback" not in first.err and "internal error" not in first.err, first.err
+    assert tool.build("--gitops", "argocd", "app").how == "COMPILED"
+    assert not tool.cache.exists() or not list(tool.cache.iterdir())
+
+
 def test_parallel_cold_runs_agree(tool: Tool) -> None:
     with ThreadPoolExecutor(max_workers=6) as pool:
         results = list(pool.map(lambda _: tool.build("alluxio-imagenet-oss.yaml"), range(6)))
