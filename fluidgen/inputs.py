@@ -189,6 +189,8 @@ class Reader:
         spec_dir = Path(written_in).parent if written_in != "-" else Path(".")
         base = Path(relative_to).parent if relative_to else spec_dir
         path = Path(target) if Path(target).is_absolute() else base / target
+        if str(path) == "-":  # a file named "-" beside a spec in ".", never standard input
+            path = Path(os.path.abspath(path))
         real = self._realpath(path)
         # A spec in the filesystem root (a container's working directory, a spec given as a
         # mapping or on stdin there) would reach every file below it: the service account's

@@ -8,7 +8,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from .conftest import EXAMPLES, run_cli
+import pytest
+
+from .conftest import EXAMPLES, run_cli, run_process
 
 PLAIN_SECRET = """\
 apiVersion: v1
@@ -54,3 +56,20 @@ def test_one_object_in_two_plain_manifests_fails(tmp_path: Path) -> None:
     result = run_cli("build", "--gitops", "argocd", "--namespace", "ml", str(app_dir), env={})
     assert result.code == 1 and result.out == ""
     assert "Secret ml/extra is in more than one plain manifest beside the specs" in result.err
+
+
+FROM_STDIN = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: from-stdin}\ndata: {a: b}\n"
+
+
+@pytest.mark.parametrize("listed", ['specs: [dataset.yaml]\n    manifests: ["-"]', 'specs: [dataset.yaml, "-"]'])
+def test_a_project_path_of_a_dash_never_reads_standard_input(tmp_path: Path, listed: str) -> None:
+    """The plugin builds `.`, so a path "-" in fluidgen.yaml joined to the project's directory
+    was "-" again, which the reader takes for standard input: a planted project file made the
+    build read (and wait on) stdin and put what it read into Argo CD's output."""
+    app_dir = app(tmp_path)
+    (app_dir / "plain.yaml").unlink()
+    (app_dir / "fluidgen.yaml").write_text("apiVersion: fluidgen.io/v1alpha1\nkind: Project\nenvironments:\n"
+                                           f"  prod:\n    {listed}\n")
+    result = run_process("build", "--gitops", "argocd", "-n", "ml", ".", cwd=app_dir, stdin=FROM_STDIN, timeout=60)
+    assert "from-stdin" not in result.out and result.code == 1, result.err
+    assert "cannot read: No such file or directory" in result.err and "Traceback" not in result.err
