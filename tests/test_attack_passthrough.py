@@ -73,3 +73,17 @@ def test_a_project_path_of_a_dash_never_reads_standard_input(tmp_path: Path, lis
     result = run_process("build", "--gitops", "argocd", "-n", "ml", ".", cwd=app_dir, stdin=FROM_STDIN, timeout=60)
     assert "from-stdin" not in result.out and result.code == 1, result.err
     assert "cannot read: No such file or directory" in result.err and "Traceback" not in result.err
+
+
+def test_a_file_or_object_name_with_control_characters_stays_on_its_own_diagnostic_line(tmp_path: Path) -> None:
+    """A planted file name with a newline, or an object name with a terminal escape, was printed
+    raw: a forged "error" line in Argo CD's log, an escape sequence on a terminal."""
+    app_dir = app(tmp_path)
+    odd = PLAIN_SECRET.replace("name: mysecret", 'name: "a\\e[2Jb\\nforged: error"')
+    (app_dir / "plain.yaml").write_text(odd)
+    (app_dir / "x\nforged.yaml: error: y\x1b[2J.yaml").write_text(odd)
+    result = run_cli("build", "--gitops", "argocd", "--namespace", "ml", str(app_dir), env={})
+    assert result.code == 1 and result.out == ""
+    assert "\x1b" not in result.err and not any(line.startswith("forged") for line in result.err.splitlines())
+    assert "x\\x0aforged.yaml: error: y\\x1b[2J.yaml: info: passed through unchanged" in result.err
+    assert "Secret ml/a\\x1b[2Jb\\x0aforged: error is in more than one plain manifest" in result.err
