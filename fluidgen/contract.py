@@ -161,6 +161,29 @@ def mounts_only(path: str, function: str, versions: tuple[str, ...] = ALL) -> Fl
                        "which caches no storage: fluidgen refuses it")
 
 
+def named_after_runtime(transform_file: str, versions: tuple[str, ...] = ALL) -> FluidSource:
+    """Where Fluid decides Created.chart_fullname "{name}": the engine's transform sets the chart's
+    fullnameOverride to the runtime's name, and the chart names its objects from it."""
+    return source(transform_file, "transform", versions,
+                  note="value.FullnameOverride = the runtime's name: the chart's objects are {name}-...")
+
+
+def workers_as_written(worker_file: str, versions: tuple[str, ...] = ALL, note: str = "") -> FluidSource:
+    """Where Fluid decides Lowering.default_replicas 1: the engine's SetupWorkers scales the worker
+    StatefulSet to runtime.Replicas(), the spec's replicas, which has no default in Fluid (the API
+    says "need to be specified"; left out, 0 workers): fluidgen writes one worker."""
+    return source(worker_file, "SetupWorkers", versions,
+                  note=note or "workers = spec.replicas (pkg/ctrl Helper.SetupWorkers); Fluid has no default, "
+                               "left out is 0 workers: fluidgen writes 1")
+
+
+def paths_split_at_comma(versions: tuple[str, ...] = ALL, note: str = "") -> FluidSource:
+    """Where Fluid decides Lowering.path_separator ",": the runtime info splits a level's path at
+    commas into its cache paths (and quotaList alike)."""
+    return source("pkg/ddc/base/runtime.go", "convertToTieredstoreInfo", versions,
+                  note=note or "a level's path is split at ',' into cache paths, each with its quota")
+
+
 def _no_check(ctx: Context) -> None:
     return None
 

@@ -155,12 +155,27 @@ CHOICES = {"lowering": frozenset({"default_profile", "no_default_profile", "remo
 # Facts every engine asserts about itself whether it sets them or keeps the default (the shape
 # of its status, where its data appears, how it takes mounts): each engine names their source.
 ALWAYS = {"health": frozenset({"status_shape"}), "workloads": frozenset({"data_layout"}),
-          "mounts": frozenset({"single_mount", "needs_mounts", "references"})}
+          "mounts": frozenset({"single_mount", "needs_mounts", "references"}),
+          "lowering": frozenset({"path_separator", "mem_default_path", "single_tier", "emptydir_needs_path",
+                                 "default_replicas"}),
+          "created": frozenset({"chart_fullname"})}
+
+# ALWAYS facts an engine's lowering never reads: (engine, field) -> why; no source is asked for them.
+NOT_READ = {
+    ("cache", "path_separator"): "its generate hook (_level) writes hostPath paths as a list",
+    ("cache", "mem_default_path"): "its generate hook (_level) writes a MEM tier as a Memory emptyDir, no path",
+    ("cache", "chart_fullname"): "no Helm chart: its objects are named by GetCacheComponentName, no {full}",
+}
+
+
+def always_for(name: str, part: str) -> frozenset[str]:
+    """The ALWAYS facts of `part` that engine `name` must source (those its lowering reads)."""
+    return frozenset(f for f in ALWAYS.get(part, frozenset()) if (name, f) not in NOT_READ)
 
 
 def unsourced_facts(engines: Mapping[str, Any], part: str) -> dict[str, list[str]]:
     """Engine name -> the facts of its `part` record that need a source and have none."""
-    found = {name: unsourced(getattr(engine, part), CHOICES.get(part, frozenset()), ALWAYS.get(part, frozenset()))
+    found = {name: unsourced(getattr(engine, part), CHOICES.get(part, frozenset()), always_for(name, part))
              for name, engine in sorted(engines.items())}
     return {name: fields for name, fields in found.items() if fields}
 
@@ -217,3 +232,36 @@ def test_a_default_fact_without_a_source_fails() -> None:
     assert unsourced_facts(bare, "health") == {"alluxio": ["status_shape"]}
     assert unsourced_facts(bare, "workloads") == {"alluxio": ["data_layout"]}
     assert unsourced_facts(bare, "mounts") == {"alluxio": ["single_mount", "needs_mounts", "references"]}
+
+
+def test_a_default_lowering_or_created_fact_without_a_source_fails() -> None:
+    """The lowering and created ALWAYS facts need a source at their default too: an engine that
+    keeps the default tier, replicas or chart fullname without naming Fluid's code is listed."""
+    from fluidgen.contract import Created, Lowering
+    from fluidgen.engine_table import ENGINES
+
+    assert unsourced(Lowering(), CHOICES["lowering"], ALWAYS["lowering"]) == [
+        "path_separator", "mem_default_path", "single_tier", "emptydir_needs_path", "default_replicas"]
+    assert unsourced(Created(), always=ALWAYS["created"]) == ["chart_fullname"]
+    jindo = ENGINES["jindo"]
+    kept = {k: v for k, v in jindo.lowering.sources.items() if k != "default_replicas"}
+    bare = {"jindo": dataclasses.replace(jindo, lowering=dataclasses.replace(jindo.lowering, sources=kept),
+                                         created=dataclasses.replace(jindo.created, sources={}))}
+    assert unsourced_facts(bare, "lowering") == {"jindo": ["default_replicas"]}
+    assert unsourced_facts(bare, "created") == {"jindo": ["chart_fullname", "objects"]}
+
+
+def test_facts_left_unsourced_are_never_read() -> None:
+    """NOT_READ holds: the cache engine generates its runtime itself (no classic tieredstore, so
+    no separator or MEM path) and names no object after a chart's fullname."""
+    from fluidgen.contract import classic_generate
+    from fluidgen.engine_table import ENGINES
+
+    for (name, fact_name), _why in NOT_READ.items():
+        engine = ENGINES[name]
+        if fact_name == "chart_fullname":
+            assert not engine.created.helm_release
+            assert all("{full}" not in pattern for _, pattern in (*engine.created.objects, *engine.created.per_master))
+        else:
+            assert engine.hooks.generate is not classic_generate
+            assert "tieredstore" not in engine.lowering.computed  # fluidgen import reads no level path

@@ -37,9 +37,12 @@ from ..contract import (
     Storage,
     Workloads,
     mounts_only,
+    named_after_runtime,
     not_the_reference_engine,
+    paths_split_at_comma,
     runtime_status,
     scales,
+    workers_as_written,
 )
 from ..fluid.common import (
     IMAGE,
@@ -199,6 +202,7 @@ def _root_path_with_many_mounts(entry: Entry, index: ManifestIndex) -> Iterator[
 # pkg/ddc/alluxio/transform_optimization.go, the same at every version versions.py lists.
 
 _OPTIMIZE = "pkg/ddc/alluxio/transform_optimization.go"
+_TRANSFORM = "pkg/ddc/alluxio/transform.go"
 LIBFUSE_VERSION = "alluxio.fuse.jnifuse.libfuse.version"
 JOURNAL_TYPE = "alluxio.master.journal.type"
 # Properties Fluid sets when the runtime does not (setDefaultProperties), for one master and a
@@ -519,15 +523,32 @@ ENGINE = Engine(
         defaults={"data": {"replicas": 1}},
         default_profile="alluxio-default",
         fuse_mode_source=source(_OPTIMIZE, "optimizeDefaultFuse"),
-        sources={"single_tier": source("pkg/ddc/alluxio/transform.go", "transformWorkers"),
-                 "defaults": source("pkg/ddc/alluxio/transform.go", "transformCommonPart")},
+        sources={"single_tier": (source(_TRANSFORM, "transformCommonPart",
+                                        note="every level of the tieredstore becomes an Alluxio tier"),
+                                 source(_TRANSFORM, "transformWorkers", note="level 0's path is also in the "
+                                        "worker's ALLUXIO_WORKER_TIEREDSTORE_LEVEL0_DIRS_PATH")),
+                 "defaults": source(_TRANSFORM, "transformCommonPart"),
+                 "path_separator": paths_split_at_comma(note="split at ',' into cache paths, joined again with "
+                                                             "',' in transformCommonPart"),
+                 "mem_default_path": (source("charts/alluxio/values.yaml", "tieredstore",
+                                             note="the chart's own MEM level is /dev/shm (emptyDir)"),
+                                      source(_TRANSFORM, "transformCommonPart",
+                                             note="a level's path is taken as given (+/<namespace>/<name>); "
+                                                  "Fluid supplies none for a MEM level")),
+                 "emptydir_needs_path": (source(_TRANSFORM, "transformCommonPart",
+                                                note="every level, emptyDir too, is a directory under its path"),
+                                         source("charts/alluxio/templates/_helpers.tpl",
+                                                "alluxio.worker.tieredstoreVolumeMounts",
+                                                note="each level's volume is mounted at its path")),
+                 "default_replicas": workers_as_written("pkg/ddc/alluxio/worker.go")},
     ),
     created=Created(
         objects=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"),
                  ("ConfigMap", "{full}-config"), ("ConfigMap", "{full}-mount-config"),
                  ("ConfigMap", "{name}-alluxio-values")),
         per_master=(("Service", "{full}-master-{i}"),),  # charts/alluxio/templates/master/service.yaml
-        sources={"objects": (source("charts/alluxio/templates/master/statefulset.yaml", "StatefulSet"),
+        sources={"chart_fullname": named_after_runtime(_TRANSFORM),
+                 "objects": (source("charts/alluxio/templates/master/statefulset.yaml", "StatefulSet"),
                              source("charts/alluxio/templates/worker/statefulset.yaml", "StatefulSet"),
                              source("charts/alluxio/templates/fuse/daemonset.yaml", "DaemonSet"),
                              source("charts/alluxio/templates/config/alluxio-conf.yaml", "ConfigMap"),

@@ -256,7 +256,12 @@ ENGINE = Engine(
         emptydir_needs_path=False,
         no_default_profile="the class carries the cache system's tuning; nothing holds for every class",
         computed={"runtimeClassName": "runtime.cacheClass.name"},
-        sources={"single_tier": _TIERS, "emptydir_needs_path": _TIERS},
+        # path_separator and mem_default_path are not read: _level writes hostPath paths as a list
+        # and a MEM tier as a Memory emptyDir.
+        sources={"single_tier": _TIERS, "emptydir_needs_path": _TIERS,
+                 "default_replicas": source("api/v1alpha1/cacheruntime_types.go", "CacheRuntimeWorkerSpec",
+                                            versions=_NEW, note="worker.replicas: +kubebuilder:default=1, the "
+                                                                "value fluidgen writes")},
     ),
     hooks=Hooks(
         import_section=_import_section,

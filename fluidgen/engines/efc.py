@@ -24,9 +24,12 @@ from ..contract import (
     Starter,
     Storage,
     Workloads,
+    named_after_runtime,
     not_the_reference_engine,
+    paths_split_at_comma,
     runtime_status,
     scales,
+    workers_as_written,
 )
 from ..fluid.common import (
     CLEAN_CACHE_POLICY,
@@ -57,6 +60,10 @@ SPEC = obj(
     cleanCachePolicy=CLEAN_CACHE_POLICY)
 
 _SOURCE = source("pkg/ddc/efc/utils.go", "getMountInfo")
+_TIERS = "pkg/ddc/efc/transform_tieredstore.go"
+_WORKER_TIERS = source(_TIERS, "transformWorkerTieredStore",
+                       note="only the level of the fastest medium (tieredstore.GetTieredLevel 0) is kept, and "
+                            "of its paths only the first; that path + /<namespace>/<name> is the cache dir")
 STORAGE = {
     "nfs": Storage(uri_pattern=r"^nfs://[a-z0-9-]+\.[a-z0-9-]+\.nas\.aliyuncs\.com:", source=_SOURCE,
                    uri_example="nfs://<FILE_SYSTEM_ID>.<REGION>.nas.aliyuncs.com:/<PATH>/"),
@@ -113,6 +120,14 @@ ENGINE = Engine(
     hooks=Hooks(finish_runtime=_finish),
     lowering=Lowering(
         default_profile="efc-default",
+        sources={"single_tier": _WORKER_TIERS,
+                 "path_separator": paths_split_at_comma(note="split at ',' into cache paths; the worker keeps the "
+                                                             "first (transformWorkerTieredStore)"),
+                 "mem_default_path": (source(_TIERS, "transformFuseTieredStore",
+                                             note="Fluid's own MEM levels (master, FUSE) are /dev/shm emptyDirs"),
+                                      _WORKER_TIERS),
+                 "emptydir_needs_path": _WORKER_TIERS,
+                 "default_replicas": workers_as_written("pkg/ddc/efc/worker.go")},
     ),
     starter=Starter(
         source="nfs://<FILE_SYSTEM_ID>.<REGION>.nas.aliyuncs.com:/<PATH>/",
@@ -120,7 +135,8 @@ ENGINE = Engine(
     created=Created(
         objects=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"),
                  ("ConfigMap", "{full}-worker-endpoints"), ("ConfigMap", "{name}-efc-values")),
-        sources={"objects": (source("charts/efc/templates/master/statefulset.yaml", "StatefulSet"),
+        sources={"chart_fullname": named_after_runtime("pkg/ddc/efc/transform.go"),
+                 "objects": (source("charts/efc/templates/master/statefulset.yaml", "StatefulSet"),
                              source("charts/efc/templates/worker/statefulset.yaml", "StatefulSet"),
                              source("charts/efc/templates/fuse/daemonset.yaml", "DaemonSet"),
                              source("charts/efc/templates/worker/configmap.yaml", "ConfigMap"))},

@@ -20,9 +20,12 @@ from ..contract import (
     Starter,
     Workloads,
     mounts_only,
+    named_after_runtime,
     not_the_reference_engine,
+    paths_split_at_comma,
     runtime_status,
     scales,
+    workers_as_written,
 )
 from ..fluid.common import (
     CLEAN_CACHE_POLICY,
@@ -54,6 +57,7 @@ SPEC = obj(
     initUsers=INIT_USERS)
 
 _OLD = (V1_0_8,)  # the versions that have GooseFS
+_TRANSFORM = "pkg/ddc/goosefs/transform.go"
 
 ENGINE = Engine(
     name="goosefs",
@@ -80,8 +84,24 @@ ENGINE = Engine(
         defaults={"data": {"replicas": 1}},
         default_profile="goosefs-default",
         removed_note="Fluid removed it (fluid-cloudnative/fluid#5703)",
-        sources={"single_tier": source("pkg/ddc/goosefs/transform.go", "transformWorkers", versions=_OLD),
-                 "defaults": source("pkg/ddc/goosefs/transform.go", "transformCommonPart", versions=_OLD)},
+        sources={"single_tier": (source(_TRANSFORM, "transformCommonPart", _OLD,
+                                        note="every level of the tieredstore becomes a GooseFS tier"),
+                                 source(_TRANSFORM, "transformWorkers", _OLD, note="level 0's path is also in the "
+                                        "worker's GOOSEFS_WORKER_TIEREDSTORE_LEVEL0_DIRS_PATH")),
+                 "defaults": source(_TRANSFORM, "transformCommonPart", versions=_OLD),
+                 "path_separator": paths_split_at_comma(_OLD, note="split at ',' into cache paths, joined again "
+                                                                   "with ',' in transformCommonPart"),
+                 "mem_default_path": (source("charts/goosefs/values.yaml", "tieredstore", _OLD,
+                                             note="the chart's own MEM level is /dev/shm (emptyDir)"),
+                                      source(_TRANSFORM, "transformCommonPart", _OLD,
+                                             note="a level's path is taken as given (+/<namespace>/<name>); "
+                                                  "Fluid supplies none for a MEM level")),
+                 "emptydir_needs_path": (source(_TRANSFORM, "transformCommonPart", _OLD,
+                                                note="every level, emptyDir too, is a directory under its path"),
+                                         source("charts/goosefs/templates/_helpers.tpl",
+                                                "goosefs.worker.tieredstoreVolumeMounts", _OLD,
+                                                note="each level's volume is mounted at its path")),
+                 "default_replicas": workers_as_written("pkg/ddc/goosefs/worker.go", _OLD)},
     ),
     starter=Starter(
         source="cosn://<BUCKET>/<PATH>/",
@@ -90,7 +110,8 @@ ENGINE = Engine(
         objects=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"),
                  ("Service", "{full}-master-0"), ("ConfigMap", "{full}-config"),
                  ("ConfigMap", "{name}-goosefs-values")),
-        sources={"objects": (source("charts/goosefs/templates/master/statefulset.yaml", "StatefulSet", versions=_OLD),
+        sources={"chart_fullname": named_after_runtime(_TRANSFORM, _OLD),
+                 "objects": (source("charts/goosefs/templates/master/statefulset.yaml", "StatefulSet", versions=_OLD),
                              source("charts/goosefs/templates/worker/statefulset.yaml", "StatefulSet", versions=_OLD),
                              source("charts/goosefs/templates/fuse/daemonset.yaml", "DaemonSet", versions=_OLD),
                              source("charts/goosefs/templates/master/service.yaml", "Service", versions=_OLD),

@@ -38,6 +38,7 @@ from ..contract import (
     not_the_reference_engine,
     runtime_status,
     scales,
+    workers_as_written,
 )
 from ..diagnostics import PathT
 from ..fluid.common import (
@@ -345,6 +346,16 @@ ENGINE = Engine(
     lowering=Lowering(
         default_profile="jindo-default",
         fuse_mode_source=source(_FUSE_ARG, "transformFuseArg"),
+        sources={"single_tier": source(_FUSE_ARG, "transform", note="only tieredstore.levels[0] is read (path, "
+                                       "quota or quotaList, medium and volume type)"),
+                 "path_separator": source(_FUSE_ARG, "transform", note="levels[0].path is split at ','"),
+                 "mem_default_path": source(_FUSE_ARG, "transform",
+                                            note="/dev/shm/ is Fluid's own cache path without a tieredstore; a "
+                                                 "level's path is taken as given"),
+                 "emptydir_needs_path": source(_FUSE_ARG, "transformWorkerMountPath",
+                                               note="each path is where the level's volume (emptyDir too) is "
+                                                    "mounted"),
+                 "default_replicas": workers_as_written("pkg/ddc/jindocache/worker.go")},
     ),
     created=Created(
         chart_fullname="{name}-jindofs",

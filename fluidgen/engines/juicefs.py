@@ -36,6 +36,7 @@ from ..contract import (
     Storage,
     Workloads,
     edits,
+    named_after_runtime,
     not_the_reference_engine,
     runtime_status,
     scales,
@@ -203,8 +204,17 @@ ENGINE = Engine(
         # Workers are optional: with none the FUSE clients cache on their own nodes, and the runtime
         # is ready without them (pkg/ddc/juicefs/status.go: Replicas() == 0 counts as ready).
         default_replicas=None,
-        sources={"path_separator": source("pkg/ddc/juicefs/transform_fuse.go", "genValue"),
-                 "default_replicas": source("pkg/ddc/juicefs/status.go", "CheckAndUpdateRuntimeStatus")},
+        sources={"path_separator": source(_FUSE_GO, "genValue"),
+                 "default_replicas": source("pkg/ddc/juicefs/status.go", "CheckAndUpdateRuntimeStatus"),
+                 "single_tier": (source(_FUSE_GO, "transformFuse", note="only tieredstore.levels[0] is read"),
+                                 source("pkg/ddc/juicefs/transform.go", "transformWorkers",
+                                        note="only tieredstore.levels[0] is read")),
+                 "mem_default_path": source(_FUSE_GO, "genMountOptions",
+                                            note="cache-dir = the level's path as given, empty without one: "
+                                                 "Fluid supplies none (DefaultCacheDir only without a tieredstore)"),
+                 "emptydir_needs_path": source("pkg/ddc/juicefs/transform_volume.go", "transformFuseCacheVolumes",
+                                               note="each cache-dir path is the mountPath of the level's volume, "
+                                                    "emptyDir too")},
     ),
     starter=Starter(
         source="juicefs:///",
@@ -213,7 +223,8 @@ ENGINE = Engine(
         objects=(("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"), ("ConfigMap", "{full}-fuse-script"),
                  ("ConfigMap", "{full}-worker-script"), ("ConfigMap", "{name}-juicefs-values"),
                  ("ServiceAccount", "{name}-loader"), ("Role", "{name}-loader"), ("RoleBinding", "{name}-loader")),
-        sources={"objects": (source("charts/juicefs/templates/worker/statefulset.yaml", "StatefulSet"),
+        sources={"chart_fullname": named_after_runtime("pkg/ddc/juicefs/transform.go"),
+                 "objects": (source("charts/juicefs/templates/worker/statefulset.yaml", "StatefulSet"),
                              source("charts/juicefs/templates/fuse/daemonset.yaml", "DaemonSet"),
                              source("charts/juicefs/templates/role/rbac.yaml", "Role"))},
     ),

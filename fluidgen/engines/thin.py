@@ -36,7 +36,10 @@ from ..contract import (
     SpecSection,
     Starter,
     Workloads,
+    named_after_runtime,
+    paths_split_at_comma,
     report_schema_problems,
+    workers_as_written,
 )
 from ..fluid.common import (
     CONTAINER_PORTS,
@@ -64,6 +67,11 @@ from ..uri import REFERENCE, scheme_of
 
 KIND = "ThinRuntime"
 _FUSE_CONFIG = "pkg/ddc/thin/transform_config.go"
+_CACHE_DIR = source("pkg/ddc/thin/transform_fuse.go", "transformFuse",
+                    note="Fuse.CacheDir = tieredstore.levels[0].path as given (no other level is read)")
+_CACHE_DIR_VOLUME = source("charts/thin/templates/fuse/daemonset.yaml", "cacheDir",
+                           note="the cache dir is one hostPath volume mounted at that path, whatever the "
+                                "level's volumeType")
 PROFILE_KIND = "ThinRuntimeProfile"
 
 FUSE = obj(
@@ -306,6 +314,15 @@ ENGINE = Engine(
     rules=RULES,
     lowering=Lowering(
         default_profile="thin-default",
+        sources={"single_tier": (_CACHE_DIR, source("pkg/ddc/thin/transform.go", "transformWorkers",
+                                                     note="Worker.CacheDir = levels[0].path")),
+                 "path_separator": (paths_split_at_comma(note="the runtime info splits a level's path at ','"),
+                                    _CACHE_DIR_VOLUME),
+                 "mem_default_path": (_CACHE_DIR, _CACHE_DIR_VOLUME),
+                 "emptydir_needs_path": (_CACHE_DIR, _CACHE_DIR_VOLUME),
+                 "default_replicas": workers_as_written(
+                     "pkg/ddc/thin/worker.go", note="workers only with worker.enabled (isWorkerEnable); then "
+                     "spec.replicas, no default (left out, 0): fluidgen writes 1")},
     ),
     hooks=Hooks(
         import_section=_import_section,
@@ -321,7 +338,8 @@ ENGINE = Engine(
     created=Created(
         objects=(("StatefulSet", "{full}-worker"), ("DaemonSet", "{full}-fuse"), ("ConfigMap", "{full}-fuse-conf"),
                  ("Secret", "{full}-fuse-conf"), ("ConfigMap", "{name}-thin-values")),
-        sources={"objects": (source("charts/thin/templates/worker/statefuleset.yaml", "StatefulSet"),
+        sources={"chart_fullname": named_after_runtime("pkg/ddc/thin/transform.go"),
+                 "objects": (source("charts/thin/templates/worker/statefuleset.yaml", "StatefulSet"),
                              source("charts/thin/templates/fuse/daemonset.yaml", "DaemonSet"),
                              source("charts/thin/templates/fuseconfig/fuseconfig.yaml", "ConfigMap"))},
     ),

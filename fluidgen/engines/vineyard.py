@@ -22,9 +22,11 @@ from ..contract import (
     Mounts,
     Starter,
     Workloads,
+    named_after_runtime,
     not_the_reference_engine,
     runtime_status,
     scales,
+    workers_as_written,
 )
 from ..fluid.common import (
     ENCRYPT_OPTIONS,
@@ -58,6 +60,7 @@ SPEC = obj(
 # (charts/vineyard/templates/_helpers.tpl vineyard.spill.path).
 TIERS_SOURCE = source("pkg/ddc/vineyard/transform.go", "transformTieredStore")
 _NO_UFS = source("pkg/ddc/vineyard/ufs.go", "PrepareUFS")  # no storage is mounted
+_HELPERS = "charts/vineyard/templates/_helpers.tpl"
 
 
 def _finish(ctx: Context, tree: dict[str, Any]) -> dict[str, Any]:
@@ -91,7 +94,18 @@ ENGINE = Engine(
         # A MEM level's path is never read: only its medium and quota reach the values
         # (pkg/ddc/vineyard/transform.go transformTieredStore), so none is written.
         mem_default_path=None,
-        sources={"mem_default_path": TIERS_SOURCE, "single_tier": TIERS_SOURCE},
+        sources={"mem_default_path": TIERS_SOURCE, "single_tier": TIERS_SOURCE,
+                 "path_separator": (TIERS_SOURCE,
+                                    source(_HELPERS, "vineyard.spill.path",
+                                           note="the spill level's path goes whole into one --spill_path: Fluid "
+                                                "splits no level's path, so a level takes one directory")),
+                 "emptydir_needs_path": source(_HELPERS, "vineyard.checkTieredStore",
+                                               note="spilling needs an SSD level with a path (and a MEM level with "
+                                                    "high and low)"),
+                 "default_replicas": (workers_as_written("pkg/ddc/vineyard/worker.go"),
+                                      source("pkg/ddc/vineyard/transform.go", "transformWorkers",
+                                             note="Worker.Replicas = spec.replicas")),
+                 },
     ),
     starter=Starter(
         source="",
@@ -100,7 +114,8 @@ ENGINE = Engine(
         objects=(("StatefulSet", "{full}-master"), ("StatefulSet", "{full}-worker"), ("Service", "{full}-master"),
                  ("Service", "{full}-worker"), ("DaemonSet", "{full}-fuse"), ("ConfigMap", "{full}-rpc-conf"),
                  ("ConfigMap", "{name}-vineyard-values")),
-        sources={"objects": (source("charts/vineyard/templates/master/statefulset.yaml", "StatefulSet"),
+        sources={"chart_fullname": named_after_runtime("pkg/ddc/vineyard/transform.go"),
+                 "objects": (source("charts/vineyard/templates/master/statefulset.yaml", "StatefulSet"),
                              source("charts/vineyard/templates/worker/statefulset.yaml", "StatefulSet"),
                              source("charts/vineyard/templates/master/service.yaml", "Service"),
                              source("charts/vineyard/templates/worker/service.yaml", "Service"),
