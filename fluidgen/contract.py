@@ -233,6 +233,7 @@ class Lowering:
     mem_default_path: str | None = MEM_DEFAULT_PATH  # a MEM tier's path when the spec gives none (None: no path)
     single_tier: bool = True  # reads only tieredstore.levels[0]
     emptydir_needs_path: bool = True  # a tier on an emptyDir still names its directory
+    one_path_per_tier: bool = False  # Fluid uses a tier's path whole, as one directory (no split at commas)
     defaults: Mapping[str, Any] = field(default_factory=dict)  # built-in runtime spec defaults
     default_replicas: int | None = 1  # workers when the spec says nothing (None: leave it to Fluid)
     computed: Mapping[str, str] = field(default_factory=lambda: dict(CLASSIC_COMPUTED))

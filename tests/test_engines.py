@@ -105,3 +105,31 @@ def test_a_cache_without_mounts_is_refused_as_fluidgen_rule(tmp_path: Path, engi
     assert result.code == 1 and result.out == ""
     assert f"s.yaml:4:1: error: source: a Dataset without mounts serves no storage through {kind}: give at least " \
         "one source" in result.err
+
+
+ONE_PATH_SPECS = {
+    "thin": "runtime:\n  engine: thin\n  cache: [{medium: SSD, path: [/mnt/a, /mnt/b], quota: 10Gi}]\n"
+            "  thin: {fileSystemType: fuse, profile: {fuse: {image: example.com/fuse}}}\n",
+    "vineyard": "runtime:\n  engine: vineyard\n  cache: [{medium: MEM, quota: 4Gi}, "
+                "{medium: SSD, path: [/mnt/a, /mnt/b], quota: 10Gi}]\n",
+}
+
+
+@pytest.mark.parametrize(("engine", "kind", "level"), [("thin", "ThinRuntime", 0), ("vineyard", "VineyardRuntime", 1)])
+def test_a_tier_with_several_paths_is_refused_where_fluid_takes_the_path_whole(
+        tmp_path: Path, engine: str, kind: str, level: int) -> None:
+    """Thin's FUSE cache dir and Vineyard's spill path are a level's path as given, one hostPath
+    (Lowering.one_path_per_tier's sources): two paths joined with ',' became one directory
+    named '/mnt/a,/mnt/b'. One path builds; the engines that split paths take two."""
+    spec = tmp_path / "s.yaml"
+    source = "" if engine == "vineyard" else "source: [{uri: 'minio://b/x'}]\n"
+    text = f"apiVersion: fluidgen.io/v1alpha1\nkind: CachedDataset\nmetadata: {{name: a}}\n{source}" \
+        + ONE_PATH_SPECS[engine]
+    spec.write_text(text)
+    result = run_cli("build", str(spec))
+    assert result.code == 1 and result.out == ""
+    assert f"error: runtime.cache[{level}].path: {kind} uses a cache tier's path whole, as one directory: these 2 " \
+        "paths would be one directory named '/mnt/a,/mnt/b'; give one path" in result.err
+    spec.write_text(text.replace("[/mnt/a, /mnt/b]", "/mnt/a"))
+    assert run_cli("build", str(spec)).code == 0
+    assert not ENGINES["alluxio"].lowering.one_path_per_tier

@@ -314,7 +314,9 @@ ENGINE = Engine(
     rules=RULES,
     lowering=Lowering(
         default_profile="thin-default",
-        sources={"single_tier": (_CACHE_DIR, source("pkg/ddc/thin/transform.go", "transformWorkers",
+        one_path_per_tier=True,
+        sources={"one_path_per_tier": (_CACHE_DIR, _CACHE_DIR_VOLUME),
+                 "single_tier": (_CACHE_DIR, source("pkg/ddc/thin/transform.go", "transformWorkers",
                                                      note="Worker.CacheDir = levels[0].path")),
                  "path_separator": (paths_split_at_comma(note="the runtime info splits a level's path at ','"),
                                     _CACHE_DIR_VOLUME),

@@ -94,7 +94,12 @@ ENGINE = Engine(
         # A MEM level's path is never read: only its medium and quota reach the values
         # (pkg/ddc/vineyard/transform.go transformTieredStore), so none is written.
         mem_default_path=None,
-        sources={"mem_default_path": TIERS_SOURCE, "single_tier": TIERS_SOURCE,
+        one_path_per_tier=True,
+        sources={"one_path_per_tier": (source(_HELPERS, "vineyard.spill.path",
+                                              note="the spill level's path goes whole into one --spill_path"),
+                                       source(_HELPERS, "vineyard.worker.tieredstoreVolume",
+                                              note="the SSD level's path is one hostPath volume")),
+                 "mem_default_path": TIERS_SOURCE, "single_tier": TIERS_SOURCE,
                  "path_separator": (TIERS_SOURCE,
                                     source(_HELPERS, "vineyard.spill.path",
                                            note="the spill level's path goes whole into one --spill_path: Fluid "

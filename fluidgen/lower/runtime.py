@@ -42,6 +42,11 @@ def _check_tiers(ctx: Context, engine: Engine) -> None:
                        stage="check")
         if not t.path and t.medium != "MEM" and (engine.lowering.emptydir_needs_path or t.volumeType != "emptyDir"):
             ctx.report(("runtime", "cache", i), f"a {t.medium} tier needs a path", stage="check")
+        if engine.lowering.one_path_per_tier and len(t.path) > 1:
+            joined = engine.lowering.path_separator.join(t.path)
+            ctx.report(("runtime", "cache", i, "path"), f"{engine.kind} uses a cache tier's path whole, as one "
+                       f"directory: these {len(t.path)} paths would be one directory named '{joined}'; give one path",
+                       stage="check")
 
 
 def _profile_layer(ctx: Context, engine: Engine, base: Tree) -> tuple[Tree, list[Any]]:
