@@ -239,8 +239,9 @@ def _pass_through(notes: list[Diagnostic], reader: Reader) -> tuple[list[Diagnos
         except FluidgenError as exc:
             kept += exc.diagnostics
             continue
-        found = [d.data for d in docs]
-        if not found or not all(_is_object(d) for d in found):
+        each = [_objects_in(d.data) for d in docs]
+        found = [o for objs in each for o in objs or ()]
+        if not found or None in each:
             kept.append(note)
             continue
         objects += found
@@ -332,9 +333,9 @@ def _listed_manifests(selected: project.Selected, reader: Reader, diagnostics: l
         docs = _documents(path, reader, diagnostics)
         if docs == []:
             diagnostics.append(Diagnostic(path, 1, 1, "error", f"{listed}, but holds no Kubernetes object"))
-        others = [d for d in docs or [] if not _is_object(d.data)]
-        diagnostics += [_not_an_object(d, listed) for d in others]
-        objects += [d.data for d in docs or []] if not others else []
+        each = [(d, _objects_in(d.data)) for d in docs or []]
+        diagnostics += [_not_an_object(d, listed) for d, objs in each if objs is None]
+        objects += [o for _, objs in each for o in objs or ()] if all(objs is not None for _, objs in each) else []
     return objects
 
 
@@ -343,7 +344,7 @@ def _not_an_object(doc: Document, listed: str) -> Diagnostic:
     file, line, col = doc.locate(next(iter(doc.positions), ()))
     hint = "; a fluidgen spec goes under specs" if is_spec(doc.data) else ""
     return Diagnostic(file, line, col, "error", f"{listed}, but its document {doc.index + 1} is not a Kubernetes "
-                                                f"object (apiVersion, kind, metadata.name){hint}")
+                                                f"object (apiVersion, kind, metadata.name) or a list of them{hint}")
 
 
 def _refuse_unlisted(notes: list[Diagnostic], unlisted: list[str], reader: Reader) -> list[Diagnostic]:
@@ -363,7 +364,17 @@ def _holds_objects_only(path: str, reader: Reader) -> bool:
         docs = reader.load(path)
     except FluidgenError:
         return False  # named by its note, as any file not built
-    return bool(docs) and all(_is_object(d.data) for d in docs)
+    return bool(docs) and all(_objects_in(d.data) is not None for d in docs)
+
+
+def _objects_in(data: Any) -> list[Tree] | None:
+    """The Kubernetes objects a plain manifest's document holds, as kustomize reads it: itself,
+    or the items of a list kind (kind ending in List, such as kubectl's v1 List, with items);
+    None when it is not made of objects."""
+    if isinstance(data, dict) and str(data.get("kind", "")).endswith("List") and isinstance(data.get("items"), list):
+        items: list[Tree] = data["items"]
+        return items if all(_is_object(i) for i in items) else None
+    return [data] if _is_object(data) else None
 
 
 def overlay_files(files: list[str], reader: Reader, diagnostics: list[Diagnostic]) -> Document | None:

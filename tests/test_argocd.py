@@ -328,7 +328,7 @@ def test_listed_manifests_hold_kubernetes_objects_only(tmp_path: Path) -> None:
     mixed = run_cli("build", "--env", "prod", str(app_dir), env={})
     assert mixed.code == 1 and mixed.out == ""
     assert ("quota.yaml:9:1: error: listed in environments.prod.manifests of fluidgen.yaml, but its document 2 is "
-            "not a Kubernetes object (apiVersion, kind, metadata.name)\n") in mixed.err
+            "not a Kubernetes object (apiVersion, kind, metadata.name) or a list of them\n") in mixed.err
     shutil.copy(app_dir / "dataset.yaml", app_dir / "quota.yaml")
     spec = run_cli("build", "--env", "prod", str(app_dir), env={})
     assert spec.code == 1 and "; a fluidgen spec goes under specs" in spec.err
@@ -351,3 +351,33 @@ def test_listed_manifests_stay_inside_and_never_shadow_a_generated_object(tmp_pa
     clash = run_cli("build", "--env", "prod", str(app_dir), env={})
     assert clash.code == 1 and clash.out == ""
     assert "JindoRuntime ml-prod/imagenet is both generated from a spec and in a plain manifest" in clash.err
+
+
+KUBECTL_LIST = {"apiVersion": "v1", "kind": "List", "items": [QUOTA, {**QUOTA, "metadata": {"name": "cpus"}}]}
+
+
+def test_a_list_of_objects_passes_through_as_its_items(tmp_path: Path) -> None:
+    """kubectl's `kind: List` (no metadata.name) was a 'not built' note in Argo CD mode, so its
+    objects were dropped with exit 0; kustomize applies a list kind's items, and so does the
+    pass-through, beside the specs and in an environment's manifests:. Unlisted in a project, it
+    is refused like any plain manifest."""
+    from .conftest import run_cli
+
+    app_dir = app(tmp_path)
+    (app_dir / "quotas.yaml").write_text(yaml.safe_dump(KUBECTL_LIST))
+    result = generate(app_dir)
+    assert result.returncode == 0, result.stderr
+    docs = list(yaml.safe_load_all(result.stdout))
+    assert QUOTA in docs and {**QUOTA, "metadata": {"name": "cpus"}} in docs and "List" not in [d["kind"] for d in docs]
+    assert "./quotas.yaml: info: passed through unchanged: 2 Kubernetes objects (Argo CD mode)" in result.stderr
+    project = project_with_manifests(tmp_path / "p")
+    (project / "quota.yaml").write_text(yaml.safe_dump(KUBECTL_LIST))
+    listed = run_cli("build", "--env", "prod", str(project), env={})
+    assert listed.code == 0 and [d["kind"] for d in yaml.safe_load_all(listed.out)].count("ResourceQuota") == 2
+    (project / "more.yaml").write_text(yaml.safe_dump(KUBECTL_LIST))
+    unlisted = generate(project, ARGOCD_ENV_FLUIDGEN_ENV="prod")
+    assert unlisted.returncode == 1 and "more.yaml:1:1: error: plain Kubernetes objects that no environment" in \
+        unlisted.stderr
+    (app_dir / "quotas.yaml").write_text(yaml.safe_dump({**KUBECTL_LIST, "items": [QUOTA, {"replicas": 3}]}))
+    mixed = generate(app_dir)
+    assert mixed.returncode == 0 and "./quotas.yaml: info: not built" in mixed.stderr
