@@ -231,7 +231,8 @@ class Lowering:
 
     path_separator: str = ","  # between several cache paths of one tieredstore level
     mem_default_path: str | None = MEM_DEFAULT_PATH  # a MEM tier's path when the spec gives none (None: no path)
-    single_tier: bool = True  # reads only tieredstore.levels[0]
+    single_tier: bool = True  # reads only one tieredstore level: levels[0], or see fastest_tier
+    fastest_tier: bool = False  # that one level is the fastest medium's (fluidbase.fastest_level), not levels[0]
     emptydir_needs_path: bool = True  # a tier on an emptyDir still names its directory
     one_path_per_tier: bool = False  # Fluid uses a tier's path whole, as one directory (no split at commas)
     defaults: Mapping[str, Any] = field(default_factory=dict)  # built-in runtime spec defaults

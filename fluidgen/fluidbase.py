@@ -153,3 +153,16 @@ def mount_delta(spec_mounts: Iterable[object], status_mounts: Iterable[object]) 
     take no part."""
     spec, status = _remounted_paths(spec_mounts), _remounted_paths(status_mounts)
     return MountDelta(tuple(p for p in spec if p not in set(status)), tuple(p for p in status if p not in set(spec)))
+
+
+MEDIUM_ORDER = ("MEM", "SSD", "HDD")  # pkg/common/constants.go tieredStoreOrderMap: Memory 0, SSD 1, HDD 2
+
+
+@decided_by(source("pkg/utils/tieredstore/tiered_store.go", "GetTieredLevel"),
+            source("pkg/common/constants.go", "GetDefaultTieredStoreOrder"))
+def fastest_level(media: Sequence[object]) -> int | None:
+    """The index of the level Fluid ranks first (tier level 0) among levels with these media:
+    the fastest medium, MEM before SSD before HDD, whatever the order they are written in
+    (the first of equals); None when no medium is known."""
+    ranked = [(MEDIUM_ORDER.index(m), i) for i, m in enumerate(media) if isinstance(m, str) and m in MEDIUM_ORDER]
+    return min(ranked)[1] if ranked else None

@@ -190,3 +190,33 @@ def test_rules_survive_odd_shapes(odd: str, tmp_path: Path) -> None:
                         f"\nspec:\n  {odd}\n---\n" + runtime(spec="replicas: 1\nproperties: [x]\nfuse: {options: 3}"))
     result = run_cli("lint", str(manifest))
     assert result.code in (0, 1) and "internal error" not in result.err, result.err
+
+
+EFC_NAS = dataset(mounts='[{mountPoint: "nfs://abc.cn-beijing.nas.aliyuncs.com:/data", name: d}]')
+
+
+@pytest.mark.parametrize(("written", "kept", "ignored"), [("SSD, MEM", "levels[1], MEM", 0),
+                                                          ("MEM, SSD", "levels[0], MEM", 1),
+                                                          ("HDD, SSD", "levels[1], SSD", 0)])
+def test_fg113_names_the_level_efc_keeps(tmp_path: Path, written: str, kept: str, ignored: int) -> None:
+    """EFC keeps the level of its fastest medium, not levels[0] (pkg/ddc/efc/transform_tieredstore.go
+    transformWorkerTieredStore keeps tieredstore.GetTieredLevel 0: MEM, SSD, HDD). FG113 said
+    'only uses the first tieredstore level' of every engine, so for [SSD, MEM] it called the
+    one level EFC uses the ignored one."""
+    paths = {"MEM": "/dev/shm", "SSD": "/mnt/ssd", "HDD": "/mnt/hdd"}
+    levels = ", ".join(f"{{mediumtype: {m}, path: {paths[m]}, quota: 9Gi}}" for m in written.split(", "))
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text(EFC_NAS + "---\n" + runtime("EFCRuntime", f"tieredstore:\n  levels: [{levels}]"))
+    result = run_cli("lint", "--fluid-version", "v1.0.8", str(manifest))
+    assert f"error [FG113]: spec.tieredstore.levels[{ignored}]: EFCRuntime only uses the level of its fastest " \
+        f"medium ({kept}); the others are ignored" in result.err
+
+
+def test_fg113_keeps_the_first_level_for_the_other_engines(tmp_path: Path) -> None:
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text(dataset(mounts='[{mountPoint: "juicefs:///", name: d}]') + "---\n" + runtime(
+        "JuiceFSRuntime", "tieredstore:\n  levels: [{mediumtype: SSD, path: /c, quota: 9Gi}, "
+                          "{mediumtype: MEM, path: /dev/shm, quota: 1Gi}]"))
+    result = run_cli("lint", "--fluid-version", "v1.0.8", str(manifest))
+    assert "error [FG113]: spec.tieredstore.levels[1]: JuiceFSRuntime only uses the first tieredstore level; " \
+        "the others are ignored" in result.err

@@ -148,3 +148,14 @@ def test_origins_single_paths_win_over_layers_and_later_layers_over_earlier() ->
     assert origins.locate(obj, ("spec", "properties", "k", "deeper")) == top
     assert origins.locate(obj, ("spec", "master")) == base
     assert origins.locate({}, ("spec",)) is None
+
+
+def test_fastest_level_is_fluids_tier_level_zero() -> None:
+    """pkg/utils/tieredstore GetTieredLevel: level 0 is the fastest medium (MEM, SSD, HDD), in
+    any written order; the first of equal media; unknown media rank nowhere."""
+    from fluidgen.fluidbase import fastest_level
+
+    assert fastest_level(["HDD", "MEM", "MEM"]) == 1
+    assert fastest_level(["SSD", "HDD"]) == 0
+    assert fastest_level([None, "NVMe", "HDD"]) == 2
+    assert fastest_level([]) is None and fastest_level(["NVMe"]) is None

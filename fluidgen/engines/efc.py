@@ -120,7 +120,10 @@ ENGINE = Engine(
     hooks=Hooks(finish_runtime=_finish),
     lowering=Lowering(
         default_profile="efc-default",
+        fastest_tier=True,
         sources={"single_tier": _WORKER_TIERS,
+                 "fastest_tier": (_WORKER_TIERS, source("pkg/utils/tieredstore/tiered_store.go", "GetTieredLevel",
+                                                        note="level 0 is the fastest medium: MEM, SSD, HDD")),
                  "path_separator": paths_split_at_comma(note="split at ',' into cache paths; the worker keeps the "
                                                              "first (transformWorkerTieredStore)"),
                  "mem_default_path": (source(_TIERS, "transformFuseTieredStore",

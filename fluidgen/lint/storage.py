@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from ..contract import Engine
 from ..diagnostics import PathT
 from ..engine_table import ENGINES
+from ..fluidbase import fastest_level
 from ..fluidsource import source
 from ..kinds import table
 from ..manifest import Tree, levels_of, mounts_of, walk_strings
@@ -165,9 +166,19 @@ def quota_forms(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
 
 
 def single_tier(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
-    if len(levels_of(entry.obj)) > 1:
-        yield Finding(("spec", "tieredstore", "levels", 1),
-                      f"{entry.kind} only uses the first tieredstore level; the others are ignored")
+    levels = levels_of(entry.obj)
+    if len(levels) < 2:
+        return
+    engine = engine_of(entry.obj)
+    if engine is not None and engine.lowering.fastest_tier:
+        kept = fastest_level([lv.get("mediumtype") if isinstance(lv, dict) else None for lv in levels])
+        if kept is not None:
+            yield Finding(("spec", "tieredstore", "levels", 1 if kept == 0 else 0),
+                          f"{entry.kind} only uses the level of its fastest medium (levels[{kept}], "
+                          f"{levels[kept]['mediumtype']}); the others are ignored")
+            return
+    yield Finding(("spec", "tieredstore", "levels", 1),
+                  f"{entry.kind} only uses the first tieredstore level; the others are ignored")
 
 
 def distinct_media(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
@@ -337,13 +348,16 @@ spec:
       - {mediumtype: SSD, path: "/mnt/a,/mnt/b", quotaList: "100Gi,100Gi,50Gi"}
 """, "Three quotas for two paths: Fluid refuses the runtime.")),
     Rule(
-        "FG113", "error", "Jindo, JuiceFS and EFC use only the first cache tier", single_tier,
+        "FG113", "error", "Jindo, JuiceFS, EFC and Thin use only one cache tier", single_tier,
         kinds=SINGLE_TIER,
-        description="These runtimes build their cache from `tieredstore.levels[0]` only; further levels "
-                    "are accepted by the API and ignored, so the cache is smaller than the manifest says.",
+        description="These runtimes build their cache from one tieredstore level only: `levels[0]`, except "
+                    "EFC, which keeps the level of its fastest medium (MEM, then SSD, then HDD, whatever "
+                    "the order written). Further levels are accepted by the API and ignored, so the cache is "
+                    "smaller than the manifest says.",
         sources=(source("pkg/ddc/jindocache/transform.go", "transformWorker"),
                  source("pkg/ddc/juicefs/transform.go", "transformWorkers"),
-                 source("pkg/ddc/efc/transform_tieredstore.go", "transformWorkerTieredStore")),
+                 source("pkg/ddc/efc/transform_tieredstore.go", "transformWorkerTieredStore"),
+                 source("pkg/utils/tieredstore/tiered_store.go", "GetTieredLevel")),
         example=Example(runtime_head("jindo") + """\
   tieredstore:
     levels:
