@@ -334,8 +334,10 @@ def _listed_manifests(selected: project.Selected, reader: Reader, diagnostics: l
         if docs == []:
             diagnostics.append(Diagnostic(path, 1, 1, "error", f"{listed}, but holds no Kubernetes object"))
         each = [(d, _objects_in(d.data)) for d in docs or []]
-        diagnostics += [_not_an_object(d, listed) for d, objs in each if objs is None]
-        objects += [o for _, objs in each for o in objs or ()] if all(objs is not None for _, objs in each) else []
+        bad = [d for d, objs in each if objs is None]
+        diagnostics += [_not_an_object(d, listed) for d in bad]
+        if not bad:  # a file is passed through whole or not at all
+            objects += [o for _, objs in each for o in objs or ()]
     return objects
 
 
