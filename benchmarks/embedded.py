@@ -62,8 +62,8 @@ def main() -> int:
     print(f"validate, with embedded core types: {with_types * 1000:6.1f} ms")
     print(f"cold-start cost of strict embedded types: {delta * 1000:+.1f} ms (median of paired differences)")
 
-    from fluidgen import versions
-    from fluidgen.structural import kube
+    from fluidgen.base import versions
+    from fluidgen.base.structural import kube
 
     minor = versions.get(versions.DEFAULT).kubernetes
     start = time.perf_counter()

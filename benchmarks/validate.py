@@ -20,7 +20,7 @@ import yaml
 from common import ROOT, fluidgen
 from specs import spec
 
-from fluidgen.structural.crds import CrdSet
+from fluidgen.io.crds import CrdSet
 
 
 def main() -> int:

@@ -1,24 +1,29 @@
 """fluidgen: compile short specs into validated, tuned Fluid manifests.
 
-The modules stand on floors; each imports only from its own floor and those below, and no
-import (module-level or inside a function) closes a circle (tests/test_architecture.py holds
-the floors as data and checks them):
+The folders are the floors, lowest first; a module imports only from its own folder and the
+folders below it, and no import (module-level or inside a function) closes a circle
+(pyproject.toml's import-linter contracts state the order once; tests/test_architecture.py runs
+them):
 
-1. toolkit: diagnostics, merge, quantity, names, versions, emit, manifest (safe reads of
-   parsed objects), uri (schemes, Fluid's dataset:// references), options, rules (the rule
-   shape), spectypes, fluidsource/fluidbase, the schema vocabulary (structural.dsl, kube,
-   validate; fluid/common.py);
-2. machinery: the YAML reader (yamlreader.py), inputs, settings, the build cache, sops, user
-   CRDs, Fluid's Dataset, operation, mount and sync facts, job kinds;
-3. models: the spec parts that know no engine (specparts.py), the lowering context;
-4. the engine contract (contract.py); 5. the engine modules (engines/*.py: the contract and
-   the toolkit only); 6. the engine table (engine_table.py);
-7. readers of the table: kinds, the Fluid API model (fluid/schemas.py), lint, the whole spec
-   (spec.py: engine names and sections), profiles, health;
-8. lowering (lower/*.py); 9. the pipeline, the commands and the Python API.
+1. base/: diagnostics, merge, quantity, names, versions, emit, manifest (safe reads of parsed
+   objects), manifest_index, uri (schemes, Fluid's dataset:// references), options, rules (the
+   rule shape), spectypes, fluidsource (Fluid source records), the schema vocabulary
+   (structural/: dsl, kube, validate);
+2. fluid/: Fluid's and Kubeflow's facts as data: shared schema pieces, the Dataset, data
+   operations, edit syncing, engine-neutral behaviour (fluidbase), training job kinds (jobkinds);
+3. io/: the YAML reader, inputs, build inputs, settings, the build cache, sops, user CRDs,
+   credential sources, git trees, Lists, reports;
+4. model/: the spec parts that know no engine (specparts, spec_errors), the lowering context;
+5. engines/: the contract, one module per Fluid runtime (the contract, base/ and fluid/ only),
+   and the engine table above them;
+6. catalog/: readers of the table: kinds, the Fluid API model (schemas), object checks, health;
+7. lint/; 8. spec/: the whole spec (engine names and sections), its JSON schema, profiles;
+9. lower/: lowering; 10. compile/: the pipeline, projects, output, Helm, plan, drift, file checks;
+11. commands/ (build, diff and plan, argocd, flux, init, explain) and importer/ (`fluidgen import`);
+12. at the top: results.py, api.py, cli.py and __main__.py.
 
 The Python API: `build`, `validate` (api.py), `Build`, `Diagnostic`, `FluidgenError`
-(results.py) and `health`, `readiness`, `Health`, `Readiness` (healthcheck.py, the one health
+(results.py) and `health`, `readiness`, `Health`, `Readiness` (catalog/healthcheck.py, the one health
 table of the Argo CD and Flux checks). `import fluidgen` imports none of it; each name loads
 its module on first use (python -X importtime: fluidgen 2 ms, results.py under 1 ms; api.py
 loads the compiler, 150 ms and more), so naming FluidgenError does not load the compiler.
@@ -29,7 +34,7 @@ from __future__ import annotations
 TYPE_CHECKING = False  # typing costs milliseconds at start-up; mypy reads this name as True
 if TYPE_CHECKING:
     from .api import build, validate
-    from .healthcheck import Health, Readiness, health, readiness
+    from .catalog.healthcheck import Health, Readiness, health, readiness
     from .results import Build, Diagnostic, FluidgenError
 
 __version__ = "0.1.0"
@@ -50,7 +55,7 @@ def __getattr__(name: str) -> object:
 
         return getattr(results, name)
     if name in _HEALTH:
-        from . import healthcheck
+        from .catalog import healthcheck
 
         return getattr(healthcheck, name)
     raise AttributeError(f"module 'fluidgen' has no attribute {name!r}")

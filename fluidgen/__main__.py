@@ -10,7 +10,7 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     # The common case in Argo CD and pre-commit is a rebuild of unchanged inputs: try the
     # cache before importing click, pydantic or ruamel (see cache.py).
-    from . import cache
+    from .io import cache
 
     if cache.serve(args, sys.stdout.write, sys.stderr.write):
         return 0

@@ -21,16 +21,17 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from . import diagnostics, settings, versions
-from .diagnostics import format_path
-from .emit import dump
-from .filecheck import Checks, check_documents
-from .inputs import Reader
-from .options import Options
-from .pipeline import compile_paths
+from .base import diagnostics, versions
+from .base.diagnostics import format_path
+from .base.emit import dump
+from .base.options import Options
+from .compile.filecheck import Checks, check_documents
+from .compile.pipeline import compile_paths
+from .io import settings
+from .io.crds import CrdSet
+from .io.inputs import Reader
+from .io.yamlreader import Document
 from .results import Build, Diagnostic, FluidgenError
-from .structural.crds import CrdSet
-from .yamlreader import Document
 
 __all__ = ["Build", "Diagnostic", "FluidgenError", "build", "validate"]
 

@@ -15,9 +15,11 @@ from typing import Any, TypeVar
 
 import click
 
-from . import __version__, settings, versions
-from .diagnostics import FluidgenError
-from .usage import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, EXIT_USER, resolve
+from . import __version__
+from .base import versions
+from .base.diagnostics import FluidgenError
+from .commands.usage import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, EXIT_USER, resolve
+from .io import settings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -94,7 +96,7 @@ def build(specs: tuple[str, ...], overlays: tuple[str, ...], output_dir: str | N
           target: str, operation_names: str | None, strict: bool,
           ignore: tuple[str, ...], quiet: bool) -> int:
     """Compile SPECS (files or directories) into manifests on stdout."""
-    from .commands import BuildArgs, TargetArgs, execute_build
+    from .commands.build import BuildArgs, TargetArgs, execute_build
 
     startup = click.get_current_context().find_object(Startup)
     return execute_build(BuildArgs(
@@ -104,8 +106,8 @@ def build(specs: tuple[str, ...], overlays: tuple[str, ...], output_dir: str | N
 
 
 def _finish(diags: list[Any], fmt: str) -> None:
-    from . import report
-    from .diagnostics import errors_in
+    from .base.diagnostics import errors_in
+    from .io import report
 
     (report.as_json if fmt == "json" else report.text)(diags, sys.stdout if fmt == "json" else sys.stderr)
     if errors_in(diags):
@@ -114,7 +116,7 @@ def _finish(diags: list[Any], fmt: str) -> None:
 
 def _checks(fluid_version: str | None, namespace: str | None, allow_read: tuple[str, ...], gitops: str | None,
             **kw: Any) -> Any:
-    from .filecheck import Checks
+    from .compile.filecheck import Checks
 
     version = resolve(settings.fluid_version, fluid_version) or versions.DEFAULT
     return Checks(version, namespace=resolve(settings.namespace, namespace),
@@ -137,9 +139,9 @@ def validate(files: tuple[str, ...], crds: tuple[str, ...], fluid_version: str |
              allow_read: tuple[str, ...], gitops: str | None, with_lint: bool, ignore: tuple[str, ...],
              specs_only: bool, forbid_secret_values: bool, fmt: str) -> None:
     """Check specs and manifests strictly against the Fluid and Kubernetes APIs."""
-    from .commands import ignore_ids
-    from .filecheck import check_paths
-    from .structural.crds import CrdSet
+    from .commands.build import ignore_ids
+    from .compile.filecheck import check_paths
+    from .io.crds import CrdSet
 
     checks = _checks(fluid_version, namespace, allow_read, gitops, crds=CrdSet.load_all(crds) if crds else None,
                      lint=with_lint, ignore=ignore_ids(ignore), specs_only=specs_only,
@@ -166,8 +168,8 @@ def lint(files: tuple[str, ...], ignore: tuple[str, ...], fluid_version: str | N
 
         click.echo(as_json(RULES) if fmt == "json" else table(RULES), nl=False)
         return
-    from .commands import ignore_ids
-    from .filecheck import check_paths
+    from .commands.build import ignore_ids
+    from .compile.filecheck import check_paths
 
     if not files:
         raise click.UsageError("give at least one spec or manifest file (or --rules)")
@@ -195,8 +197,8 @@ def diff_command(paths: tuple[str, ...], overlays: tuple[str, ...], forbid_secre
 
     Secret values are neither read nor shown; Secrets are compared by their keys.
     """
-    from .commands import TargetArgs
-    from .compare import DiffArgs, execute_diff
+    from .commands.build import TargetArgs
+    from .commands.compare import DiffArgs, execute_diff
 
     return execute_diff(DiffArgs(paths, TargetArgs(fluid_version, namespace, allow_read, gitops, operation_names,
                                                    environment), overlays, forbid_secret_values))
@@ -223,7 +225,7 @@ def import_(files: tuple[str, ...], output_dir: str | None, check: bool, fluid_v
 
     version = resolve(settings.fluid_version, fluid_version) or versions.DEFAULT
     result = run(list(files), version, output_dir=None if check else output_dir)
-    from . import report as diagnostics_report
+    from .io import report as diagnostics_report
 
     diagnostics_report.text(result.diagnostics, sys.stderr)
     sys.stderr.write(report(result))
@@ -262,8 +264,8 @@ def plan_command(specs: tuple[str, ...], against: tuple[str, ...], overlays: tup
     Exit 1 when an edit would be ignored (a running runtime that is not re-created, a data
     operation that already ran), unless --allow-recreate; 0 otherwise.
     """
-    from .commands import TargetArgs
-    from .compare import PlanArgs, execute_plan
+    from .commands.build import TargetArgs
+    from .commands.compare import PlanArgs, execute_plan
 
     return execute_plan(PlanArgs(specs, against, TargetArgs(fluid_version, namespace, allow_read, gitops,
                                                             operation_names, environment), overlays, allow_recreate))
@@ -277,7 +279,7 @@ def profiles() -> None:
 @profiles.command("list")
 def profiles_list() -> None:
     """Bundled profiles with their engine and summary."""
-    from . import profiles as prof
+    from .spec import profiles as prof
 
     for name in prof.bundled_names():
         p = prof.load_profile(name)
@@ -289,8 +291,8 @@ def profiles_list() -> None:
 @click.argument("name")
 def profiles_show(name: str) -> None:
     """Every setting of NAME (and what it extends), each with its reason."""
-    from . import emit
-    from . import profiles as prof
+    from .base import emit
+    from .spec import profiles as prof
 
     if prof.is_path(name):
         raise click.UsageError(f"{name}: give a bundled profile name (`fluidgen profiles list`)")
@@ -314,7 +316,7 @@ def profiles_show(name: str) -> None:
 
 
 def _engine_names() -> list[str]:
-    from .engine_table import ENGINES
+    from .engines.engine_table import ENGINES
 
     return list(ENGINES)
 
@@ -327,8 +329,8 @@ def _engine_names() -> list[str]:
               help="Write to this file instead of stdout (refuses to overwrite).")
 def init_command(engine: str, source: str | None, name: str, output: str | None) -> None:
     """Write a commented starter spec."""
-    from . import names
-    from .init import starter
+    from .base import names
+    from .commands.init import starter
 
     if (problem := names.dns1035_label(name)) is not None:
         raise click.UsageError(f"--name: {problem}")
@@ -350,7 +352,7 @@ def init_command(engine: str, source: str | None, name: str, output: str | None)
 @click.argument("path", default="")
 def explain_command(path: str) -> None:
     """Describe a spec field, e.g. `fluidgen explain runtime.cache.quota`."""
-    from .explain import explain
+    from .commands.explain import explain
 
     try:
         sys.stdout.write(explain(path))
@@ -367,7 +369,7 @@ def argocd() -> None:
 @click.argument("directory", type=click.Path(file_okay=False))
 def argocd_health(directory: str) -> None:
     """Write resource_customizations/data.fluid.io/<Kind>/ (health.lua, tests) into DIRECTORY."""
-    from .argocd import write_tree
+    from .commands.argocd import write_tree
 
     written = write_tree(directory)
     click.echo(f"fluidgen: wrote {len(written)} files under {directory}", err=True)
@@ -379,7 +381,7 @@ def argocd_parameters(directory: str) -> None:
     """Print the plugin's dynamic parameters (JSON): the environments of DIRECTORY/fluidgen.yaml."""
     import json
 
-    from .argocd import parameters
+    from .commands.argocd import parameters
 
     sys.stdout.write(json.dumps(parameters(directory), indent=2, sort_keys=True) + "\n")
 
@@ -387,7 +389,7 @@ def argocd_parameters(directory: str) -> None:
 @argocd.command("cm")
 def argocd_cm() -> None:
     """Print an argocd-cm patch that installs the health checks."""
-    from .argocd import config_map
+    from .commands.argocd import config_map
 
     sys.stdout.write(config_map())
 
@@ -398,7 +400,7 @@ def argocd_cm() -> None:
                    "fluidgen-spec.v1alpha1.json (what `fluidgen init` specs refer to).")
 def schema(output: str | None) -> None:
     """Print the JSON Schema of the spec (for editors and CI)."""
-    from .specschema import spec_schema_text, write_schema
+    from .spec.specschema import spec_schema_text, write_schema
 
     if output is None:
         sys.stdout.write(spec_schema_text())
@@ -419,8 +421,8 @@ def flux() -> None:
 @click.option("--fluid-version", default=None, help="Target Fluid version [env FLUIDGEN_FLUID_VERSION].")
 def flux_health(fluid_version: str | None) -> None:
     """Print healthCheckExprs entries (one per kind fluidgen emits) for a Kustomization."""
-    from . import emit
-    from .flux import health_exprs
+    from .base import emit
+    from .commands.flux import health_exprs
 
     version = resolve(settings.fluid_version, fluid_version) or versions.DEFAULT
     sys.stdout.write(emit.dump({"healthCheckExprs": health_exprs(version)}))
@@ -451,10 +453,11 @@ def flux_kustomization(specs: tuple[str, ...], overlays: tuple[str, ...], enviro
     """Print the Flux Kustomizations (kustomize.toolkit.fluxcd.io/v1) for the build of SPECS."""
     import re
 
-    from . import emit, names, report
-    from .commands import TargetArgs
-    from .flux import DURATION, SOURCE_KINDS, kustomizations
-    from .pipeline import compile_paths
+    from .base import emit, names
+    from .commands.build import TargetArgs
+    from .commands.flux import DURATION, SOURCE_KINDS, kustomizations
+    from .compile.pipeline import compile_paths
+    from .io import report
 
     kind, _, source_name = source.partition("/")
     if kind not in SOURCE_KINDS or names.dns1123_subdomain(source_name) is not None:
@@ -491,7 +494,7 @@ def run(argv: list[str], cache_argv: list[str] | None = None) -> int:
     try:
         code = main.main(args=argv, prog_name="fluidgen", standalone_mode=False, obj=Startup(cache_argv))
     except FluidgenError as exc:
-        from . import report
+        from .io import report
 
         report.text(exc.diagnostics, sys.stderr)
         return EXIT_USER

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .emit import dump_all
+from .base.emit import dump_all
 
 
 @dataclass(frozen=True)

@@ -114,7 +114,7 @@ def crds() -> Iterator[dict[str, object]]:
     root = crds_root()
     if root is None:
         pytest.skip("Fluid CRDs not found: set FLUIDGEN_CRDS_DIR or put them in ../shared/fluid-crds")
-    from fluidgen.structural.crds import CrdSet
+    from fluidgen.io.crds import CrdSet
 
     yield {v: CrdSet.load(root / v) for v in ("v1.0.8", "v1.1.0-dev")}
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from fluidgen import versions
+from fluidgen.base import versions
 
 from .conftest import ROOT
 

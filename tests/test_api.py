@@ -170,8 +170,8 @@ def test_no_subprocess_no_output_no_exit(monkeypatch: pytest.MonkeyPatch, capsys
 def test_the_api_path_loads_nothing_of_the_command_line() -> None:
     code = ("import sys, fluidgen; assert 'fluidgen.api' not in sys.modules; "
             "b = fluidgen.build(sys.argv[1], env={}); assert b.ok; "
-            "print(sorted(m for m in sys.modules if m in ('click', 'fluidgen.cache', 'fluidgen.cli', "
-            "'fluidgen.commands')))")
+            "print(sorted(m for m in sys.modules if m in ('click', 'fluidgen.io.cache', 'fluidgen.cli', "
+            "'fluidgen.commands.build')))")
     import sys
 
     proc = subprocess.run([sys.executable, "-c", code, str(EXAMPLES / "jindo-imagenet-oss.yaml")],
@@ -182,7 +182,7 @@ def test_the_api_path_loads_nothing_of_the_command_line() -> None:
 def test_naming_the_result_types_loads_no_compiler() -> None:
     """`except fluidgen.FluidgenError` and annotations with Build/Diagnostic cost no pydantic."""
     code = ("import sys, fluidgen; fluidgen.FluidgenError, fluidgen.Build, fluidgen.Diagnostic; "
-            "print(sorted(m for m in sys.modules if m in ('pydantic', 'fluidgen.pipeline', 'fluidgen.api')))")
+            "print(sorted(m for m in sys.modules if m in ('pydantic', 'fluidgen.compile.pipeline', 'fluidgen.api')))")
     import sys
 
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)

@@ -1,65 +1,51 @@
-"""The house without a circle: fluidgen's import graph, read from the source with `ast`.
+"""The house without a circle: fluidgen's import graph.
 
-Every import counts, at module level or inside a function, except those under
+The floors are the folders of fluidgen/, stated once as import-linter's layers contracts in
+pyproject.toml and run here (test_the_floors_hold), with a copy of the package that breaks them
+(test_an_upward_import_breaks_the_floors). The other checks read the graph from the source with
+`ast`: every import counts, at module level or inside a function, except those under
 `if TYPE_CHECKING:` (they never run). A relative import is resolved; `from pkg import name`
 is an edge to the submodule when `name` is one; importing a module also runs each package
 above it, so those edges count too (why the engine table is not engines/__init__.py).
 
 Fails on any import cycle, on a module importing one of a higher floor, on an engine module
-importing anything but the engine contract and the toolkit, and on a module no floor lists.
+importing anything but the engine contract and the toolkit, and on a module outside the folders.
 """
 
 from __future__ import annotations
 
 import ast
 import dataclasses
+import os
 import re
+import shutil
+import subprocess
+import sys
+import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from .conftest import ROOT
 
 PACKAGE = ROOT / "fluidgen"
 
-# The floors, lowest first: a module imports only from its own floor and those below.
-# fnmatch-style patterns over dotted module names ("fluidgen." left out; "" is the package).
-FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    # Engine-neutral helpers that import nothing above: errors and their positions, merging,
-    # quantities, names, versions, YAML writing, safe manifest reads and the index rules read,
-    # URI and Fluid's reference facts, pipeline options, the rule shape, spec value types, Fluid
-    # sources, and the vocabulary schemas are written in (structural dsl/kube/validate, fluid/common.py).
-    ("toolkit", ("", "diagnostics", "merge", "quantity", "names", "versions", "emit", "manifest",
-                 "manifest_index", "uri", "options", "rules", "spectypes", "fluidsource", "fluidbase", "structural",
-                 "structural.dsl", "structural.kube", "structural.validate", "fluid", "fluid.common",
-                 "engines", "lower", "importer")),
-    # Reading and remembering input: the YAML reader, inputs, settings, the build cache, sops,
-    # user CRDs, Fluid's Dataset/operation/mount/sync facts, job kinds, Lists, git trees.
-    ("machinery", ("yamlreader", "inputs", "buildinputs", "secretsource", "settings", "cache", "sops", "report",
-                   "structural.crds", "fluid.dataset", "fluid.operations", "fluid.sync",
-                   "jobkinds", "lists", "gittree", "spec_errors", "importer.compact", "importer.files")),
-    # The spec models that know no engine, and the lowering context.
-    ("models", ("specparts", "lower.context")),
-    ("contract", ("contract",)),
-    ("engines", ("engines.*",)),
-    ("table", ("engine_table",)),
-    # Readers of the table: kinds, the Fluid API model, lint, the whole spec, profiles, health.
-    ("readers", ("kinds", "fluid.schemas", "lint", "lint.*", "spec", "specschema", "profiles", "objectcheck",
-                 "healthcheck")),
-    ("lowering", ("lower.*",)),
-    ("commands", ("pipeline", "project", "filecheck", "drift", "output", "plan", "init", "argocd", "flux", "helm",
-                  "explain", "commands", "compare", "usage", "cli", "__main__", "importer.*", "api", "results")),
-)
-ENGINE_MAY_IMPORT = frozenset({"toolkit", "contract"})
+# The floors themselves are the folders of fluidgen/ and live once, as import-linter's layers
+# contracts in pyproject.toml ([tool.importlinter]); test_the_floors_hold runs them. The engine
+# rule below reads the same folders: an engine module imports only its contract and the toolkit
+# (the helpers of base/ and the Fluid facts of fluid/).
+TOOLKIT = ("fluidgen.base", "fluidgen.fluid")
+CONTRACT = "fluidgen.engines.contract"
+ENGINE_TABLE = "fluidgen.engines.engine_table"
+# The modules that stay at the top of the package, above every folder (the facade, the entry
+# points and the API); everything else sits in the folder of its floor.
+TOP = frozenset({"__init__", "__main__", "api", "results", "cli"})
 # The edges up: the package's PEP 562 __getattr__ is the facade of the Python API
 # (`fluidgen.build`, `fluidgen.FluidgenError` and `fluidgen.health` load fluidgen.api,
-# fluidgen.results and fluidgen.healthcheck on first use, so `import fluidgen` stays small,
+# fluidgen.results and fluidgen.catalog.healthcheck on first use, so `import fluidgen` stays small,
 # issue 28). It runs on attribute access, never while a module is being imported.
-FACADE = {("fluidgen", "fluidgen.api"), ("fluidgen", "fluidgen.results"), ("fluidgen", "fluidgen.healthcheck")}
-ENGINE_MODULES = "engines.*"
+FACADE = {("fluidgen", "fluidgen.api"), ("fluidgen", "fluidgen.results"), ("fluidgen", "fluidgen.catalog.healthcheck")}
 
 
 @dataclass(frozen=True)
@@ -132,15 +118,12 @@ def _short(module: str) -> str:
     return module.removeprefix("fluidgen").removeprefix(".")
 
 
-def floor_of(module: str) -> str | None:
-    short = _short(module)
-    for floor, patterns in FLOORS:
-        if any(short == p or (p.endswith(".*") and short.startswith(p[:-1])) for p in patterns):
-            return floor
-    return None
+def _in(module: str, packages: tuple[str, ...]) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in packages)
 
 
-RANK = {floor: i for i, (floor, _) in enumerate(FLOORS)}
+def _is_engine(module: str) -> bool:
+    return module.startswith("fluidgen.engines.") and module not in (CONTRACT, ENGINE_TABLE)
 
 
 def _cycles(edges: list[Edge]) -> list[list[str]]:
@@ -192,34 +175,59 @@ def test_no_import_cycles() -> None:
     assert not cycles, "import cycles:\n" + "\n".join(described)
 
 
-def test_every_module_has_a_floor() -> None:
-    assert [m for m in MODULES if floor_of(m) is None] == [], "add each new module to a floor in FLOORS"
+def _contracts() -> list[dict[str, Any]]:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    return list(config["contracts"])
 
 
-def test_every_floor_entry_names_a_module() -> None:
-    """A removed or renamed module leaves no stale entry behind."""
-    short = {_short(m) for m in MODULES}
-    stale = [p for _, patterns in FLOORS for p in patterns
-             if not (any(m.startswith(p[:-1]) for m in short) if p.endswith(".*") else p in short)]
-    assert stale == []
+def _lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
+    """import-linter's own command over the package at `root`, with the contracts of pyproject.toml."""
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    return subprocess.run([sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command as c; "
+                           "sys.exit(c())", str(ROOT / "pyproject.toml"), "--no-cache"],
+                          cwd=root, env=env, capture_output=True, text=True, timeout=120)
 
 
-def test_no_module_imports_from_a_higher_floor() -> None:
-    upward = []
-    for e in EDGES:
-        source, target = floor_of(e.source), floor_of(e.target)
-        if source is None or target is None or (e.source, e.target) in FACADE:
-            continue  # test_every_module_has_a_floor names them
-        if RANK[target] > RANK[source]:
-            how = " (its package runs first)" if e.implicit else ""
-            upward.append(f"{_short(e.source)}:{e.line} ({source}) imports {_short(e.target)} ({target}){how}")
-    assert upward == []
+def test_the_floors_hold() -> None:
+    """Every import (at module level or inside a function, TYPE_CHECKING ones left out) goes down
+    the floors of pyproject.toml's layers contracts, and the engine modules import neither each
+    other nor the table above them."""
+    result = _lint_imports(ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "2 kept, 0 broken" in result.stdout
+
+
+def test_an_upward_import_breaks_the_floors(tmp_path: Path) -> None:
+    """The contract can fail: a copy of the package where base/names.py imports the command line
+    (a floor at the top) is refused, and so is one engine importing another."""
+    names = {c["id"]: c["name"] for c in _contracts()}
+    for planted, where, broken in (("from ..cli import main as _up\n", "base/names.py", "floors"),
+                                   ("from .thin import ENGINE as _side\n", "engines/alluxio.py", "engines")):
+        copy = tmp_path / where.replace("/", "_") / "fluidgen"
+        shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+        target = copy / where
+        target.write_text(target.read_text() + planted)
+        result = _lint_imports(copy.parent)
+        said = " ".join(result.stdout.split())
+        assert result.returncode == 1 and f"{names[broken]} BROKEN" in said, result.stdout + result.stderr
+
+
+def test_every_folder_is_a_floor() -> None:
+    """Only the facade, the entry points and the API sit at the top of fluidgen/; every folder
+    with modules is one layer of the floors contract, and every layer names a module."""
+    (floors,) = [c for c in _contracts() if c["id"] == "floors"]
+    layers = {name.strip() for layer in floors["layers"] for name in layer.split("|")}
+    top_modules = {p.stem for p in PACKAGE.glob("*.py")}
+    folders = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").is_file()}
+    assert top_modules - layers == {"__init__"} and top_modules <= TOP
+    assert folders <= layers
+    assert layers == (top_modules - {"__init__"}) | folders
 
 
 def test_engine_modules_import_only_the_contract_and_the_toolkit() -> None:
-    wrong = [f"{_short(e.source)}:{e.line} imports {_short(e.target)} ({floor_of(e.target)})" for e in EDGES
-             if floor_of(e.source) == "engines" and e.source != "fluidgen.engines"
-             and floor_of(e.target) not in ENGINE_MAY_IMPORT]
+    wrong = [f"{_short(e.source)}:{e.line} imports {_short(e.target)}" for e in EDGES
+             if _is_engine(e.source) and not (e.target == CONTRACT or _in(e.target, TOOLKIT))
+             and not (e.implicit and e.target == "fluidgen.engines")]
     assert wrong == []
 
 
@@ -230,7 +238,7 @@ def test_the_engine_package_runs_nothing() -> None:
 
 # Modules whose imports inside functions are start-up cost kept off `fluidgen --help`, the
 # cache-hit path and `import fluidgen` (each says so with its python -X importtime figures).
-START_UP = frozenset({"fluidgen", "fluidgen.__main__", "fluidgen.cli", "fluidgen.cache"})
+START_UP = frozenset({"fluidgen", "fluidgen.__main__", "fluidgen.cli", "fluidgen.io.cache"})
 
 
 def _function_level(name: str, path: Path) -> Iterator[int]:
@@ -258,13 +266,13 @@ def test_imports_inside_functions_only_where_start_up_needs_them() -> None:
 def test_the_engine_record_grows_by_sub_records() -> None:
     """A new concern adds a sub-record (with defaults) instead of widening Engine; each hook
     says who calls it."""
-    from fluidgen.contract import Engine, Hooks
+    from fluidgen.engines.contract import Engine, Hooks
 
     assert len(dataclasses.fields(Engine)) <= 16
     assert all(dataclasses.is_dataclass(f.type) or f.name in ("name", "kind", "doc", "spec", "operations",
                                                               "extra_kinds", "section", "rules")
                for f in dataclasses.fields(Engine) if not isinstance(f.type, str))
-    source = (PACKAGE / "contract.py").read_text()
+    source = (PACKAGE / "engines" / "contract.py").read_text()
     for hook in dataclasses.fields(Hooks):
         said = re.search(rf"    {hook.name}: .*\n    \"\"\"(.+?)\"\"\"", source)
         assert said is not None and ".py" in said.group(1), f"Hooks.{hook.name}: one line naming its caller"
@@ -301,22 +309,18 @@ def test_the_mean_cyclomatic_complexity_stays_at_most_4_5() -> None:
 # -- the test can fail: it sees what it is meant to see ----------------------------------
 
 def test_cycles_are_found_through_function_level_imports(tmp_path: Path) -> None:
-    edges = [Edge("fluidgen.kinds", "fluidgen.engine_table", 1), Edge("fluidgen.engine_table", "fluidgen.kinds", 2)]
-    assert _cycles(edges) == [["fluidgen.engine_table", "fluidgen.kinds"]]
-
-
-@pytest.mark.parametrize(("module", "floor"), [
-    ("fluidgen.manifest", "toolkit"), ("fluidgen.engines.thin", "engines"), ("fluidgen.engines", "toolkit"),
-    ("fluidgen.lower.context", "models"), ("fluidgen.lower.mounts", "lowering"), ("fluidgen.lint.storage", "readers"),
-    ("fluidgen.importer.run", "commands"), ("fluidgen", "toolkit")])
-def test_floors_are_looked_up_by_pattern(module: str, floor: str) -> None:
-    assert floor_of(module) == floor
+    edges = [Edge("fluidgen.catalog.kinds", "fluidgen.engines.engine_table", 1),
+             Edge("fluidgen.engines.engine_table", "fluidgen.catalog.kinds", 2)]
+    assert _cycles(edges) == [["fluidgen.catalog.kinds", "fluidgen.engines.engine_table"]]
 
 
 def test_function_level_and_relative_imports_are_read() -> None:
-    """engine_table imports each engine module with `from .engines import thin`: an edge to the
-    submodule, plus the implicit one to the package that runs first."""
-    table = {(e.target, e.implicit) for e in EDGES if e.source == "fluidgen.engine_table"}
-    assert ("fluidgen.engines.thin", False) in table and ("fluidgen.engines", True) in table
+    """engine_table imports each engine module with `from . import thin`: an edge to the
+    submodule; catalog/kinds.py imports the table with `from ..engines.engine_table import`, an
+    edge plus the implicit one to the package that runs first."""
+    table = {(e.target, e.implicit) for e in EDGES if e.source == "fluidgen.engines.engine_table"}
+    assert ("fluidgen.engines.thin", False) in table
+    kinds = {(e.target, e.implicit) for e in EDGES if e.source == "fluidgen.catalog.kinds"}
+    assert ("fluidgen.engines.engine_table", False) in kinds and ("fluidgen.engines", True) in kinds
     assert not any(re.search(r"TYPE_CHECKING", MODULES[e.source].read_text().splitlines()[e.line - 1])
                    for e in EDGES)

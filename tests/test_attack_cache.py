@@ -76,7 +76,7 @@ def test_a_directory_build_hits_the_cache(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("kind", ["stdin", "fifo"])
 def test_pipes_are_never_cached(tmp_path: Path, kind: str) -> None:
-    from fluidgen.cache import cacheable_argv
+    from fluidgen.io.cache import cacheable_argv
 
     if kind == "stdin":
         assert not cacheable_argv(["build", "-"])
@@ -120,7 +120,7 @@ def test_an_input_replaced_by_a_link_to_a_device_is_a_miss_without_reading_it(tm
 
 
 def test_an_input_grown_past_the_limit_is_a_miss(tmp_path: Path) -> None:
-    from fluidgen import buildinputs, cache
+    from fluidgen.io import buildinputs, cache
 
     app, _ = _cached_app(tmp_path)
     big = app / "dataset.yaml"
@@ -133,7 +133,7 @@ def test_an_input_grown_past_the_limit_is_a_miss(tmp_path: Path) -> None:
 def _rewrite(cache_dir: Path, payload: bytes, digest: bool = True) -> None:
     import hashlib
 
-    from fluidgen.cache import _MAGIC
+    from fluidgen.io.cache import _MAGIC
 
     [entry] = list(cache_dir.glob("*.entry"))
     head = hashlib.sha256(payload).hexdigest().encode() if digest else b"0" * 64

@@ -86,7 +86,7 @@ def test_a_dangling_symlink_in_the_way_stops_the_import_before_any_write(tmp_pat
 
 
 def test_a_write_that_fails_midway_leaves_nothing_behind(tmp_path: Path) -> None:
-    from fluidgen.diagnostics import FluidgenError
+    from fluidgen.base.diagnostics import FluidgenError
     from fluidgen.importer.files import write_specs
 
     out = tmp_path / "out"
@@ -189,7 +189,7 @@ def test_more_operations_than_an_import_takes_are_a_located_error(tmp_path: Path
 def test_run_after_chains_are_ordered_without_recursion() -> None:
     from fluidgen.importer.mapping import Findings, _order
     from fluidgen.importer.objects import Obj
-    from fluidgen.yamlreader import Document
+    from fluidgen.io.yamlreader import Document
 
     ops = [Obj(op, Document("f", 0, op)) for op in reversed(_chain(5000))]  # deeper than the recursion limit
     assert [o.name for o in _order(ops, Findings())] == [f"l{i}" for i in range(5000)]

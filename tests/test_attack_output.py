@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 import yaml
 
-from fluidgen import output
-from fluidgen.diagnostics import FluidgenError
+from fluidgen.base.diagnostics import FluidgenError
+from fluidgen.compile import output
 
 from .conftest import EXAMPLES, run_cli
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from fluidgen import gittree
+from fluidgen.io import gittree
 
 from .conftest import EXAMPLES, run_cli
 

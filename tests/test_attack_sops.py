@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
-from fluidgen import sops
+from fluidgen.io import sops
 
 from .conftest import EXAMPLES, run_cli
 from .test_examples import CREDS
@@ -149,7 +149,7 @@ def test_sops_output_with_a_plain_value_is_never_written(repo: Path, tmp_path: P
      "not encrypted"),
 ])
 def test_sops_output_check_names_what_is_unsafe(doc: dict[str, Any], why: str) -> None:
-    from fluidgen.diagnostics import FluidgenError
+    from fluidgen.base.diagnostics import FluidgenError
 
     with pytest.raises(FluidgenError) as caught:
         sops._check(yaml.safe_dump(doc), [("", "s")], "--sops-age")

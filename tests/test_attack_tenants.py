@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from fluidgen import settings
+from fluidgen.io import settings
 
 from .conftest import EXAMPLES, run_cli
 

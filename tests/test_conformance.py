@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 import yaml
 
-from fluidgen.objectcheck import check_object
-from fluidgen.structural import kube
+from fluidgen.base.structural import kube
+from fluidgen.catalog.objectcheck import check_object
 
 from .golden import ok_outputs
 

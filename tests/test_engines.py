@@ -12,12 +12,14 @@ from types import ModuleType
 
 import pytest
 
-from fluidgen import engine_table, kinds, profiles, versions
-from fluidgen.contract import Engine
-from fluidgen.engine_table import ENGINES
-from fluidgen.fluid import schemas
+from fluidgen.base import versions
+from fluidgen.catalog import kinds, schemas
+from fluidgen.engines import engine_table
+from fluidgen.engines.contract import Engine
+from fluidgen.engines.engine_table import ENGINES
 from fluidgen.fluid.operations import OPERATIONS
 from fluidgen.lint import RULES
+from fluidgen.spec import profiles
 
 from .conftest import ROOT, run_cli
 
@@ -70,7 +72,7 @@ def test_runtime_kind_is_written_only_in_its_engine_module(name: str) -> None:
 
 @pytest.mark.parametrize("version", versions.NAMES)
 def test_fluid_version_is_written_only_in_the_version_table(version: str) -> None:
-    assert _files_mentioning(version) == ["fluidgen/versions.py"]
+    assert _files_mentioning(version) == ["fluidgen/base/versions.py"]
 
 
 def test_rule_ids_are_unique_and_every_engine_rule_is_collected() -> None:

@@ -315,7 +315,7 @@ def test_generated_step_names_fit_helm(tmp_path: Path) -> None:
 
 
 def test_objects_fluid_creates() -> None:
-    from fluidgen.engine_table import ENGINES
+    from fluidgen.engines.engine_table import ENGINES
 
     alluxio = ENGINES["alluxio"]
     ha = alluxio.created.names("d", {"master": {"replicas": 3}})

@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-from fluidgen import fluidbase
-from fluidgen.engine_table import ENGINES
+from fluidgen.base.quantity import to_bytes
+from fluidgen.base.versions import NAMES
 from fluidgen.engines import alluxio, efc, jindo
+from fluidgen.engines.engine_table import ENGINES
+from fluidgen.fluid import fluidbase
 from fluidgen.fluid.operations import OPERATIONS, PARALLEL_WORKERS
-from fluidgen.quantity import to_bytes
-from fluidgen.versions import NAMES
 
 from .conftest import RESULTS
 from .fluid_src import COMMITS, tree

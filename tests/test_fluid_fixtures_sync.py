@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 import yaml
 
-from fluidgen import versions
-from fluidgen.engine_table import BY_KIND
+from fluidgen.base import versions
+from fluidgen.compile.plan import classify
 from fluidgen.engines.alluxio import OptionSetTwice, mount_options
+from fluidgen.engines.engine_table import BY_KIND
+from fluidgen.fluid.fluidbase import mount_delta
 from fluidgen.fluid.sync import APPLIED, ON_RESTART, RECREATE, ROLLING
-from fluidgen.fluidbase import mount_delta
-from fluidgen.plan import classify
 
 from .fluid_src import COMMITS, missing_reason, tree
 
@@ -82,7 +82,7 @@ def test_fixture_cases_are_in_fluids_tests(name: str) -> None:
 
 @pytest.mark.parametrize("item", _cases("mount_delta.yaml"), ids=_id)
 def test_mount_delta(item: tuple[dict[str, Any], dict[str, Any]]) -> None:
-    """fluidgen.fluidbase.mount_delta = pkg/utils/dataset.go AnalyzePathsDelta."""
+    """fluidgen.fluid.fluidbase.mount_delta = pkg/utils/dataset.go AnalyzePathsDelta."""
     _, case = item
     delta = mount_delta(case["spec"], case["status"])
     assert list(delta.add) == case["add"] and list(delta.remove) == case["remove"]

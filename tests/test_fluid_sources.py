@@ -1,4 +1,4 @@
-"""Every Fluid fact carries its source as data (fluidgen/fluidsource.py), and every source
+"""Every Fluid fact carries its source as data (fluidgen/base/fluidsource.py), and every source
 cited exists: the file at each version it claims, with the function in it."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 import fluidgen
-from fluidgen import versions
-from fluidgen.fluidsource import (
+from fluidgen.base import versions
+from fluidgen.base.fluidsource import (
     ALL,
     Fact,
     FluidSource,
@@ -28,7 +28,7 @@ from fluidgen.fluidsource import (
     sources_of_function,
     unsourced,
 )
-from fluidgen.versions import V1_0_8, V1_1_0_DEV
+from fluidgen.base.versions import V1_0_8, V1_1_0_DEV
 
 from .fluid_src import missing_reason, tree
 
@@ -138,7 +138,7 @@ def test_every_cited_source_exists_in_fluid() -> None:
 def test_every_fact_function_of_fluidbase_names_its_source() -> None:
     import inspect
 
-    from fluidgen import fluidbase
+    from fluidgen.fluid import fluidbase
 
     for name, fn in vars(fluidbase).items():
         if inspect.isfunction(fn) and fn.__module__ == fluidbase.__name__ and not name.startswith("_"):
@@ -186,7 +186,7 @@ def test_every_engine_fact_names_its_source(part: str) -> None:
     record says where Fluid decides it, beside the value (the record's sources); a new fact
     without one fails. Mounts.schemes has no default, and the ALWAYS facts hold at their
     default too: every engine names their source."""
-    from fluidgen.engine_table import ENGINES
+    from fluidgen.engines.engine_table import ENGINES
 
     missing = unsourced_facts(ENGINES, part)
     assert not missing, f"{part} facts without a Fluid source: {missing}"
@@ -195,7 +195,7 @@ def test_every_engine_fact_names_its_source(part: str) -> None:
 def test_every_storage_record_names_its_source() -> None:
     """The mounts facts left to their Storage records (per scheme, for Dataset mounts and for
     DataMigrate) each carry the Fluid code that reads their names."""
-    from fluidgen.engine_table import ENGINES
+    from fluidgen.engines.engine_table import ENGINES
 
     missing = [f"{name}: {scheme}" for name, engine in sorted(ENGINES.items())
                for table in (engine.mounts.storage, engine.mounts.migrate_storage)
@@ -205,7 +205,7 @@ def test_every_storage_record_names_its_source() -> None:
 
 def test_an_unsourced_mounts_or_health_fact_fails() -> None:
     """The check reaches the new records: a set mounts or health field without a source is listed."""
-    from fluidgen.contract import Health, Mounts
+    from fluidgen.engines.contract import Health, Mounts
 
     assert unsourced(Mounts(schemes=frozenset({"oss"}), single_mount=True), CHOICES["mounts"]) == [
         "schemes", "single_mount"]
@@ -217,8 +217,8 @@ def test_an_unsourced_mounts_or_health_fact_fails() -> None:
 def test_a_default_fact_without_a_source_fails() -> None:
     """The ALWAYS facts need a source at their default too: an engine whose health, workloads
     or mounts record leaves one unsourced is listed, whatever its value."""
-    from fluidgen.contract import Health, Mounts, Workloads
-    from fluidgen.engine_table import ENGINES
+    from fluidgen.engines.contract import Health, Mounts, Workloads
+    from fluidgen.engines.engine_table import ENGINES
 
     assert unsourced(Health(), always=ALWAYS["health"]) == ["status_shape"]
     assert unsourced(Workloads(), always=ALWAYS["workloads"]) == ["data_layout"]
@@ -237,8 +237,8 @@ def test_a_default_fact_without_a_source_fails() -> None:
 def test_a_default_lowering_or_created_fact_without_a_source_fails() -> None:
     """The lowering and created ALWAYS facts need a source at their default too: an engine that
     keeps the default tier, replicas or chart fullname without naming Fluid's code is listed."""
-    from fluidgen.contract import Created, Lowering
-    from fluidgen.engine_table import ENGINES
+    from fluidgen.engines.contract import Created, Lowering
+    from fluidgen.engines.engine_table import ENGINES
 
     assert unsourced(Lowering(), CHOICES["lowering"], ALWAYS["lowering"]) == [
         "path_separator", "mem_default_path", "single_tier", "emptydir_needs_path", "default_replicas"]
@@ -254,8 +254,8 @@ def test_a_default_lowering_or_created_fact_without_a_source_fails() -> None:
 def test_facts_left_unsourced_are_never_read() -> None:
     """NOT_READ holds: the cache engine generates its runtime itself (no classic tieredstore, so
     no separator or MEM path) and names no object after a chart's fullname."""
-    from fluidgen.contract import classic_generate
-    from fluidgen.engine_table import ENGINES
+    from fluidgen.engines.contract import classic_generate
+    from fluidgen.engines.engine_table import ENGINES
 
     for (name, fact_name), _why in NOT_READ.items():
         engine = ENGINES[name]

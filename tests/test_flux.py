@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
-from fluidgen.kinds import FLUX_SUBSTITUTE_ANNOTATION
+from fluidgen.catalog.kinds import FLUX_SUBSTITUTE_ANNOTATION
 
 from .conftest import EXAMPLES, SHARED, run_cli
 from .test_gitops import CREDENTIAL_VALUES, listing, sops_tools
@@ -32,7 +32,7 @@ def docs(text: str) -> list[dict[str, Any]]:
 def flux_crds() -> Any:
     if not FLUX_CRDS.is_dir():
         pytest.skip(f"the Flux CRDs are in ../shared (missing: {FLUX_CRDS})")
-    from fluidgen.structural.crds import CrdSet
+    from fluidgen.io.crds import CrdSet
 
     return CrdSet.load(FLUX_CRDS)
 
@@ -160,8 +160,8 @@ def test_flux_sops_base_lists_the_encrypted_secrets_and_decrypts(tmp_path: Path)
 
 @pytest.mark.parametrize("version", ["v1.0.8", "v1.1.0-dev"])
 def test_flux_health_one_entry_per_kind_with_a_status(version: str) -> None:
-    from fluidgen import versions
-    from fluidgen.engine_table import ENGINES
+    from fluidgen.base import versions
+    from fluidgen.engines.engine_table import ENGINES
 
     result = run_cli("flux", "health", "--fluid-version", version)
     assert result.code == 0, result.err

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-from fluidgen.argocd import cases, config_map, families, tree
+from fluidgen.commands.argocd import cases, config_map, families, tree
 
 from .conftest import ROOT
 
@@ -27,7 +27,7 @@ def run_health(script: str, obj: dict[str, Any]) -> dict[str, Any]:
 
 def folder(kind: str) -> str:
     """resource_customizations/<group>/<Kind>, the layout of argo-cd's repository."""
-    from fluidgen.kinds import table
+    from fluidgen.catalog.kinds import table
 
     return f"resource_customizations/{table()[kind].api_version.rpartition('/')[0]}/{kind}"
 
@@ -57,9 +57,9 @@ def test_health_check(kind: str, test: dict[str, Any], customizations: Path) -> 
 
 
 def test_every_fluid_kind_with_a_status_has_a_check() -> None:
-    from fluidgen.engine_table import ENGINES
+    from fluidgen.engines.engine_table import ENGINES
+    from fluidgen.fluid.jobkinds import WORKLOADS
     from fluidgen.fluid.operations import OPERATIONS
-    from fluidgen.jobkinds import WORKLOADS
 
     expected = {"Dataset", *(e.kind for e in ENGINES.values()), *OPERATIONS,
                 *(w.kind for w in WORKLOADS.values() if w.kind != "Job")}  # Argo CD checks batch/v1 Job itself
@@ -68,7 +68,7 @@ def test_every_fluid_kind_with_a_status_has_a_check() -> None:
 
 @pytest.mark.parametrize("family", sorted(cases()))
 def test_each_family_is_tested_healthy_progressing_and_degraded(family: str) -> None:
-    from fluidgen.argocd import FAMILIES
+    from fluidgen.commands.argocd import FAMILIES
 
     assert family in FAMILIES
     seen = {case["expect"]["status"] for case in cases()[family].values()}

@@ -2,7 +2,7 @@
 every kind with a status that fluidgen emits, runs through the Argo CD Lua (lupa, Lua 5.1 as
 Argo CD embeds), through the Flux CEL (cel-python, evaluated in Flux's order: inProgress,
 failed, current; an evaluation error counts as in progress) and through the Python
-evaluator (fluidgen.healthcheck.health), and all three must agree with the case's verdict.
+evaluator (fluidgen.catalog.healthcheck.health), and all three must agree with the case's verdict.
 The readiness conditions for workflow engines are checked against the same cases."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from fluidgen.argocd import case_object, cases, render_lua
-from fluidgen.flux import VERDICTS, health_entry
-from fluidgen.healthcheck import FAMILIES, family_of, health, readiness, text
+from fluidgen.catalog.healthcheck import FAMILIES, family_of, health, readiness, text
+from fluidgen.commands.argocd import case_object, cases, render_lua
+from fluidgen.commands.flux import VERDICTS, health_entry
 
 lua51 = pytest.importorskip("lupa.lua51", reason="lupa (Lua 5.1) is in the test extra: pip install -e '.[test]'")
 celpy = pytest.importorskip("celpy", reason="cel-python is in the test extra: pip install -e '.[test]'")
@@ -172,7 +172,7 @@ def test_readiness_for_every_kind() -> None:
 def test_every_predicate_renders_alike_negated_or_not() -> None:
     """The renderers on a synthetic family that uses every predicate, each also negated, over
     objects that make each one true and false."""
-    from fluidgen.healthcheck import Cond, Family, Field, IfSet, IsFalse, Not, Rule, is_, judge
+    from fluidgen.catalog.healthcheck import Cond, Family, Field, IfSet, IsFalse, Not, Rule, is_, judge
 
     preds = [is_("status.phase", "A"), is_("status.phase", "A", ""), IsFalse("status.w.done"), Cond("Ready")]
     said = IfSet("status.phase", (" ", Field("status.phase")))

@@ -46,7 +46,7 @@ def test_alluxio_reference_builds_back_to_the_input(tmp_path: Path) -> None:
     """The round trip done by hand: build the imported spec with the values in the environment."""
     from fluidgen.importer.objects import group, objects_of
     from fluidgen.importer.roundtrip import compare
-    from fluidgen.yamlreader import load_text
+    from fluidgen.io.yamlreader import load_text
 
     source = REFERENCE / "alluxio-imagenet-oss.yaml"
     spec_file = tmp_path / "imagenet.yaml"
@@ -145,7 +145,7 @@ def test_corpus_of_fluid_doc_samples(mode: str, tmp_path: Path) -> None:
     imported and built back; a case that does not round-trip names why, none loses anything
     silently. With -o the tuning beyond a bundled profile goes to a profile file; on stdout
     (one file only) to runtime.overrides. The figures are printed at the end of the run."""
-    from fluidgen import versions
+    from fluidgen.base import versions
     from fluidgen.importer.run import run
 
     figures: dict[str, int] = {"exact": 0, "overrides": 0, "failed": 0, "invalid": 0, "incomplete": 0,
@@ -182,7 +182,7 @@ def test_output_dir_with_a_tuning_profile_builds_back(tmp_path: Path) -> None:
     """-o writes the spec and its profile; a build of the written files gives the input again."""
     from fluidgen.importer.objects import group, objects_of
     from fluidgen.importer.roundtrip import compare
-    from fluidgen.yamlreader import load_text
+    from fluidgen.io.yamlreader import load_text
 
     case = CORPUS / "samples-dawnbench.yaml"
     out = tmp_path / "specs"

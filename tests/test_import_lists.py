@@ -9,8 +9,8 @@ from typing import Any
 
 import yaml
 
-from fluidgen.lists import MAX_DEPTH, open_lists
-from fluidgen.yamlreader import load_text
+from fluidgen.io.lists import MAX_DEPTH, open_lists
+from fluidgen.io.yamlreader import load_text
 
 from .conftest import run_cli
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from fluidgen.engine_table import ENGINES
+from fluidgen.engines.engine_table import ENGINES
 
 from .conftest import run_cli
 
@@ -80,7 +80,7 @@ def test_explain_suggests_near_misses() -> None:
 
 
 def test_init_specs_refer_to_a_schema_file_fluidgen_schema_writes(tmp_path: Path) -> None:
-    from fluidgen.specschema import SCHEMA_FILE, spec_schema_text
+    from fluidgen.spec.specschema import SCHEMA_FILE, spec_schema_text
 
     starter = run_cli("init", "--engine", "alluxio")
     assert starter.code == 0

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from fluidgen import profiles
+from fluidgen.spec import profiles
 
 from .conftest import ROOT
 

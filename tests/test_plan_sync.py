@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from fluidgen.compile.plan import classify, report
 from fluidgen.fluid.sync import APPLIED, FUSE_CONFIG, ON_RESTART, RECREATE, ROLLING, SAME_PATH
-from fluidgen.plan import classify, report
 
 
 def _dataset(mounts: list[dict[str, Any]], **spec: Any) -> dict[str, Any]:

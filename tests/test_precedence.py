@@ -90,7 +90,7 @@ def test_override_of_computed_field_is_an_error(tmp_path: Path) -> None:
 
 
 def _layers(*texts: str) -> dict:
-    from fluidgen.yamlreader import load_text, overlay
+    from fluidgen.io.yamlreader import load_text, overlay
 
     return overlay([load_text(f"l{i}.yaml", t)[0] for i, t in enumerate(texts)]).data
 
@@ -105,7 +105,7 @@ def test_overlay_maps_merge_lists_replace_null_deletes() -> None:
 
 
 def test_overlay_positions_follow_the_layer_that_set_the_key() -> None:
-    from fluidgen.yamlreader import load_text, overlay
+    from fluidgen.io.yamlreader import load_text, overlay
 
     doc = overlay([load_text("base.yaml", "a: 1\nb: 2\n")[0], load_text("prod.yaml", "\n\nb: 3\n")[0]])
     assert doc.diag(("a",), "x").render().startswith("base.yaml:1:1:")

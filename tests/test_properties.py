@@ -14,12 +14,12 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from fluidgen.diagnostics import FluidgenError, errors_in
-from fluidgen.emit import dump_all
-from fluidgen.options import Options
-from fluidgen.pipeline import compile_document
-from fluidgen.versions import NAMES as FLUID_VERSIONS
-from fluidgen.yamlreader import load_text
+from fluidgen.base.diagnostics import FluidgenError, errors_in
+from fluidgen.base.emit import dump_all
+from fluidgen.base.options import Options
+from fluidgen.base.versions import NAMES as FLUID_VERSIONS
+from fluidgen.compile.pipeline import compile_document
+from fluidgen.io.yamlreader import load_text
 
 from .conftest import crds_root
 
@@ -138,7 +138,7 @@ def specs(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, str]]:
 
 @functools.cache
 def _crds() -> dict[str, Any]:
-    from fluidgen.structural.crds import CrdSet
+    from fluidgen.io.crds import CrdSet
 
     root = crds_root()
     if root is None:

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 import yaml
 
-from fluidgen.fluidbase import read_only_dataset
-from fluidgen.versions import NAMES
+from fluidgen.base.versions import NAMES
+from fluidgen.fluid.fluidbase import read_only_dataset
 
 from .conftest import run_cli
 from .test_rules import dataset, runtime

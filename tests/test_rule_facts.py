@@ -145,7 +145,7 @@ def test_v108_jindo_mounts_one_secret(tmp_path: Path) -> None:
 def test_every_storage_fact_names_the_fluid_code_that_reads_it() -> None:
     """FG118's facts (the credential names and options each engine reads per scheme) carry their
     FluidSource; tests/test_fluid_sources.py checks each exists in Fluid's tree."""
-    from fluidgen.engine_table import ENGINES
+    from fluidgen.engines.engine_table import ENGINES
 
     missing = [f"{e.name}:{scheme}" for e in ENGINES.values()
                for table in (e.mounts.storage, e.mounts.migrate_storage) for scheme, facts in table.items()

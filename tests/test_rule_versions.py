@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from fluidgen.fluidsource import holding, source
+from fluidgen.base.fluidsource import holding, source
+from fluidgen.base.rules import Rule
+from fluidgen.base.versions import DEFAULT, NAMES, V1_0_8, V1_1_0_DEV
+from fluidgen.io.yamlreader import load_text
 from fluidgen.lint import RULES, index_of, lint_manifests, rules_for
-from fluidgen.rules import Rule
-from fluidgen.versions import DEFAULT, NAMES, V1_0_8, V1_1_0_DEV
-from fluidgen.yamlreader import load_text
 
 from .conftest import run_cli
 

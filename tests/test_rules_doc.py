@@ -7,12 +7,12 @@ import json
 
 import pytest
 
-from fluidgen.engine_table import RUNTIME_KINDS
+from fluidgen.base.rules import Rule
+from fluidgen.base.versions import NAMES
+from fluidgen.engines.engine_table import RUNTIME_KINDS
+from fluidgen.io.yamlreader import load_text
 from fluidgen.lint import RULES, lint_manifests
 from fluidgen.lint.docs import page
-from fluidgen.rules import Rule
-from fluidgen.versions import NAMES
-from fluidgen.yamlreader import load_text
 
 from .conftest import ROOT, run_cli
 

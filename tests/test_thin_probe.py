@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from fluidgen import profiles
+from fluidgen.spec import profiles
 
 SHELLS = [s for s in ("sh", "dash", "bash", "busybox") if shutil.which(s)]
 TARGET = "/runtime-mnt/thin/default/minio-data/thin-fuse"

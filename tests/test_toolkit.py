@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from fluidgen import manifest, uri
+from fluidgen.base import manifest, uri
 
 
 @pytest.mark.parametrize(("given", "scheme"), [
@@ -81,7 +81,7 @@ def test_fluid_runtime_at_binds_by_name_and_namespace() -> None:
 
 
 def test_copy_tree_is_a_deep_copy_of_parsed_data() -> None:
-    from fluidgen.merge import copy_tree
+    from fluidgen.base.merge import copy_tree
 
     tree = {"a": [{"b": 1}, "x"], "c": {"d": None, "e": 2.5}}
     copied = copy_tree(tree)
@@ -99,8 +99,8 @@ def test_copy_tree_is_a_deep_copy_of_parsed_data() -> None:
     ({"spec": {"a": "ünïcödé <NAME-1 two>"}}, ["spec.a"]),
 ])
 def test_placeholders_found_with_or_without_the_json_pass(obj: dict[str, Any], found: list[str]) -> None:
+    from fluidgen.base.manifest_index import ManifestIndex
     from fluidgen.lint.storage import placeholders
-    from fluidgen.manifest_index import ManifestIndex
 
     index = ManifestIndex([{"apiVersion": "data.fluid.io/v1alpha1", "kind": "Dataset", **obj}], frozenset())
     assert [".".join(map(str, f.path)) for f in placeholders(index.entries[0], index)] == found
@@ -109,8 +109,8 @@ def test_placeholders_found_with_or_without_the_json_pass(obj: dict[str, Any], f
 def test_a_build_reads_each_regular_file_once(tmp_path: Any) -> None:
     """A batch of specs sharing an env file reads it once: one state per build, under each
     read's own limit, recorded for the cache once (and never when only read as a credential)."""
-    from fluidgen.diagnostics import FluidgenError
-    from fluidgen.inputs import Reader
+    from fluidgen.base.diagnostics import FluidgenError
+    from fluidgen.io.inputs import Reader
 
     shared, secret = tmp_path / "shared.env", tmp_path / "creds.env"
     shared.write_bytes(b"A=1\n")
@@ -131,7 +131,7 @@ def test_a_build_reads_each_regular_file_once(tmp_path: Any) -> None:
 def test_origins_single_paths_win_over_layers_and_later_layers_over_earlier() -> None:
     """A bundled profile's settings are one layer traced to runtime.profile; what the spec sets
     itself (replicas, tiers, overrides) is traced path by path afterwards and wins."""
-    from fluidgen.lower.context import Origins
+    from fluidgen.model.context import Origins
 
     obj: dict[str, Any] = {}
     origins = Origins()
@@ -153,7 +153,7 @@ def test_origins_single_paths_win_over_layers_and_later_layers_over_earlier() ->
 def test_fastest_level_is_fluids_tier_level_zero() -> None:
     """pkg/utils/tieredstore GetTieredLevel: level 0 is the fastest medium (MEM, SSD, HDD), in
     any written order; the first of equal media; unknown media rank nowhere."""
-    from fluidgen.fluidbase import fastest_level
+    from fluidgen.fluid.fluidbase import fastest_level
 
     assert fastest_level(["HDD", "MEM", "MEM"]) == 1
     assert fastest_level(["SSD", "HDD"]) == 0

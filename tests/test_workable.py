@@ -344,7 +344,7 @@ def test_real_crds_reject_the_same_typo(case: tuple[str, str, str], crds: dict[s
     """The probes are real mistakes: the CRDs with unknown fields as errors refuse each one."""
     import yaml
 
-    from fluidgen.objectcheck import check_object
+    from fluidgen.catalog.objectcheck import check_object
 
     head, body, where = case
     obj = yaml.safe_load(head + body + "\n")

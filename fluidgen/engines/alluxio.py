@@ -24,7 +24,30 @@ from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from ..contract import (
+from ..base.fluidsource import decided_by, fact, source
+from ..base.manifest import Tree, fuse_options, fuse_spec, mapping, mounts_of, names_given
+from ..base.manifest_index import Entry, ManifestIndex
+from ..base.rules import Example, Finding, Rule
+from ..base.structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
+from ..base.uri import is_native
+from ..fluid.common import (
+    IMAGE,
+    IMAGE_PULL_SECRETS,
+    INIT_USERS,
+    JVM_OPTIONS,
+    MANAGEMENT,
+    NETWORK_MODE,
+    POD_METADATA,
+    PORTS_MAP,
+    REPLICAS,
+    RESOURCES,
+    RUN_AS,
+    TIEREDSTORE,
+    VOLUME_MOUNTS,
+    VOLUMES,
+)
+from ..fluid.fluidbase import read_only_dataset
+from .contract import (
     Context,
     Created,
     Edits,
@@ -44,29 +67,6 @@ from ..contract import (
     scales,
     workers_as_written,
 )
-from ..fluid.common import (
-    IMAGE,
-    IMAGE_PULL_SECRETS,
-    INIT_USERS,
-    JVM_OPTIONS,
-    MANAGEMENT,
-    NETWORK_MODE,
-    POD_METADATA,
-    PORTS_MAP,
-    REPLICAS,
-    RESOURCES,
-    RUN_AS,
-    TIEREDSTORE,
-    VOLUME_MOUNTS,
-    VOLUMES,
-)
-from ..fluidbase import read_only_dataset
-from ..fluidsource import decided_by, fact, source
-from ..manifest import Tree, fuse_options, fuse_spec, mapping, mounts_of, names_given
-from ..manifest_index import Entry, ManifestIndex
-from ..rules import Example, Finding, Rule
-from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
-from ..uri import is_native
 
 KIND = "AlluxioRuntime"
 

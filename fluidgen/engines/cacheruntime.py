@@ -32,7 +32,24 @@ from typing import Any
 
 from pydantic import Field
 
-from ..contract import (
+from ..base.fluidsource import since, source
+from ..base.manifest import Manifest, Tree
+from ..base.manifest_index import Entry, ManifestIndex
+from ..base.rules import Example, Finding, Rule
+from ..base.spectypes import Model, Name
+from ..base.structural.dsl import BOOL, QUANTITY, STR, STR_LIST, STR_MAP, array, fields, int32, k8s, obj, string
+from ..base.versions import V1_1_0_DEV
+from ..fluid.common import (
+    ENV_VARS,
+    IMAGE,
+    IMAGE_PULL_SECRETS,
+    POD_METADATA,
+    RESOURCES,
+    TOLERATIONS,
+    VOLUME_MOUNTS,
+    VOLUMES,
+)
+from .contract import (
     APPLIED,
     ROLLING,
     Context,
@@ -54,23 +71,6 @@ from ..contract import (
     replicas,
     report_schema_problems,
 )
-from ..fluid.common import (
-    ENV_VARS,
-    IMAGE,
-    IMAGE_PULL_SECRETS,
-    POD_METADATA,
-    RESOURCES,
-    TOLERATIONS,
-    VOLUME_MOUNTS,
-    VOLUMES,
-)
-from ..fluidsource import since, source
-from ..manifest import Manifest, Tree
-from ..manifest_index import Entry, ManifestIndex
-from ..rules import Example, Finding, Rule
-from ..spectypes import Model, Name
-from ..structural.dsl import BOOL, QUANTITY, STR, STR_LIST, STR_MAP, array, fields, int32, k8s, obj, string
-from ..versions import V1_1_0_DEV
 
 _NEW = since(V1_1_0_DEV)  # the versions that have the cache engine
 _CM = "pkg/ddc/cache/engine/cm.go"

@@ -12,7 +12,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..contract import (
+from ..base.fluidsource import decided_by, source
+from ..base.quantity import to_bytes
+from ..base.structural.dsl import BOOL, STR, STR_MAP, int32, obj
+from ..fluid.common import (
+    CLEAN_CACHE_POLICY,
+    IMAGE,
+    NETWORK_MODE,
+    POD_METADATA,
+    PORTS_MAP,
+    REPLICAS,
+    RESOURCES,
+    TIEREDSTORE,
+)
+from ..fluid.fluidbase import TierError, tier_paths
+from .contract import (
     Context,
     Created,
     Edits,
@@ -31,20 +45,6 @@ from ..contract import (
     scales,
     workers_as_written,
 )
-from ..fluid.common import (
-    CLEAN_CACHE_POLICY,
-    IMAGE,
-    NETWORK_MODE,
-    POD_METADATA,
-    PORTS_MAP,
-    REPLICAS,
-    RESOURCES,
-    TIEREDSTORE,
-)
-from ..fluidbase import TierError, tier_paths
-from ..fluidsource import decided_by, source
-from ..quantity import to_bytes
-from ..structural.dsl import BOOL, STR, STR_MAP, int32, obj
 
 KIND = "EFCRuntime"
 

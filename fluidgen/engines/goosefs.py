@@ -9,7 +9,21 @@ Removed from master by fluid-cloudnative/fluid#5703.
 
 from __future__ import annotations
 
-from ..contract import (
+from ..base.fluidsource import source
+from ..base.structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
+from ..base.versions import V1_0_8
+from ..fluid.common import (
+    CLEAN_CACHE_POLICY,
+    IMAGE,
+    INIT_USERS,
+    JVM_OPTIONS,
+    PORTS_MAP,
+    REPLICAS,
+    RESOURCES,
+    RUN_AS,
+    TIEREDSTORE,
+)
+from .contract import (
     Created,
     Edits,
     Engine,
@@ -27,20 +41,6 @@ from ..contract import (
     scales,
     workers_as_written,
 )
-from ..fluid.common import (
-    CLEAN_CACHE_POLICY,
-    IMAGE,
-    INIT_USERS,
-    JVM_OPTIONS,
-    PORTS_MAP,
-    REPLICAS,
-    RESOURCES,
-    RUN_AS,
-    TIEREDSTORE,
-)
-from ..fluidsource import source
-from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
-from ..versions import V1_0_8
 
 KIND = "GooseFSRuntime"
 

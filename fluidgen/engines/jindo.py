@@ -19,7 +19,30 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from ..contract import (
+from ..base.diagnostics import PathT
+from ..base.fluidsource import before, decided_by, fact, for_version, since, source
+from ..base.manifest import Tree, fuse_spec, items, mapping, mounts_of
+from ..base.manifest_index import Entry, ManifestIndex
+from ..base.rules import Example, Finding, Rule
+from ..base.structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
+from ..base.versions import V1_0_8, V1_1_0_DEV
+from ..fluid.common import (
+    CLEAN_CACHE_POLICY,
+    IMAGE,
+    IMAGE_PULL_SECRETS,
+    NETWORK_MODE,
+    POD_METADATA,
+    PORTS_MAP,
+    REPLICAS,
+    RESOURCES,
+    RUN_AS,
+    TIEREDSTORE,
+    TOLERATIONS,
+    VOLUME_MOUNTS,
+    VOLUMES,
+)
+from ..fluid.fluidbase import read_only_dataset
+from .contract import (
     ON_RESTART,
     ROLLING,
     Context,
@@ -40,29 +63,6 @@ from ..contract import (
     scales,
     workers_as_written,
 )
-from ..diagnostics import PathT
-from ..fluid.common import (
-    CLEAN_CACHE_POLICY,
-    IMAGE,
-    IMAGE_PULL_SECRETS,
-    NETWORK_MODE,
-    POD_METADATA,
-    PORTS_MAP,
-    REPLICAS,
-    RESOURCES,
-    RUN_AS,
-    TIEREDSTORE,
-    TOLERATIONS,
-    VOLUME_MOUNTS,
-    VOLUMES,
-)
-from ..fluidbase import read_only_dataset
-from ..fluidsource import before, decided_by, fact, for_version, since, source
-from ..manifest import Tree, fuse_spec, items, mapping, mounts_of
-from ..manifest_index import Entry, ManifestIndex
-from ..rules import Example, Finding, Rule
-from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
-from ..versions import V1_0_8, V1_1_0_DEV
 
 KIND = "JindoRuntime"
 

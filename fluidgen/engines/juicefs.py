@@ -20,7 +20,29 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..contract import (
+from ..base.fluidsource import before, since, source
+from ..base.manifest import levels_of
+from ..base.manifest_index import Entry, ManifestIndex
+from ..base.quantity import to_bytes
+from ..base.rules import Example, Finding, Rule
+from ..base.structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, k8s_list, obj
+from ..base.versions import V1_1_0_DEV
+from ..fluid.common import (
+    CONTAINER_PORTS,
+    ENV_VARS,
+    IMAGE,
+    INIT_USERS,
+    MANAGEMENT,
+    NETWORK_MODE,
+    POD_METADATA,
+    REPLICAS,
+    RESOURCES,
+    RUN_AS,
+    TIEREDSTORE,
+    VOLUME_MOUNTS,
+    VOLUMES,
+)
+from .contract import (
     ON_RESTART,
     ROLLING,
     Context,
@@ -41,28 +63,6 @@ from ..contract import (
     runtime_status,
     scales,
 )
-from ..fluid.common import (
-    CONTAINER_PORTS,
-    ENV_VARS,
-    IMAGE,
-    INIT_USERS,
-    MANAGEMENT,
-    NETWORK_MODE,
-    POD_METADATA,
-    REPLICAS,
-    RESOURCES,
-    RUN_AS,
-    TIEREDSTORE,
-    VOLUME_MOUNTS,
-    VOLUMES,
-)
-from ..fluidsource import before, since, source
-from ..manifest import levels_of
-from ..manifest_index import Entry, ManifestIndex
-from ..quantity import to_bytes
-from ..rules import Example, Finding, Rule
-from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, k8s_list, obj
-from ..versions import V1_1_0_DEV
 
 KIND = "JuiceFSRuntime"
 _FUSE_GO = "pkg/ddc/juicefs/transform_fuse.go"

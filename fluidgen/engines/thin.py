@@ -21,7 +21,30 @@ from typing import Any
 
 from pydantic import Field, model_validator
 
-from ..contract import (
+from ..base.fluidsource import source
+from ..base.manifest import Manifest, Tree, fuse_spec, is_reference_dataset, items, mapping
+from ..base.manifest_index import Entry, ManifestIndex
+from ..base.merge import deep_merge
+from ..base.rules import Example, Finding, Rule
+from ..base.spectypes import Model, Name
+from ..base.structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, k8s, obj, string
+from ..base.uri import REFERENCE, scheme_of
+from ..fluid.common import (
+    CONTAINER_PORTS,
+    ENV_VARS,
+    IMAGE_PULL_SECRETS,
+    MANAGEMENT,
+    NETWORK_MODE,
+    POD_METADATA,
+    REPLICAS,
+    RESOURCES,
+    RUN_AS,
+    TIEREDSTORE,
+    VOLUME_MOUNTS,
+    VOLUMES,
+)
+from ..fluid.fluidbase import read_only_dataset
+from .contract import (
     FUSE_CONFIG,
     Context,
     Created,
@@ -41,29 +64,6 @@ from ..contract import (
     report_schema_problems,
     workers_as_written,
 )
-from ..fluid.common import (
-    CONTAINER_PORTS,
-    ENV_VARS,
-    IMAGE_PULL_SECRETS,
-    MANAGEMENT,
-    NETWORK_MODE,
-    POD_METADATA,
-    REPLICAS,
-    RESOURCES,
-    RUN_AS,
-    TIEREDSTORE,
-    VOLUME_MOUNTS,
-    VOLUMES,
-)
-from ..fluidbase import read_only_dataset
-from ..fluidsource import source
-from ..manifest import Manifest, Tree, fuse_spec, is_reference_dataset, items, mapping
-from ..manifest_index import Entry, ManifestIndex
-from ..merge import deep_merge
-from ..rules import Example, Finding, Rule
-from ..spectypes import Model, Name
-from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, k8s, obj, string
-from ..uri import REFERENCE, scheme_of
 
 KIND = "ThinRuntime"
 _FUSE_CONFIG = "pkg/ddc/thin/transform_config.go"
@@ -360,7 +360,7 @@ ENGINE = Engine(
     health=Health(
         # Without worker.enabled (fluidgen never sets it) Fluid runs FUSE only: the runtime is ready
         # with fusePhase Ready and setupDuration (pkg/ddc/thin/status.go CheckAndUpdateRuntimeStatus,
-        # every supported version); see fluidgen/healthcheck.py FUSE_ONLY.
+        # every supported version); see fluidgen/catalog/healthcheck.py FUSE_ONLY.
         status_shape="fuse-only",
         sources={"status_shape": source("pkg/ddc/thin/status.go", "CheckAndUpdateRuntimeStatus")},
     ),

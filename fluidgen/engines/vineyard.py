@@ -11,7 +11,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..contract import (
+from ..base.fluidsource import source
+from ..base.structural.dsl import BOOL, STR, STR_MAP, extend, int32, obj
+from ..fluid.common import (
+    ENCRYPT_OPTIONS,
+    NETWORK_MODE,
+    POD_METADATA,
+    PORTS_MAP,
+    REPLICAS,
+    RESOURCES,
+    TIEREDSTORE,
+    VOLUME_MOUNTS,
+    VOLUMES,
+)
+from .contract import (
     Context,
     Created,
     Edits,
@@ -28,19 +41,6 @@ from ..contract import (
     scales,
     workers_as_written,
 )
-from ..fluid.common import (
-    ENCRYPT_OPTIONS,
-    NETWORK_MODE,
-    POD_METADATA,
-    PORTS_MAP,
-    REPLICAS,
-    RESOURCES,
-    TIEREDSTORE,
-    VOLUME_MOUNTS,
-    VOLUMES,
-)
-from ..fluidsource import source
-from ..structural.dsl import BOOL, STR, STR_MAP, extend, int32, obj
 
 KIND = "VineyardRuntime"
 

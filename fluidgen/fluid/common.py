@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..structural.dsl import (
+from ..base.structural.dsl import (
     BOOL,
     INT_MAP,
     QUANTITY,

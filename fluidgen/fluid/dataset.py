@@ -9,7 +9,7 @@ Sources (fluid-cloudnative/fluid, the same in every version versions.py lists):
 
 from __future__ import annotations
 
-from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, array, fields, int32, int64, k8s, obj, string
+from ..base.structural.dsl import BOOL, STR, STR_LIST, STR_MAP, array, fields, int32, int64, k8s, obj, string
 from .common import ENCRYPT_OPTIONS, TOLERATIONS
 
 KIND = "Dataset"

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..fluidsource import FluidSource, fact, source
-from ..structural.dsl import BOOL, STR, STR_LIST, STR_MAP, Schema, array, fields, int32, k8s, obj, string
+from ..base.fluidsource import FluidSource, fact, source
+from ..base.structural.dsl import BOOL, STR, STR_LIST, STR_MAP, Schema, array, fields, int32, k8s, obj, string
 from .common import (
     AFFINITY,
     ENCRYPT_OPTIONS,

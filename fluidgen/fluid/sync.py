@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ..fluidsource import FluidSource, source
+from ..base.fluidsource import FluidSource, source
 
 # The effect of an edit.
 APPLIED = "applied"  # carried out in place (the controller scales or remounts)

@@ -12,7 +12,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.scalarstring import LiteralScalarString
 
-from ..manifest import Tree
+from ..base.manifest import Tree
 
 WIDTH = 120  # the line length this repository holds its own files to
 

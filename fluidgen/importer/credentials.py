@@ -15,7 +15,7 @@ import itertools
 import re
 from typing import Any
 
-from ..engine_table import ENGINES
+from ..engines.engine_table import ENGINES
 
 # option names that hold a secret whatever the engine (a value must never stay in options)
 SECRET_NAME = re.compile(r"secret|password|passwd|token|access[._-]?key|credential", re.I)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .. import emit
-from ..diagnostics import Diagnostic, FluidgenError
-from ..manifest import Manifest
+from ..base import emit
+from ..base.diagnostics import Diagnostic, FluidgenError
+from ..base.manifest import Manifest
 
 KEPT = "kept.yaml"
 

@@ -13,12 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from ..contract import Engine
-from ..engine_table import ENGINES
+from ..base.manifest import Tree
+from ..base.uri import REFERENCE, scheme_of
+from ..engines.contract import Engine
+from ..engines.engine_table import ENGINES
 from ..lower import runtimekeys
-from ..manifest import Tree
-from ..specparts import DEFAULT_GPU_LABEL
-from ..uri import REFERENCE, scheme_of
+from ..model.specparts import DEFAULT_GPU_LABEL
 from .credentials import credential_name
 from .objects import Obj, Scenario
 

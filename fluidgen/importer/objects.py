@@ -11,12 +11,12 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..diagnostics import Diagnostic
-from ..engine_table import ENGINES
+from ..base.diagnostics import Diagnostic
+from ..base.manifest import Manifest, Tree
+from ..engines.engine_table import ENGINES
 from ..fluid.operations import OPERATIONS
-from ..lists import open_lists, start
-from ..manifest import Manifest, Tree
-from ..yamlreader import Document
+from ..io.lists import open_lists, start
+from ..io.yamlreader import Document
 
 # metadata the API server or kubectl writes, never the author
 SERVER_METADATA = ("uid", "resourceVersion", "generation", "creationTimestamp", "managedFields", "selfLink",

@@ -13,19 +13,19 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import profiles
-from ..contract import Engine
-from ..diagnostics import Diagnostic, FluidgenError
+from ..base.diagnostics import Diagnostic, FluidgenError
+from ..base.manifest import Manifest, Tree
+from ..base.merge import deep_merge
+from ..base.names import metadata_problems
+from ..base.options import Options
+from ..catalog.kinds import table
+from ..catalog.schemas import kinds, prune_spec, validator
+from ..compile.pipeline import compile_document
+from ..engines.contract import Engine
 from ..fluid.operations import OPERATIONS
-from ..fluid.schemas import kinds, prune_spec, validator
-from ..inputs import Reader
-from ..kinds import table
-from ..manifest import Manifest, Tree
-from ..merge import deep_merge
-from ..names import metadata_problems
-from ..options import Options
-from ..pipeline import compile_document
-from ..yamlreader import load_text
+from ..io.inputs import Reader
+from ..io.yamlreader import load_text
+from ..spec import profiles
 from . import compact, roundtrip
 from .credentials import credential_values
 from .files import spec_file

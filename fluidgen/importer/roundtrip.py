@@ -20,8 +20,8 @@ import base64
 import copy
 from typing import Any
 
-from ..kinds import table
-from ..manifest import Manifest, Tree, mapping
+from ..base.manifest import Manifest, Tree, mapping
+from ..catalog.kinds import table
 
 Key = tuple[str, str, str]
 # (kind, spec path) -> the value a build may add where the input has none

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..diagnostics import Diagnostic, FluidgenError
-from ..filecheck import Checks, check_paths
-from ..inputs import Reader
-from ..manifest import Manifest
+from ..base.diagnostics import Diagnostic, FluidgenError
+from ..base.manifest import Manifest
+from ..compile.filecheck import Checks, check_paths
+from ..io.inputs import Reader
 from .files import KEPT, spec_path
 from .files import spec_file as spec_file  # where cli.py finds it
 from .objects import Obj, Scenario, group, objects_of

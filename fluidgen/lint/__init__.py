@@ -21,13 +21,13 @@ from collections.abc import Iterable, Iterator
 from functools import cache
 from typing import Protocol
 
-from ..diagnostics import Diagnostic, PathT, did_you_mean
-from ..engine_table import ENGINES, RUNTIME_KINDS
-from ..manifest import Manifest, meta
-from ..manifest_index import Entry, ManifestIndex
-from ..rules import Finding, Rule
-from ..versions import DEFAULT, has
-from ..yamlreader import Document
+from ..base.diagnostics import Diagnostic, PathT, did_you_mean
+from ..base.manifest import Manifest, meta
+from ..base.manifest_index import Entry, ManifestIndex
+from ..base.rules import Finding, Rule
+from ..base.versions import DEFAULT, has
+from ..engines.engine_table import ENGINES, RUNTIME_KINDS
+from ..io.yamlreader import Document
 from . import fuse_jvm, fuse_mode, references, storage
 
 IGNORE_ANNOTATION = "fluidgen.io/lint-ignore"
@@ -46,7 +46,7 @@ def rules_for(version: str) -> tuple[Rule, ...]:
 
 
 class Origins(Protocol):
-    """Where compiled output came from (lower/context.py): the spec location of a generated value,
+    """Where compiled output came from (model/context.py): the spec location of a generated value,
     and the rules a profile breaks on purpose there."""
 
     def waived(self, obj: Manifest, path: PathT, rule: str) -> bool: ...

@@ -1,11 +1,11 @@
 """Which engine a runtime object is, read through the engine table (lint reads the table;
-the rules find bound objects through the run's ManifestIndex, fluidgen/manifest_index.py)."""
+the rules find bound objects through the run's ManifestIndex, fluidgen/base/manifest_index.py)."""
 
 from __future__ import annotations
 
-from ..contract import Engine
-from ..engine_table import BY_KIND
-from ..manifest import Manifest, kind_of
+from ..base.manifest import Manifest, kind_of
+from ..engines.contract import Engine
+from ..engines.engine_table import BY_KIND
 
 
 def engine_of(obj: Manifest) -> Engine | None:

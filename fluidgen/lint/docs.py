@@ -8,14 +8,14 @@ import json
 import re
 from collections.abc import Iterable
 
-from ..engine_table import ENGINES
-from ..rules import Rule
-from ..versions import NAMES
+from ..base.rules import Rule
+from ..base.versions import NAMES
+from ..engines.engine_table import ENGINES
 
 PAGE_HEADER = """\
 # fluidgen lint rules
 
-<!-- Generated from the rule units (fluidgen/rules.py; the rules live in fluidgen/lint/ and the
+<!-- Generated from the rule units (fluidgen/base/rules.py; the rules live in fluidgen/lint/ and the
 engine modules). Do not edit: run `python -m pytest tests/test_rules_doc.py --update-golden`. -->
 
 The rules run on every `fluidgen build` (each finding reported at the spec value it came from)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
-from ..fluidsource import source
-from ..manifest import Manifest, Tree, components_of, fuse_options, fuse_spec, jvm_flag, levels_of
-from ..manifest_index import Entry, ManifestIndex
-from ..quantity import cpu_to_millis, java_size_to_bytes, to_bytes
-from ..rules import Example, Finding, Rule
+from ..base.fluidsource import source
+from ..base.manifest import Manifest, Tree, components_of, fuse_options, fuse_spec, jvm_flag, levels_of
+from ..base.manifest_index import Entry, ManifestIndex
+from ..base.quantity import cpu_to_millis, java_size_to_bytes, to_bytes
+from ..base.rules import Example, Finding, Rule
 from .docs import runtime_head
 
 MEMORY_CLIENT_CACHE_LIMIT = 1800 * 2**20

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..engine_table import ENGINES
-from ..fluidbase import read_only_dataset
-from ..fluidsource import source
-from ..manifest import fuse_options, fuse_spec
-from ..manifest_index import Entry, ManifestIndex
-from ..rules import Example, Finding, Rule
+from ..base.fluidsource import source
+from ..base.manifest import fuse_options, fuse_spec
+from ..base.manifest_index import Entry, ManifestIndex
+from ..base.rules import Example, Finding, Rule
+from ..engines.engine_table import ENGINES
+from ..fluid.fluidbase import read_only_dataset
 from .binding import engine_of
 
 # The runtimes whose FUSE mode Fluid sets from the Dataset's access modes.

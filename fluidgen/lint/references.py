@@ -6,16 +6,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from ..contract import Engine, Storage
-from ..diagnostics import PathT, did_you_mean
-from ..engine_table import ENGINES, REFERENCE_ENGINE, RUNTIME_KINDS
+from ..base.diagnostics import PathT, did_you_mean
+from ..base.fluidsource import source
+from ..base.manifest import Manifest, Tree, is_reference_dataset, kind_of, meta, mounts_of, names_given, spec_of
+from ..base.manifest_index import MIGRATE_ENDS, DatasetRef, Entry, ManifestIndex, dataset_ref
+from ..base.rules import Example, Finding, Rule
+from ..base.uri import scheme_of
+from ..engines.contract import Engine, Storage
+from ..engines.engine_table import ENGINES, REFERENCE_ENGINE, RUNTIME_KINDS
 from ..fluid.dataset import created_volume_names
 from ..fluid.operations import OPERATIONS, PARALLEL_WORKERS, Operation
-from ..fluidsource import source
-from ..manifest import Manifest, Tree, is_reference_dataset, kind_of, meta, mounts_of, names_given, spec_of
-from ..manifest_index import MIGRATE_ENDS, DatasetRef, Entry, ManifestIndex, dataset_ref
-from ..rules import Example, Finding, Rule
-from ..uri import scheme_of
 from .binding import engine_of
 from .docs import runtime_head
 

@@ -7,18 +7,18 @@ import json
 import re
 from collections.abc import Iterator
 
-from ..contract import Engine
-from ..diagnostics import PathT
-from ..engine_table import ENGINES
-from ..fluidbase import fastest_level
-from ..fluidsource import source
-from ..kinds import table
-from ..manifest import Tree, levels_of, mounts_of, walk_strings
-from ..manifest_index import Entry, ManifestIndex
-from ..names import dns1035_label, dns1123_subdomain
-from ..quantity import QUANTITY_RE, quantity_hint, to_bytes
-from ..rules import Example, Finding, Rule
-from ..uri import is_reference, scheme_of
+from ..base.diagnostics import PathT
+from ..base.fluidsource import source
+from ..base.manifest import Tree, levels_of, mounts_of, walk_strings
+from ..base.manifest_index import Entry, ManifestIndex
+from ..base.names import dns1035_label, dns1123_subdomain
+from ..base.quantity import QUANTITY_RE, quantity_hint, to_bytes
+from ..base.rules import Example, Finding, Rule
+from ..base.uri import is_reference, scheme_of
+from ..catalog.kinds import table
+from ..engines.contract import Engine
+from ..engines.engine_table import ENGINES
+from ..fluid.fluidbase import fastest_level
 from .binding import engine_of
 from .docs import runtime_head
 

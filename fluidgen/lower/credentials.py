@@ -10,12 +10,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from ..buildinputs import Recipe
-from ..diagnostics import FluidgenError, PathT
-from ..names import secret_key
-from ..secretsource import parse_env_file
-from ..specparts import Credentials, ExternalSecretRef
-from .context import Context
+from ..base.diagnostics import FluidgenError, PathT
+from ..base.names import secret_key
+from ..io.buildinputs import Recipe
+from ..io.secretsource import parse_env_file
+from ..model.context import Context
+from ..model.specparts import Credentials, ExternalSecretRef
 
 
 @dataclass

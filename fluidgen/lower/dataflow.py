@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from .. import versions
-from ..contract import Engine
-from ..diagnostics import FluidgenError, PathT
+from ..base import versions
+from ..base.diagnostics import FluidgenError, PathT
+from ..base.manifest import Manifest, Tree
+from ..base.uri import scheme_of
+from ..catalog.schemas import has_field
+from ..engines.contract import Engine
 from ..fluid.operations import BY_STEP, DATAFLOW_AFFINITY_GATE, POLICIES_THAT_RUN
-from ..fluid.schemas import has_field
-from ..manifest import Manifest, Tree
-from ..specparts import Backup, Load, Migrate, Process, Step
-from ..uri import scheme_of
+from ..model.context import Context
+from ..model.specparts import Backup, Load, Migrate, Process, Step
 from . import overrides
-from .context import Context
 from .credentials import SecretPlan, deliver
 
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import base64
 
-from ..diagnostics import PathT
-from ..kinds import table
-from ..manifest import Tree
-from ..specparts import ExternalSecretRef
+from ..base.diagnostics import PathT
+from ..base.manifest import Tree
+from ..catalog.kinds import table
+from ..model.context import Context
+from ..model.specparts import ExternalSecretRef
 from . import overrides
-from .context import Context
 from .credentials import SecretPlan
 
 

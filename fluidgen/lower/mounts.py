@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 
-from .. import names
-from ..contract import Engine
-from ..manifest import Manifest, Tree
-from ..specparts import Mount
-from ..uri import PVC, REFERENCE, scheme_of
-from .context import Context
+from ..base import names
+from ..base.manifest import Manifest, Tree
+from ..base.uri import PVC, REFERENCE, scheme_of
+from ..engines.contract import Engine
+from ..model.context import Context
+from ..model.specparts import Mount
 from .credentials import Delivered, SecretPlan, deliver
 
 

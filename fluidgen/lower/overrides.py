@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..diagnostics import PathT
-from ..fluid.schemas import describe_problem, prune_spec, spec_validator
-from ..manifest import Tree
-from ..merge import deep_merge, without_nones
-from .context import Context
+from ..base.diagnostics import PathT
+from ..base.manifest import Tree
+from ..base.merge import deep_merge, without_nones
+from ..catalog.schemas import describe_problem, prune_spec, spec_validator
+from ..model.context import Context
 
 
 def apply(ctx: Context, kind: str, tree: Tree, overrides: Mapping[str, Any], at: PathT,

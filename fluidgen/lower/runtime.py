@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import profiles, versions
-from ..contract import Engine
-from ..manifest import Tree
-from ..merge import deep_merge
+from ..base import versions
+from ..base.manifest import Tree
+from ..base.merge import deep_merge
+from ..engines.contract import Engine
+from ..model.context import Context
+from ..spec import profiles
 from . import overrides, runtimekeys
-from .context import Context
 
 
 def check(ctx: Context, engine: Engine) -> None:

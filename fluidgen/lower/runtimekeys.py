@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..fluid.schemas import has_field
-from ..manifest import Tree
-from ..merge import set_path
-from .context import Context
+from ..base.manifest import Tree
+from ..base.merge import set_path
+from ..catalog.schemas import has_field
+from ..model.context import Context
 
 
 @dataclass(frozen=True)

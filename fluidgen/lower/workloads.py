@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import posixpath
 
-from ..contract import Engine
-from ..contract import replicas as cache_workers
-from ..diagnostics import PathT
-from ..engine_table import ENGINES
-from ..fluidbase import mount_path, read_only_dataset, reference_subpath
-from ..jobkinds import GPU, WORKLOADS, Pod, submit_reasons, submit_rules
-from ..manifest import Manifest, Tree
-from ..specparts import Process, Workload
-from ..uri import is_reference
-from .context import Context
+from ..base.diagnostics import PathT
+from ..base.manifest import Manifest, Tree
+from ..base.uri import is_reference
+from ..engines.contract import Engine
+from ..engines.contract import replicas as cache_workers
+from ..engines.engine_table import ENGINES
+from ..fluid.fluidbase import mount_path, read_only_dataset, reference_subpath
+from ..fluid.jobkinds import GPU, WORKLOADS, Pod, submit_reasons, submit_rules
+from ..model.context import Context
+from ..model.specparts import Process, Workload
 from .dataflow import step_name
 from .dataset import node_affinity
 from .mounts import mount_name_for

@@ -1,0 +1,84 @@
+"""Every kind fluidgen emits, in one table: API version, scope, naming rule and apply order.
+
+Fluid's kinds (the Dataset, runtimes and the kinds engines bring, data operations) come from
+the one list of catalog/schemas.py (all_kinds), job kinds from jobkinds.py; the rest are listed
+here. Nothing else keeps a list of kinds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from ..engines.engine_table import ENGINES
+from ..fluid.common import GROUP_VERSION
+from ..fluid.jobkinds import WORKLOADS
+from ..fluid.operations import OPERATIONS
+
+# Apply order. DO NOT CHANGE without a reason: Secrets and volumes must exist before the
+# Dataset that mounts them, the Dataset before its runtime, the runtime before data
+# operations, and those before the jobs that read the data. Objects of one rank keep the
+# order their spec produced them in (a pipeline's steps stay in order).
+RANK_SECRET, RANK_PV, RANK_PVC, RANK_RUNTIME_SUPPORT, RANK_DATASET, RANK_RUNTIME = 0, 1, 2, 3, 4, 5
+RANK_RBAC, RANK_OPERATION, RANK_WORKLOAD = 6, 7, 8
+
+
+@dataclass(frozen=True)
+class KindInfo:
+    kind: str
+    api_version: str
+    rank: int
+    namespaced: bool = True
+    name_rule: str = "dns1123-subdomain"  # or "dns1035" (Fluid's Datasets and runtimes)
+
+
+STATIC = (
+    KindInfo("Secret", "v1", RANK_SECRET),
+    # External Secrets Operator (credentials.externalSecret): creates the Secret in the cluster
+    KindInfo("ExternalSecret", "external-secrets.io/v1", RANK_SECRET),
+    KindInfo("PersistentVolume", "v1", RANK_PV, namespaced=False),
+    KindInfo("PersistentVolumeClaim", "v1", RANK_PVC),
+    KindInfo("Dataset", GROUP_VERSION, RANK_DATASET, name_rule="dns1035"),
+    # What a data operation that submits training jobs runs as (lower/workloads.py)
+    KindInfo("ServiceAccount", "v1", RANK_RBAC),
+    KindInfo("Role", "rbac.authorization.k8s.io/v1", RANK_RBAC),
+    KindInfo("RoleBinding", "rbac.authorization.k8s.io/v1", RANK_RBAC),
+)
+
+
+@cache
+def table() -> dict[str, KindInfo]:
+    rows = list(STATIC)
+    for engine in ENGINES.values():
+        rows.append(KindInfo(engine.kind, GROUP_VERSION, RANK_RUNTIME, name_rule="dns1035"))
+        rows += [KindInfo(x.kind, GROUP_VERSION, RANK_RUNTIME_SUPPORT, x.namespaced) for x in engine.extra_kinds]
+    rows += [KindInfo(op.kind, GROUP_VERSION, RANK_OPERATION) for op in OPERATIONS.values()]
+    rows += [KindInfo(w.kind, w.api_version, RANK_WORKLOAD) for w in WORKLOADS.values()]
+    return {row.kind: row for row in rows}
+
+
+# Argo CD sync waves (GitOps mode), from the apply order. The Dataset and its runtime share a
+# wave: the Dataset becomes Bound only once the runtime is ready, so with the health checks
+# (fluidgen/catalog/health/) Argo CD waits for both before it applies the data operations.
+SYNC_WAVE_ANNOTATION = "argocd.argoproj.io/sync-wave"
+_WAVES = {RANK_SECRET: 0, RANK_PV: 0, RANK_PVC: 0, RANK_RBAC: 0, RANK_RUNTIME_SUPPORT: 1, RANK_DATASET: 1,
+          RANK_RUNTIME: 1, RANK_OPERATION: 2, RANK_WORKLOAD: 3}
+
+
+# Flux's postBuild substitution replaces ${VAR} in every built object; this annotation with the
+# value "disabled" exempts one (kustomize-controller docs, "Post build variable substitution").
+FLUX_SUBSTITUTE_ANNOTATION = "kustomize.toolkit.fluxcd.io/substitute"
+
+
+def sync_wave(kind: str) -> int:
+    return _WAVES.get(rank(kind), _WAVES[RANK_WORKLOAD])
+
+
+def rank(kind: str) -> int:
+    info = table().get(kind)
+    return info.rank if info is not None else RANK_WORKLOAD + 1
+
+
+def namespaced(kind: str) -> bool:
+    info = table().get(kind)
+    return info.namespaced if info is not None else True

@@ -1,0 +1,181 @@
+"""A project file (fluidgen.yaml) names the builds of a directory per environment.
+
+    apiVersion: fluidgen.io/v1alpha1
+    kind: Project
+    environments:
+      staging:
+        specs:
+          - [imagenet.yaml, envs/staging/imagenet.yaml]   # overlays, merged in order (build -f)
+          - mnist.yaml                                     # a spec on its own
+        manifests: [rbac.yaml]                             # plain Kubernetes objects, unchanged
+        namespace: ml-staging
+      prod:
+        specs:
+          - [imagenet.yaml, envs/prod/imagenet.yaml]
+        namespace: ml-prod
+        fluidVersion: <a version fluidgen knows>
+
+`fluidgen build DIR` with DIR/fluidgen.yaml builds the environment chosen with --env or
+FLUIDGEN_ENV (ARGOCD_ENV_FLUIDGEN_ENV in Argo CD); a project with one environment needs no
+choice. An environment's settings are written in git next to the specs, so, like a spec's
+own `fluid:`, they win over flags and FLUIDGEN_* variables; a spec's metadata.namespace
+still wins over all. Paths are relative to the project file and stay inside its directory.
+YAML files of the directory that the environment does not use are reported, never built; in
+Argo CD mode a plain Kubernetes manifest that no environment lists is an error (pipeline.py).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import BeforeValidator, Field, ValidationError
+
+from ..base import versions
+from ..base.diagnostics import Diagnostic, FluidgenError, did_you_mean
+from ..base.spectypes import Model, Namespace, choice
+from ..model.spec_errors import translate
+
+if TYPE_CHECKING:
+    from ..base.options import Options
+    from ..io.inputs import Reader
+    from ..io.yamlreader import Document
+
+FILE = "fluidgen.yaml"
+KIND = "Project"
+
+if TYPE_CHECKING:
+    FluidVersion = str
+else:
+    FluidVersion = choice(versions.NAMES)
+
+
+def _chain(value: object) -> object:
+    return [value] if isinstance(value, str) else value
+
+
+Chain = Annotated[list[Annotated[str, Field(min_length=1)]], BeforeValidator(_chain), Field(min_length=1)]
+
+
+class Environment(Model):
+    specs: list[Chain] = Field(min_length=1, description="Specs to build: a file, or a list of files merged in "
+                                                         "order into one spec (build -f).")
+    namespace: Namespace | None = Field(None, description="Namespace for specs without metadata.namespace.")
+    fluidVersion: FluidVersion | None = Field(None, description="Target Fluid version for specs without `fluid:`.")
+    gitops: Literal["argocd", "flux", "none"] | None = Field(None, description="GitOps mode (see build --gitops).")
+    manifests: list[Annotated[str, Field(min_length=1)]] = Field(
+        [], description="Files of plain Kubernetes objects put into this environment's output unchanged "
+                        "(as kustomize would apply them).")
+
+
+class Project(Model):
+    apiVersion: Literal["fluidgen.io/v1alpha1"]
+    kind: Literal["Project"]
+    environments: dict[Annotated[str, Field(pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")], Environment] = \
+        Field(min_length=1)
+
+
+@dataclass(frozen=True)
+class Selected:
+    name: str
+    chains: list[list[str]]  # paths, resolved against the project's directory
+    manifests: list[str]  # plain manifests this environment passes through, resolved likewise
+    options: Options
+    unused: list[Diagnostic]  # YAML files of the directory this environment does not build
+    unlisted: list[str]  # YAML files of the directory that no environment lists
+
+
+def _only_inside(path: str) -> None:
+    """A project file is a regular file whose real path stays in its directory: a hostile
+    repository's link to a file elsewhere, or a FIFO, is never read."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise FluidgenError([Diagnostic(path, 0, 0, "error", f"cannot read: {exc.strerror}")]) from exc
+    if not stat.S_ISREG(mode):
+        raise FluidgenError([Diagnostic(path, 0, 0, "error", "is not a regular file; not read")])
+    home = os.path.realpath(os.path.dirname(path) or ".")
+    if os.path.dirname(os.path.realpath(path)) != home:
+        raise FluidgenError([Diagnostic(path, 0, 0, "error", "is a link to a file outside its directory; not read")])
+
+
+def is_project(data: object) -> bool:
+    return isinstance(data, dict) and data.get("kind") == KIND and str(data.get("apiVersion", "")).startswith(
+        "fluidgen.io/")
+
+
+def check(doc: Document) -> list[Diagnostic]:
+    """The problems of a project file's document (what `validate` says about fluidgen.yaml)."""
+    try:
+        Project.model_validate(doc.data)
+    except ValidationError as exc:
+        return translate(exc, doc, Project)
+    return []
+
+
+def load(path: str, reader: Reader) -> tuple[Project, Document]:
+    _only_inside(path)
+    docs = reader.load(path)
+    if len(docs) != 1 or not isinstance(docs[0].data, dict):
+        raise FluidgenError([Diagnostic(path, 1, 1, "error", f"{FILE} holds one {KIND} mapping")])
+    try:
+        return Project.model_validate(docs[0].data), docs[0]
+    except ValidationError as exc:
+        raise FluidgenError(translate(exc, docs[0], Project)) from None
+
+
+def select(directory: str, wanted: str | None, options: Options, reader: Reader) -> Selected:
+    """The environment of DIR/fluidgen.yaml to build, with its settings applied to `options`."""
+    path = os.path.join(directory, FILE)
+    project, doc = load(path, reader)
+    wanted = _environment(path, project, wanted)
+    env = project.environments[wanted]
+    chains = [[str(reader.referenced(doc, ("environments", wanted, "specs", i, j), p)) for j, p in enumerate(chain)]
+              for i, chain in enumerate(env.specs)]
+    manifests = [str(reader.referenced(doc, ("environments", wanted, "manifests", i), p))
+                 for i, p in enumerate(env.manifests)]
+    chosen = replace(options, namespace=env.namespace or options.namespace,
+                     fluid_version=env.fluidVersion or options.fluid_version, gitops=env.gitops or options.gitops)
+    unused, unlisted = _not_listed(directory, project, wanted, [*manifests, *(p for c in chains for p in c)], reader)
+    return Selected(wanted, chains, manifests, chosen, unused, unlisted)
+
+
+def _not_listed(directory: str, project: Project, wanted: str, used: list[str], reader: Reader
+                ) -> tuple[list[Diagnostic], list[str]]:
+    """The notes for the directory's files that environment `wanted` does not use (with the
+    links and FIFOs the walk refused), and its YAML files that no environment lists."""
+    found, walked = reader.expand([directory])
+    found = [f for f in found if os.path.basename(f) != FILE]
+    mine = {os.path.normpath(p) for p in used}
+    unused = [n for n in walked if n.severity == "warning"]  # links that leave, FIFOs: named, never dropped
+    unused += [Diagnostic(f, 0, 0, "info", f'not built: environment "{wanted}" of {FILE} does not list it')
+               for f in found if os.path.normpath(f) not in mine]
+    anywhere = _listed_anywhere(directory, project)
+    return unused, [f for f in found if os.path.normpath(f) not in anywhere]
+
+
+def _listed_anywhere(directory: str, project: Project) -> set[str]:
+    """Every path any environment lists (specs, overlays, manifests), joined to the project's
+    directory for comparison only: nothing is read through it."""
+    listed = set()
+    for env in project.environments.values():
+        for path in [*env.manifests, *(p for chain in env.specs for p in chain)]:
+            listed.add(os.path.normpath(os.path.join(directory, path)))
+    return listed
+
+
+def _environment(path: str, project: Project, wanted: str | None) -> str:
+    """The environment asked for, or the project's only one; refuses a missing choice or name."""
+    names = sorted(project.environments)
+    if wanted is None and len(names) == 1:
+        return names[0]
+    if wanted is None:
+        raise FluidgenError([Diagnostic(path, 1, 1, "error", f"{FILE} defines the environments {', '.join(names)}; "
+                                                             "choose one with --env or FLUIDGEN_ENV")])
+    if wanted not in project.environments:
+        raise FluidgenError([Diagnostic(path, 1, 1, "error", f'no environment "{wanted}" in {FILE} (it has '
+                                                             f"{', '.join(names)}){did_you_mean(wanted, names)}")])
+    return wanted
+

@@ -1,0 +1,91 @@
+"""Settings that may come from flags or the environment, resolved the same way for every
+command: a flag wins, then FLUIDGEN_<NAME>, then ARGOCD_ENV_FLUIDGEN_<NAME> (how Argo CD
+passes an Application's plugin env), then PARAM_<NAME> for the parameters the Argo CD plugin
+announces (env, fluid-version, namespace, gitops: deploy/argocd/plugin.yaml). Bad values are
+usage errors, named with their source.
+
+An Application author sets every ARGOCD_ENV_* (and PARAM_*) value of a shared Argo CD
+sidecar, so those can only choose among what the build of that Application may do anyway
+(Fluid version, namespace, GitOps mode, environment). What fluidgen may read is never among
+them: ALLOW_READ comes from the sidecar's own FLUIDGEN_ALLOW_READ or from --allow-read.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from ..base import names, versions
+
+PREFIXES = ("FLUIDGEN_", "ARGOCD_ENV_FLUIDGEN_")
+# Argo CD passes a plugin parameter `fluid-version` as PARAM_FLUID_VERSION. Only these: a
+# parameter can choose among what an Application's build may do anyway, never what it reads.
+PARAMETERS = ("ENV", "FLUID_VERSION", "NAMESPACE", "GITOPS")
+PARAM_PREFIX = "PARAM_"
+
+
+class SettingError(ValueError):
+    """A setting with a value fluidgen cannot use (exit 2)."""
+
+
+def lookup(name: str, env: Mapping[str, str] | None = None) -> tuple[str, str] | None:
+    """(value, where it came from) of a setting in the environment, or None."""
+    env = os.environ if env is None else env
+    for prefix in (*PREFIXES, *([PARAM_PREFIX] if name in PARAMETERS else [])):
+        value = env.get(prefix + name)
+        if value:
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise SettingError(f"{prefix}{name} is not valid UTF-8") from None
+            return value, prefix + name
+    return None
+
+
+def fluid_version(flag: str | None, env: Mapping[str, str] | None = None) -> str | None:
+    value, source = (flag, "--fluid-version") if flag else (lookup("FLUID_VERSION", env) or (None, ""))
+    if value is not None and value not in versions.NAMES:
+        raise SettingError(f"{source}: unsupported Fluid version {value!r}; choose one of {', '.join(versions.NAMES)}")
+    return value
+
+
+def namespace(flag: str | None, env: Mapping[str, str] | None = None) -> str | None:
+    value, source = (flag, "--namespace") if flag else (lookup("NAMESPACE", env) or (None, ""))
+    if value is not None and (problem := names.dns1123_label(value)) is not None:
+        raise SettingError(f"{source}: {problem}")
+    return value
+
+
+GITOPS_MODES = ("argocd", "flux", "none")
+
+
+def gitops(flag: str | None, env: Mapping[str, str] | None = None) -> str | None:
+    value, source = (flag, "--gitops") if flag else (lookup("GITOPS", env) or (None, ""))
+    if value is not None and value not in GITOPS_MODES:
+        raise SettingError(f"{source}: unknown GitOps mode {value!r}; choose one of {', '.join(GITOPS_MODES)}")
+    return value
+
+
+def environment(flag: str | None, env: Mapping[str, str] | None = None) -> str | None:
+    """The environment of a project file (fluidgen.yaml) to build."""
+    value, source = (flag, "--env") if flag else (lookup("ENV", env) or (None, ""))
+    if value is not None and (problem := names.dns1123_label(value)) is not None:
+        raise SettingError(f"{source}: {problem}")
+    return value
+
+
+OPERATOR_ONLY = "FLUIDGEN_ALLOW_READ"  # never ARGOCD_ENV_ or PARAM_: the Application's author sets those
+
+
+def allow_read(flags: tuple[str, ...], env: Mapping[str, str] | None = None) -> tuple[str, ...]:
+    """Extra roots files may be read from: --allow-read, then the operator's FLUIDGEN_ALLOW_READ.
+    ARGOCD_ENV_FLUIDGEN_ALLOW_READ (or any other prefixed copy) is ignored: it would let one
+    Application read another's files in a shared sidecar."""
+    env = os.environ if env is None else env
+    value = env.get(OPERATOR_ONLY) or ""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise SettingError(f"{OPERATOR_ONLY} is not valid UTF-8") from None
+    extra = tuple(p for p in value.split(os.pathsep) if p)
+    return (*flags, *extra)

@@ -1,0 +1,138 @@
+"""ThinRuntime specifics: the generated profile's name and read-only options, and FG122."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..conftest import run_cli
+
+SPEC = """\
+apiVersion: fluidgen.io/v1alpha1
+kind: CachedDataset
+metadata: {{name: imagenet, namespace: {namespace}}}
+{access}source:
+  - uri: s3://bucket/imagenet
+runtime:
+  engine: thin
+  thin:
+    fileSystemType: fuse.s3fs
+    profile:
+      fuse:
+        image: example.com/s3fs
+{options}"""
+
+
+def build(tmp_path: Path, namespace: str = "team-a", access: str = "", options: str = "") -> dict[str, Any]:
+    spec = tmp_path / f"{namespace}.yaml"
+    spec.write_text(SPEC.format(namespace=namespace, access=access, options=options))
+    result = run_cli("build", str(spec))
+    assert result.code == 0, result.err
+    return {d["kind"]: d for d in yaml.safe_load_all(result.out)}
+
+
+def test_generated_profile_names_differ_across_namespaces(tmp_path: Path) -> None:
+    a, b = build(tmp_path, "team-a"), build(tmp_path, "team-b")
+    names = {o["ThinRuntimeProfile"]["metadata"]["name"] for o in (a, b)}
+    assert names == {"team-a.imagenet", "team-b.imagenet"}
+    for objs in (a, b):
+        assert objs["ThinRuntime"]["spec"]["profileName"] == objs["ThinRuntimeProfile"]["metadata"]["name"]
+
+
+def test_profile_options_keep_read_only(tmp_path: Path) -> None:
+    # Fluid replaces its own `ro` with the profile's fuse.options; the default access mode is
+    # ReadOnlyMany, so fluidgen puts `ro` back.
+    objs = build(tmp_path, options="        options: {allow_other: \"\"}\n")
+    assert objs["ThinRuntimeProfile"]["spec"]["fuse"]["options"] == {"allow_other": "", "ro": ""}
+
+
+def test_profile_without_options_is_left_alone(tmp_path: Path) -> None:
+    objs = build(tmp_path)
+    assert "options" not in objs["ThinRuntimeProfile"]["spec"]["fuse"]
+
+
+def test_read_write_dataset_gets_no_ro(tmp_path: Path) -> None:
+    objs = build(tmp_path, access="accessModes: [ReadWriteMany]\n",
+                 options="        options: {allow_other: \"\"}\n")
+    assert objs["ThinRuntimeProfile"]["spec"]["fuse"]["options"] == {"allow_other": ""}
+
+
+def test_explicit_rw_wins(tmp_path: Path) -> None:
+    objs = build(tmp_path, options="        options: {rw: \"\"}\n")
+    assert objs["ThinRuntimeProfile"]["spec"]["fuse"]["options"] == {"rw": ""}
+
+
+MANIFESTS = """\
+apiVersion: data.fluid.io/v1alpha1
+kind: ThinRuntimeProfile
+metadata: {name: s3fs}
+spec:
+  fileSystemType: fuse.s3fs
+  fuse:
+    image: example.com/s3fs
+    options: {allow_other: ""}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: ro-data, namespace: ml}
+spec:
+  mounts: [{mountPoint: "s3://bucket", name: b}]
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: ThinRuntime
+metadata: {name: ro-data, namespace: ml}
+spec: {profileName: s3fs%s}
+"""
+
+
+def test_lint_flags_profile_options_that_drop_ro(tmp_path: Path) -> None:
+    manifest = tmp_path / "thin.yaml"
+    manifest.write_text(MANIFESTS % "")
+    result = run_cli("lint", str(manifest))
+    assert result.code == 0  # a warning
+    assert "thin.yaml:8:5: warning [FG122]: spec.fuse.options:" in result.err
+    assert "ReadOnlyMany Dataset ro-data" in result.err
+
+
+def test_lint_accepts_ro_in_the_runtime(tmp_path: Path) -> None:
+    manifest = tmp_path / "thin.yaml"
+    manifest.write_text(MANIFESTS % ', fuse: {options: {ro: ""}}')
+    result = run_cli("lint", str(manifest))
+    assert "FG122" not in result.err, result.err
+
+
+NO_MOUNTS = """\
+apiVersion: fluidgen.io/v1alpha1
+kind: CachedDataset
+metadata: {name: dynamic, namespace: team-a}
+runtime:
+  engine: thin
+  thin:
+    fileSystemType: fuse.s3fs
+    profile:
+      fuse:
+        image: example.com/s3fs
+"""
+
+
+def test_a_dataset_without_mounts_builds(tmp_path: Path) -> None:
+    # Fluid runs a ThinRuntime whose Dataset has no mounts yet (mounts added later reach the FUSE
+    # config): pkg/ddc/thin/transform_config.go transformFuseConfig and validate.go
+    # validateDuplicateDatasetMounts accept none, in every version. fluidgen refused it.
+    spec = tmp_path / "dynamic.yaml"
+    spec.write_text(NO_MOUNTS)
+    result = run_cli("build", str(spec))
+    assert result.code == 0, result.err
+    objs = {d["kind"]: d for d in yaml.safe_load_all(result.out)}
+    assert not objs["Dataset"]["spec"].get("mounts")
+    assert objs["ThinRuntime"]["spec"]["profileName"] == "team-a.dynamic"
+
+
+def test_vineyard_still_takes_no_mounts(tmp_path: Path) -> None:
+    spec = tmp_path / "v.yaml"
+    spec.write_text("apiVersion: fluidgen.io/v1alpha1\nkind: CachedDataset\nmetadata: {name: v}\n"
+                    "source:\n  - uri: s3://bucket/x\nruntime: {engine: vineyard}\n")
+    result = run_cli("build", str(spec))
+    assert result.code != 0 and "VineyardRuntime takes no mounts" in result.err
