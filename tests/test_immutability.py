@@ -267,3 +267,14 @@ def test_fluidgens_table_agrees_with_the_consumers() -> None:
             continue
         assert (set(row.immutable), set(row.mutable)) == (immutable, mutable), kind
     assert set(UPDATE_RULES) == set(rules)
+
+
+def test_plan_says_an_operator_keeps_the_pods_it_made(tmp_path: Path) -> None:
+    """An MPIJob or PyTorchJob edit is accepted, but the MPI Operator (v0.8.2 mpi_job_controller.go) and
+    the Training Operator (v1.9.4 common/pod.go ReconcilePods) make pods from the template once."""
+    all_cases = cases(tmp_path)
+    *_, image = _run(tmp_path, "argocd", *all_cases["MPIJob image"])
+    line = next(x for x in image.splitlines() if x.startswith("MPIJob default/train spec.mpiReplicaSpecs.Worker"))
+    assert "applied by Kubernetes (the operator keeps the pods it made from the old template" in line
+    *_, workers = _run(tmp_path, "argocd", *all_cases["PyTorchJob workers"])
+    assert "PyTorchJob default/train spec.pytorchReplicaSpecs.Worker.replicas: applied by Kubernetes\n" in workers

@@ -281,7 +281,10 @@ def _kubernetes_edit(key: Key, full: PathT, shown: str, refusals: list[PathT], n
     source in the note), or refused and re-created by Flux."""
     kind, ns, name = key
     if not any(r[:len(full)] == full or full[:len(r)] == r for r in refusals):
-        note = "the operator keeps the pods it made; a new name runs the edit" if kind in JOB_KINDS else ""
+        # the operators make a job's pods once from the template (mpi_job_controller.go getOrCreateWorker,
+        # training-operator common/pod.go ReconcilePods): running pods keep the old one
+        pods = kind in JOB_KINDS and "template" in full
+        note = "the operator keeps the pods it made from the old template; a new name runs the edit" if pods else ""
         return Edit(kind, ns, name, shown, KUBERNETES, note=note)
     source = UPDATE_RULES[kind].sources[0]
     marked = _mapping(_mapping(new.get("metadata")).get("annotations")).get(FLUX_FORCE_ANNOTATION) == "enabled"
