@@ -437,7 +437,8 @@ def flux_health(fluid_version: str | None) -> None:
 @click.option("--path", "path", required=True, help="Where `build --gitops flux -o DIR` wrote DIR in the source.")
 @click.option("--source", default="GitRepository/flux-system", show_default=True, metavar="KIND/NAME",
               help="The Flux source holding PATH (GitRepository, OCIRepository, Bucket, ExternalArtifact).")
-@click.option("--name", "name", default=None, help="Kustomization name prefix (default: the last part of PATH).")
+@click.option("--name", "name", default=None, help="Kustomization name prefix (default: the last part of PATH; "
+                                                   "required when PATH is the source's root).")
 @click.option("--interval", default="10m", show_default=True, help="How often Flux reconciles.")
 @click.option("--timeout", default=None, help="Apply and health-check timeout (default: 2h with data operations, "
                                               "else 30m).")
@@ -471,7 +472,13 @@ def flux_kustomization(specs: tuple[str, ...], overlays: tuple[str, ...], enviro
         raise click.UsageError(f"--decryption-secret {decryption_secret!r}: not a Secret name")
     if not specs and not overlays:
         raise click.UsageError("give at least one spec file or directory (or -f overlays)")
-    base = name or re.sub(r"[^a-z0-9-]+", "-", path.rstrip("/").rpartition("/")[2].lower()).strip("-") or "fluidgen"
+    base = name or re.sub(r"[^a-z0-9-]+", "-", path.rstrip("/").rpartition("/")[2].lower()).strip("-")
+    if not base:
+        # One name for every application (fluidgen-data) made a second one replace the first in the
+        # namespace; a name made up now would rename, and Flux would prune, existing Kustomizations.
+        raise click.UsageError(f"--path {path!r} names no folder to call the Kustomizations after: give --name, "
+                               "e.g. the dataset's name (--name fluidgen keeps the names fluidgen-data and "
+                               "fluidgen-workloads that earlier versions gave; see README, Upgrading)")
     if (problem := names.dns1123_label(base + "-workloads")) is not None:
         raise click.UsageError(f"--name {base!r}: {problem}")
     target = TargetArgs(fluid_version, namespace, allow_read, "flux", None, environment)

@@ -72,19 +72,6 @@ def test_generate_fails_when_there_is_nothing_to_build(tmp_path: Path) -> None:
     assert result.returncode != 0 and result.stdout == ""
 
 
-def test_discover_finds_spec_directories(tmp_path: Path) -> None:
-    spec = yaml.safe_load(PLUGIN.read_text())["spec"]
-    found = subprocess.run(spec["discover"]["find"]["command"], cwd=app(tmp_path), capture_output=True,
-                           text=True, check=False)
-    assert found.returncode == 0 and found.stdout.strip() == "./dataset.yaml"
-    empty = tmp_path / "plain"
-    empty.mkdir()
-    (empty / "deploy.yaml").write_text("apiVersion: v1\nkind: ConfigMap\n")
-    none = subprocess.run(spec["discover"]["find"]["command"], cwd=empty, capture_output=True, text=True,
-                          check=False)
-    assert none.stdout.strip() == ""
-
-
 def test_summary_line_for_many_specs_and_quiet(tmp_path: Path) -> None:
     from .conftest import run_cli
 
@@ -381,3 +368,78 @@ def test_a_list_of_objects_passes_through_as_its_items(tmp_path: Path) -> None:
     (app_dir / "quotas.yaml").write_text(yaml.safe_dump({**KUBECTL_LIST, "items": [QUOTA, {"replicas": 3}]}))
     mixed = generate(app_dir)
     assert mixed.returncode == 0 and "./quotas.yaml: info: not built" in mixed.stderr
+
+
+# --- plugin selection, as Argo CD does it ---------------------------------------------------------
+# Written from argo-cd v3.5.1: util/app/discovery/discovery.go (Discover asks the config management
+# plugins before it looks for kustomization.yaml or Chart.yaml; cmpSupports decides per plugin) and
+# cmpserver/plugin/plugin.go (isDiscoveryConfigured: discover.fileName, find.glob or find.command set;
+# matchRepository: a find command supports the app when it prints anything, run in the app directory).
+
+def _discovery_configured(spec: dict[str, object]) -> bool:
+    discover = spec.get("discover") or {}
+    assert isinstance(discover, dict)
+    find = discover.get("find") or {}
+    assert isinstance(find, dict)
+    return bool(discover.get("fileName") or find.get("glob") or find.get("command"))
+
+
+def _matches(spec: dict[str, object], app_dir: Path) -> bool:
+    """matchRepository for the shapes fluidgen's plugin has used (find.command only)."""
+    command = spec["discover"]["find"]["command"]  # type: ignore[index]
+    found = subprocess.run(command, cwd=app_dir, capture_output=True, text=True, check=False)
+    return found.stdout != ""
+
+
+def argocd_uses_plugin(app_dir: Path, named: bool) -> bool:
+    """cmpSupports: whether Argo CD builds `app_dir` with the plugin; `named` is an Application naming
+    it (plugin.name: fluidgen-v1), else auto-detection (no name)."""
+    spec = yaml.safe_load(PLUGIN.read_text())["spec"]
+    if not _discovery_configured(spec):
+        return named  # a plugin without discovery serves only Applications that name it
+    return _matches(spec, app_dir)  # discovery configured: the rule decides, even for a named plugin
+
+
+def test_an_application_naming_the_plugin_gets_it_whatever_its_specs_look_like(tmp_path: Path) -> None:
+    """With a discover rule, a named plugin was refused wherever the rule's grep missed a spec fluidgen
+    builds ("could not find cmp-server plugin with name fluidgen-v1 supporting the given repository")."""
+    text = (EXAMPLES / "jindo-imagenet-oss.yaml").read_text()
+    quoted = app(tmp_path / "quoted")
+    (quoted / "dataset.yaml").write_text(text.replace("apiVersion: fluidgen.io/v1alpha1",
+                                                      'apiVersion: "fluidgen.io/v1alpha1"'))
+    bom = app(tmp_path / "bom")
+    body = text[text.index("apiVersion:"):]  # the spec's first line is its apiVersion, after a BOM
+    (bom / "dataset.yaml").write_text("\ufeff" + body, encoding="utf-8")
+    for app_dir in (quoted, bom):
+        assert generate(app_dir).returncode == 0  # fluidgen builds both
+        assert argocd_uses_plugin(app_dir, named=True), app_dir.name
+
+
+def test_auto_detection_never_takes_a_kustomize_application(tmp_path: Path) -> None:
+    """Discover asks plugins first: a discover rule made a kustomize application with a spec in a
+    sub-folder a fluidgen one, so its kustomization.yaml was never built."""
+    kustomize_app = tmp_path / "kustomize-app"
+    (kustomize_app / "specs").mkdir(parents=True)
+    (kustomize_app / "kustomization.yaml").write_text("resources: [deploy.yaml]\n")
+    (kustomize_app / "deploy.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")
+    shutil.copy(EXAMPLES / "jindo-imagenet-oss.yaml", kustomize_app / "specs" / "dataset.yaml")
+    assert not argocd_uses_plugin(kustomize_app, named=False)
+
+
+def test_the_sidecars_own_fluidgen_env_comes_before_the_applications(tmp_path: Path) -> None:
+    """deploy/argocd/README.md's order: a flag, FLUIDGEN_* (the sidecar's own env), ARGOCD_ENV_FLUIDGEN_*,
+    PARAM_*. The generate command passed --namespace and --gitops built from the Application's values
+    alone, so a sidecar-level FLUIDGEN_NAMESPACE or FLUIDGEN_GITOPS was never used."""
+    app_dir = app(tmp_path)
+    spec = app_dir / "dataset.yaml"
+    spec.write_text(spec.read_text().replace("  namespace: default\n", ""))
+    sidecar = generate(app_dir, FLUIDGEN_NAMESPACE="team-a", FLUIDGEN_GITOPS="none")
+    assert sidecar.returncode == 0, sidecar.stderr
+    docs = list(yaml.safe_load_all(sidecar.stdout))
+    assert {d["metadata"]["namespace"] for d in docs} == {"team-a"}
+    assert not any("argocd.argoproj.io/sync-wave" in (d["metadata"].get("annotations") or {}) for d in docs)
+    both = generate(app_dir, FLUIDGEN_NAMESPACE="team-a", ARGOCD_ENV_FLUIDGEN_NAMESPACE="ml",
+                    PARAM_NAMESPACE="other")
+    assert {d["metadata"]["namespace"] for d in yaml.safe_load_all(both.stdout)} == {"team-a"}
+    app_only = generate(app_dir, ARGOCD_ENV_FLUIDGEN_NAMESPACE="ml", PARAM_NAMESPACE="other")
+    assert {d["metadata"]["namespace"] for d in yaml.safe_load_all(app_only.stdout)} == {"ml"}

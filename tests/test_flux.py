@@ -227,3 +227,19 @@ def test_flux_kustomization_usage_errors(args: list[str], message: str) -> None:
 def test_flux_kustomization_path_is_a_printable_directory(path: str) -> None:
     result = run_cli("flux", "kustomization", str(MNIST), "--path", path)
     assert result.code == 2 and "--path" in result.err and result.out == ""
+
+
+def test_two_applications_at_their_sources_root_never_share_a_kustomization_name() -> None:
+    """README's shape 2 (`--path ./ --source OCIRepository/NAME`) named every application's
+    Kustomizations fluidgen-data and fluidgen-workloads, so in flux-system the second dataset's
+    replaced the first (and pruning took the first one's Dataset with it). PATH's last part names
+    nothing there: the name is asked for, never made up (a made-up one renames existing ones)."""
+    for spec, source in ((IMAGENET, "OCIRepository/imagenet"), (MNIST, "OCIRepository/mnist")):
+        refused = run_cli("flux", "kustomization", str(spec), "--path", "./", "--source", source)
+        assert refused.code == 2 and "give --name" in refused.err and refused.out == ""
+    names = [d["metadata"]["name"] for spec, name in ((IMAGENET, "imagenet"), (MNIST, "mnist"))
+             for d in docs(run_cli("flux", "kustomization", str(spec), "--path", "./", "--name", name,
+                                   "--source", f"OCIRepository/{name}").out)]
+    assert names == ["imagenet-data", "mnist-data"]
+    kept = docs(run_cli("flux", "kustomization", str(IMAGENET), "--path", ".", "--name", "fluidgen").out)
+    assert [d["metadata"]["name"] for d in kept] == ["fluidgen-data"]  # the Upgrading note's way to keep them

@@ -160,3 +160,65 @@ def test_the_github_action_runs_the_script_with_its_inputs(repo: Path) -> None:
     if shutil.which("flux", path=full["PATH"]) is None:
         pushed = subprocess.run(["sh", "-c", script], cwd=repo, env=full, capture_output=True, text=True, check=False)
         assert pushed.returncode == 1 and "flux CLI is not installed" in pushed.stderr
+
+
+def fake_flux(tmp_path: Path) -> tuple[str, Path]:
+    """A `flux` on PATH that records its arguments (push artifact's --revision is the point), offline."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "flux.args"
+    flux = bin_dir / "flux"
+    flux.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > "{log}"\n')
+    flux.chmod(0o755)
+    return f"{bin_dir}{os.pathsep}{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}", log
+
+
+def pushed_revision(log: Path) -> str:
+    args = log.read_text().splitlines()
+    return args[args.index("--revision") + 1]
+
+
+def test_the_pushed_revision_follows_fluxs_convention_on_a_detached_checkout(repo: Path, tmp_path: Path) -> None:
+    """flux2 cmd/flux/push_artifact.go wants '<branch|tag>@sha1:<commit-sha>'; fluxcd/pkg git/utils.go
+    SplitRevision reads 'sha1:<sha>' as a commit without a named pointer and never takes HEAD for one.
+    A CI checkout of a tag or a pull request is detached: the script wrote 'HEAD@sha1:...'."""
+    path, log = fake_flux(tmp_path)
+    sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True).stdout
+    sha = sha.strip()
+    out = str(tmp_path / "rendered")
+    url = "oci://registry.example.com/ml/mnist:v1"
+    branch = subprocess.run(["git", "symbolic-ref", "--short", "HEAD"], cwd=repo, capture_output=True, text=True,
+                            check=True).stdout.strip()
+    assert ci(repo, "--env", "prod", "--out", out, "--oci", url, "ml", path=path).returncode == 0
+    assert pushed_revision(log) == f"{branch}@sha1:{sha}"
+    git(repo, "checkout", "-q", "--detach")
+    assert ci(repo, "--push-only", out, "--oci", url, path=path).returncode == 0
+    assert pushed_revision(log) == f"sha1:{sha}"
+    git(repo, "tag", "v1.2.0")
+    assert ci(repo, "--push-only", out, "--oci", url, path=path).returncode == 0
+    assert pushed_revision(log) == f"v1.2.0@sha1:{sha}"
+
+
+def test_the_github_action_declares_the_outputs_the_script_writes(repo: Path, tmp_path: Path) -> None:
+    """A composite action's outputs are its steps' outputs (GITHUB_OUTPUT lines): each declared output
+    names the step and a key the script writes; the flux setup action in the usage is pinned."""
+    path, _ = fake_flux(tmp_path)
+    action = yaml.safe_load((CI.parent / "action.yml").read_text())
+    (step,) = action["runs"]["steps"]
+    outputs = action.get("outputs") or {}
+    assert set(outputs) == {"out", "artifact", "revision"}
+    for name, spec in outputs.items():
+        assert spec["value"] == f"${{{{ steps.{step['id']}.outputs.{name} }}}}"
+    script, env = action_step({"specs": "ml", "env": "prod", "oci": "oci://r.example.com/x:v1"})
+    github_output = tmp_path / "github_output"
+    github_output.write_text("")
+    full = {**env, "GITHUB_ACTION_PATH": str(CI.parent), "HOME": str(repo.parent), "PATH": path,
+            "GITHUB_OUTPUT": str(github_output)}
+    done = subprocess.run(["sh", "-c", script], cwd=repo, env=full, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    written = dict(line.split("=", 1) for line in github_output.read_text().splitlines())
+    assert written["out"] == "rendered" and written["artifact"] == "oci://r.example.com/x:v1"
+    assert written["revision"].endswith("@sha1:" + subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo,
+                                                                capture_output=True, text=True).stdout.strip())
+    usage = (CI.parent / "action.yml").read_text()
+    assert "fluxcd/flux2/action@main" not in usage and "fluxcd/flux2/action@889be9d6" in usage

@@ -71,14 +71,34 @@ push() {
     return 0
   fi
   source_url=$(git config --get remote.origin.url 2>/dev/null || echo local)
-  revision="$(git rev-parse --abbrev-ref HEAD 2>/dev/null || echo HEAD)@sha1:$(git rev-parse HEAD 2>/dev/null || echo unknown)"
-  say "flux push artifact $oci --path $1"
+  revision=$(source_revision)
+  say "flux push artifact $oci --path $1 --revision $revision"
   flux push artifact "$oci" --path "$1" --source "$source_url" --revision "$revision" --reproducible
+  output artifact "$oci"
+  output revision "$revision"
+}
+
+source_revision() {
+  # Flux's revision: <branch|tag>@sha1:<sha>, or sha1:<sha> when no branch or tag names the commit
+  # (flux2 cmd/flux/push_artifact.go --revision; fluxcd/pkg git/utils.go SplitRevision: a detached
+  # checkout's "HEAD" is no named pointer). A CI checkout is often detached (a tag, a pull request).
+  sha=$(git rev-parse HEAD 2>/dev/null) || { echo unknown; return 0; }
+  ref=$(git symbolic-ref -q --short HEAD 2>/dev/null || git tag --points-at HEAD 2>/dev/null | head -n 1)
+  if [ -n "$ref" ]; then echo "$ref@sha1:$sha"; else echo "sha1:$sha"; fi
+}
+
+output() {
+  # A step output for GitHub Actions (action.yml's outputs), when run there: name=value, one line
+  [ -n "${GITHUB_OUTPUT:-}" ] || return 0
+  case $2 in *"
+"*) die 1 "$1 holds a newline; it cannot be a step output" ;; esac
+  printf '%s=%s\n' "$1" "$2" >> "$GITHUB_OUTPUT"
 }
 
 if [ -n "$push_only" ]; then
   [ -d "$push_only" ] || die 2 "--push-only $push_only is not a directory"
   [ -n "$oci" ] || die 2 "--push-only needs --oci"
+  output out "$push_only"
   push "$push_only"
   exit 0
 fi
@@ -109,5 +129,6 @@ else
   "$fluidgen" build -q --gitops flux "$@" -o "$out" -- "$specs"
 fi
 refuse_plaintext "$out"
+output out "$out"
 push "$out"
 say "done: $out"

@@ -68,6 +68,11 @@ _WAVES = {RANK_SECRET: 0, RANK_PV: 0, RANK_PVC: 0, RANK_RBAC: 0, RANK_RUNTIME_SU
 # Flux's postBuild substitution replaces ${VAR} in every built object; this annotation with the
 # value "disabled" exempts one (kustomize-controller docs, "Post build variable substitution").
 FLUX_SUBSTITUTE_ANNOTATION = "kustomize.toolkit.fluxcd.io/substitute"
+# Flux deletes and re-creates an object carrying this annotation, with the value "enabled", when its
+# apply is refused as immutable (kustomize-controller v1.9.4 internal/controller/kustomization_controller.go
+# sets it as ssa ApplyOptions.ForceSelector; fluxcd/pkg ssa/v0.76.1 manager_apply.go shouldForceApply,
+# ssa/errors/immutable.go IsImmutableError). An apply that succeeds never re-creates.
+FLUX_FORCE_ANNOTATION = "kustomize.toolkit.fluxcd.io/force"
 
 
 def sync_wave(kind: str) -> int:

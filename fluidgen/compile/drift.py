@@ -234,7 +234,7 @@ def _committed_text(reader: Reader, name: str, path: Path, want: dict[str, str],
     if name not in want:
         problem = _not_plain_file(path)
         return f"# {path} {problem or 'is a file fluidgen would not write here'}; its content is not shown\n"
-    if name == KUSTOMIZE_CONFIG:  # not a Kubernetes object: compared as text, when it is one
+    if Path(name).name == KUSTOMIZE_CONFIG:  # not a Kubernetes object: compared as text, when it is one
         problem = _not_plain_file(path)
         return f"# {path} {problem}; it is not read\n" if problem else _plain_text(reader, path, want[name])
     return _normalised(reader, path, KUSTOMIZE_KINDS if name.endswith(KUSTOMIZATION) else kinds)

@@ -19,8 +19,17 @@ user's is ever lost.
 - For Flux, training jobs go to DIR/workloads/ with a kustomization of their own, so a second
   Flux Kustomization can apply them once the data is ready (fluidgen/commands/flux.py). That one
   sub-directory is fluidgen's like the files: never a link, never a directory it did not make.
-- kustomizeconfig.yaml teaches kustomize's namespace transformer the
-  namespace fields inside Fluid objects, so a `namespace:` overlay moves every reference.
+- kustomizeconfig.yaml teaches kustomize the references inside the objects it does not know:
+  its namespace transformer the namespace fields inside Fluid objects, and its name references
+  (nameReference: kustomize api/filters/nameref) every name one object of the build gives another
+  (the Dataset of each data operation and of each job's claim, runAfter, Secrets, ExternalSecrets,
+  ServiceAccounts, a runtime's profile or class), so a `namespace:`, `namePrefix:` or `nameSuffix:`
+  overlay, or a Flux Kustomization's targetNamespace, namePrefix or nameSuffix (written into this
+  kustomization.yaml by fluxcd/pkg kustomize Generator.GenerateManifest), moves every reference
+  with its object. Flux's DIR/workloads is built on its own, without the Dataset, so its
+  kustomizeconfig.yaml gives the jobs' claimName the same prefix and suffix as the objects
+  instead (give both Flux Kustomizations the same namePrefix and nameSuffix). A `pvc://NAME` or
+  `dataset://` mount point is a string no transformer rewrites (README, "kustomize").
 """
 
 from __future__ import annotations
@@ -37,9 +46,12 @@ from pathlib import Path
 from ..base import emit
 from ..base.diagnostics import Diagnostic, FluidgenError
 from ..base.manifest import Manifest, Tree
-from ..catalog.kinds import RANK_WORKLOAD, rank
+from ..catalog.kinds import RANK_WORKLOAD, rank, table
+from ..engines.engine_table import ENGINES
 from ..fluid.common import GROUP
-from ..fluid.operations import OPERATIONS
+from ..fluid.dataset import SECRET_REFS
+from ..fluid.jobkinds import WORKLOADS as JOB_KINDS
+from ..fluid.operations import OPERATIONS, RUN_AFTER_REF
 
 MARKER = ".fluidgen-output"
 KUSTOMIZATION = "kustomization.yaml"
@@ -60,13 +72,87 @@ def namespace_field_specs() -> list[Tree]:
     """Where Fluid objects name a namespace besides their own metadata (fluid/operations.py)."""
     specs = []
     for op in OPERATIONS.values():
-        paths = ["spec/runAfter/namespace"]
-        if op.kind == "DataMigrate":
-            paths += ["spec/from/dataset/namespace", "spec/to/dataset/namespace"]
-        elif op.namespaced_dataset:
-            paths.append("spec/dataset/namespace")
+        paths = [f"{RUN_AFTER_REF}/namespace"]
+        if op.namespaced_dataset:
+            paths += [f"{ref}/namespace" for ref in op.dataset_refs]
         specs += [{"group": GROUP, "kind": op.kind, "path": p, "create": False} for p in sorted(paths)]
     return specs
+
+
+def _field(kind: str, path: str) -> Tree:
+    group = table()[kind].api_version.rpartition("/")[0]
+    return {"group": group, "kind": kind, "path": path} if group else {"version": "v1", "kind": kind, "path": path}
+
+
+def _referral(kind: str, fields: list[Tree]) -> Tree:
+    return {**{k: v for k, v in _field(kind, "").items() if k != "path"}, "fieldSpecs": fields}
+
+
+def claim_paths() -> list[Tree]:
+    """Each job kind's claimName fields (the claim Fluid creates is named like the Dataset)."""
+    return [_field(kind, f"{pod}/volumes/persistentVolumeClaim/claimName")
+            for kind, w in JOB_KINDS.items() for pod in w.pod_paths]
+
+
+def name_reference_specs() -> list[Tree]:
+    """kustomize nameReference entries: for each kind of the build another object names, the
+    fields that name it (fluid/operations.py, fluid/dataset.py, jobkinds.py, each engine's
+    extra kinds). kustomize rewrites such a field only when the build holds an object of that
+    kind with that (original) name (api/filters/nameref selectReferral), so a name of an object
+    made elsewhere (an existingSecret) is left alone."""
+    ops = list(OPERATIONS.values())
+    secret_fields = [_field("Dataset", p) for p in SECRET_REFS.value] + \
+        [_field(op.kind, p) for op in ops for p in op.secret_refs]
+    accounts = [_field(op.kind, p) for op in ops for p in op.account_refs] + \
+        [_field(kind, f"{pod}/serviceAccountName") for kind, w in JOB_KINDS.items() for pod in w.pod_paths]
+    entries = [
+        _referral("Dataset", [*(_field(op.kind, p) for op in ops for p in op.dataset_refs), *claim_paths()]),
+        *(_referral(after.kind, [_field(op.kind, RUN_AFTER_REF) for op in ops]) for after in ops),
+        _referral("Secret", secret_fields),
+        # an ExternalSecret makes the Secret named in its target: the two names move together
+        _referral("ExternalSecret", [*secret_fields, _field("ExternalSecret", "spec/target/name")]),
+        _referral("ServiceAccount", accounts),
+    ]
+    for engine in ENGINES.values():
+        entries += [_referral(x.kind, [_field(engine.kind, x.named_by)]) for x in engine.extra_kinds if x.named_by]
+    return entries
+
+
+def kustomize_config() -> Tree:
+    return {"namespace": namespace_field_specs(), "nameReference": name_reference_specs()}
+
+
+def workloads_kustomize_config(objects: list[Manifest]) -> Tree:
+    """Flux's DIR/workloads is built without the Dataset, so no name reference can find it: the
+    jobs' claimName gets the prefix and suffix the objects get (the Flux Kustomizations of the
+    data and of the workloads carry the same namePrefix and nameSuffix), and so does the
+    serviceAccountName of a job kind whose jobs run as a ServiceAccount of the build. A kind with
+    jobs of both sorts cannot be written so (kustomize's fields are per kind): refused."""
+    accounts = {str(o["metadata"]["name"]) for o in objects if o.get("kind") == "ServiceAccount"}
+    fields = claim_paths()
+    for kind, w in JOB_KINDS.items():
+        named = {n for o in objects if o.get("kind") == kind and (n := _account(o, w.pod_paths)) is not None}
+        ours = named & accounts
+        if ours and named - accounts:
+            raise FluidgenError([Diagnostic(f"{WORKLOADS}/{KUSTOMIZE_CONFIG}", 0, 0, "error", (
+                f"the {kind} jobs run as ServiceAccounts of this build ({', '.join(sorted(ours))}) and of another "
+                f"({', '.join(sorted(named - accounts))}); a Flux namePrefix or nameSuffix would "
+                "reach one sort only: give them one sort"))])
+        if ours:
+            fields += [_field(kind, f"{pod}/serviceAccountName") for pod in w.pod_paths]
+    return {"namePrefix": fields, "nameSuffix": fields}
+
+
+def _account(obj: Manifest, pod_paths: tuple[str, ...]) -> str | None:
+    for pod in pod_paths:
+        node: object = obj
+        for part in pod.split("/"):
+            node = node[0] if isinstance(node, list) and node else node
+            node = node.get(part) if isinstance(node, dict) else None
+        node = node[0] if isinstance(node, list) and node else node
+        if isinstance(node, dict) and isinstance(node.get("serviceAccountName"), str):
+            return str(node["serviceAccountName"])
+    return None
 
 
 def file_names(objects: list[Manifest]) -> list[str]:
@@ -110,12 +196,14 @@ def directory_files(objects: list[Manifest], sealed: str | None = None, flux: bo
     jobs = _flux_jobs(names, kept) if flux else []
     files = {f"{WORKLOADS}/{name}" if name in jobs else name: Planned(emit.dump(o), PUBLIC)
              for name, o in zip(names, kept, strict=True)}
-    files[KUSTOMIZE_CONFIG] = Planned(emit.dump({"namespace": namespace_field_specs()}), PUBLIC)
+    files[KUSTOMIZE_CONFIG] = Planned(emit.dump(kustomize_config()), PUBLIC)
     secret_files, listed = _secret_files(secrets, sealed, flux)
     files[KUSTOMIZATION] = Planned(emit.dump(kustomization([*(n for n in names if n not in jobs), *listed])), PUBLIC)
     if jobs:
         files[f"{WORKLOADS}/{KUSTOMIZATION}"] = Planned(emit.dump(
-            {"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization", "resources": jobs}), PUBLIC)
+            {"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization",
+             "configurations": [KUSTOMIZE_CONFIG], "resources": jobs}), PUBLIC)
+        files[f"{WORKLOADS}/{KUSTOMIZE_CONFIG}"] = Planned(emit.dump(workloads_kustomize_config(kept)), PUBLIC)
     files.update(secret_files)
     return files
 

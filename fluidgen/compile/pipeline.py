@@ -20,10 +20,12 @@ from ..base.diagnostics import Diagnostic, FluidgenError, errors_in
 from ..base.manifest import Manifest, Tree
 from ..base.options import Options
 from ..catalog import kinds
-from ..catalog.kinds import FLUX_SUBSTITUTE_ANNOTATION, SYNC_WAVE_ANNOTATION, sync_wave
+from ..catalog.kinds import FLUX_FORCE_ANNOTATION, FLUX_SUBSTITUTE_ANNOTATION, SYNC_WAVE_ANNOTATION, sync_wave
 from ..catalog.objectcheck import check_object
 from ..catalog.schemas import spec_validator
 from ..engines.engine_table import ENGINES
+from ..fluid.jobkinds import WORKLOADS as JOB_KINDS
+from ..fluid.updates import fixed_when_written
 from ..io.buildinputs import BuildInputs
 from ..io.inputs import Reader
 from ..io.yamlreader import Document, overlay
@@ -117,12 +119,22 @@ def _lower(ctx: Context) -> list[Manifest]:
 
 def _for_gitops(mode: str, objects: list[Manifest]) -> None:
     """argocd: a sync wave on every object; flux: Flux's ${VAR} substitution turned off where
-    an object's text holds `${` (a DataProcess script, a job's command)."""
+    an object's text holds `${` (a DataProcess script, a job's command), and Flux's recreate marker
+    on a training job whose written fields no update may change (a Job's pod template, a TrainJob's
+    trainer: fluid/updates.py), so an edited job is re-created instead of failing every apply.
+    Argo CD gets no marker: Replace=true,Force=true deletes and re-creates the object on every sync
+    that applies it, edited or not (argo-cd v3.5.1 gitops-engine/pkg/sync/sync_context.go
+    applyObject), which would rerun training; workloads[].nameHash is its way."""
     for obj in objects:
         if mode == "argocd":
             obj["metadata"].setdefault("annotations", {})[SYNC_WAVE_ANNOTATION] = str(sync_wave(obj["kind"]))
-        elif mode == "flux" and "${" in json.dumps(obj, ensure_ascii=False):
+            continue
+        if mode != "flux":
+            continue
+        if "${" in json.dumps(obj, ensure_ascii=False):
             obj["metadata"].setdefault("annotations", {})[FLUX_SUBSTITUTE_ANNOTATION] = "disabled"
+        if obj["kind"] in JOB_KINDS and fixed_when_written(obj):
+            obj["metadata"].setdefault("annotations", {})[FLUX_FORCE_ANNOTATION] = "enabled"
 
 
 def self_check(ctx: Context, objects: list[Manifest]) -> list[Diagnostic]:

@@ -18,7 +18,11 @@ after and classifies every changed field:
   remounts (a new name or path makes it mount afresh);
 - rerun-needed: a data operation runs once, so an edit of one that exists does nothing; it
   takes a new name to run again (with hashed names, fluidgen gives it one);
-- kubernetes: any other kind, applied by the API server as usual.
+- kubernetes: any other kind, applied by the API server as usual;
+- refused: an edit the API server refuses in an update (a Job's pod template, a PersistentVolume's
+  source: fluid/updates.py); the sync fails until the object is deleted;
+- recreated: such an edit of an object carrying Flux's recreate marker, which Flux deletes and
+  creates again (a training job starts over).
 
 Each ignored edit says what to do about it.
 """
@@ -35,9 +39,11 @@ from typing import TYPE_CHECKING, Any
 from ..base import versions
 from ..base.diagnostics import Diagnostic, PathT, format_path
 from ..base.manifest import Manifest, Tree
+from ..catalog.kinds import FLUX_FORCE_ANNOTATION
 from ..engines.contract import Engine
 from ..engines.engine_table import BY_KIND
 from ..fluid.fluidbase import is_native, mount_delta, mount_path
+from ..fluid.jobkinds import WORKLOADS as JOB_KINDS
 from ..fluid.operations import OPERATIONS
 from ..fluid.sync import (
     APPLIED,
@@ -50,6 +56,7 @@ from ..fluid.sync import (
     EditFact,
     MountSync,
 )
+from ..fluid.updates import UPDATE_RULES, refused
 from ..io import gittree
 from .pipeline import CompileResult, compile_paths
 
@@ -62,7 +69,9 @@ RUNS = "runs"  # a data operation that is new (a new name): Fluid runs it
 REMOVED = "removed"
 MOVED = "moved"  # the same kind and name, in another namespace now
 KUBERNETES = "kubernetes"
-IGNORED = frozenset({RECREATE, SAME_PATH, RERUN})  # the edits plan fails on
+REFUSED = "refused"  # the API server refuses the update (fluid/updates.py)
+RECREATED = "recreated"  # ... and Flux re-creates the object (its force annotation)
+IGNORED = frozenset({RECREATE, SAME_PATH, RERUN, REFUSED})  # the edits plan fails on
 
 WORKLOADS = {"master": "master StatefulSet", "worker": "worker StatefulSet", "fuse": "FUSE DaemonSet"}
 MEANING = {
@@ -78,6 +87,10 @@ MEANING = {
     REMOVED: "removed",
     MOVED: "created in this namespace; the one in the old namespace stays until it is deleted (Argo CD prunes it)",
     KUBERNETES: "applied by Kubernetes",
+    REFUSED: "refused by the API server: the field cannot change in place, so every apply fails until the "
+             "object is deleted",
+    RECREATED: "refused in place; Flux deletes the object and creates it again (kustomize.toolkit.fluxcd.io/force: "
+               "enabled), so a job starts over",
 }
 # What to do about an ignored (or deferred) edit.
 ADVICE = {
@@ -86,6 +99,8 @@ ADVICE = {
                "the runtime (plan --allow-recreate accepts this)",
     RERUN: "to run it again, give it a new name: --operation-names hashed does so for every edited step",
     ON_RESTART: "delete those pods to take it up now",
+    REFUSED: "delete it and apply again (plan --allow-recreate accepts this); a training job with "
+             "workloads[].nameHash: true gets a new name for each edit instead",
 }
 MOUNT_KEYS = ("mounts", "sharedOptions", "sharedEncryptOptions")
 
@@ -247,14 +262,33 @@ def _object_edits(key: Key, old: Tree, new: Tree, version: str) -> list[Edit]:
     out = []
     engine = BY_KIND.get(kind)
     paths = changed_leaves(_spec(old), _spec(new)) if engine is not None else changed_paths(_spec(old), _spec(new))
+    refusals = refused(old, new)
     for path in paths:
-        shown = format_path(("spec", *path)) if "spec" in new else format_path(path)
+        full = ("spec", *path) if "spec" in new else path
+        shown = format_path(full)
         if engine is not None:
             effect, workload = runtime_effect(engine, path, version)
             out.append(Edit(kind, ns, name, shown, effect, workload))
+        elif kind in OPERATIONS:
+            out.append(Edit(kind, ns, name, shown, RERUN))
         else:
-            out.append(Edit(kind, ns, name, shown, RERUN if kind in OPERATIONS else KUBERNETES))
+            out.append(_kubernetes_edit(key, full, shown, refusals, new))
     return out
+
+
+def _kubernetes_edit(key: Key, full: PathT, shown: str, refusals: list[PathT], new: Tree) -> Edit:
+    """An edit of a kind no Fluid controller reads: applied, refused by the API server (the rule's
+    source in the note), or refused and re-created by Flux."""
+    kind, ns, name = key
+    if not any(r[:len(full)] == full or full[:len(r)] == r for r in refusals):
+        # the operators make a job's pods once from the template (mpi_job_controller.go getOrCreateWorker,
+        # training-operator common/pod.go ReconcilePods): running pods keep the old one
+        pods = kind in JOB_KINDS and "template" in full
+        note = "the operator keeps the pods it made from the old template; a new name runs the edit" if pods else ""
+        return Edit(kind, ns, name, shown, KUBERNETES, note=note)
+    source = UPDATE_RULES[kind].sources[0]
+    marked = _mapping(_mapping(new.get("metadata")).get("annotations")).get(FLUX_FORCE_ANNOTATION) == "enabled"
+    return Edit(kind, ns, name, shown, RECREATED if marked else REFUSED, note=f"{source.path} {source.function}")
 
 
 def _dataset_edits(key: Key, old: Tree, new: Tree, objects: list[Manifest],

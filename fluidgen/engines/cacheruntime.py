@@ -248,7 +248,8 @@ ENGINE = Engine(
                  "needs_mounts": mounts_only(_CM, "generateRuntimeConfigData", _NEW),
                  "references": not_the_reference_engine(_NEW)},
     ),
-    extra_kinds=(ExtraKind(CLASS_KIND, CLASS, namespaced=False, top_level=True),),
+    extra_kinds=(ExtraKind(CLASS_KIND, CLASS, namespaced=False, top_level=True, named_by="spec/runtimeClassName",
+                           named_by_source=source("api/v1alpha1/cacheruntime_types.go", "RuntimeClassName", _NEW)),),
     section=SpecSection("cacheClass", CacheClassSettings, SECTION_DOC),
     rules=RULES,
     lowering=Lowering(

@@ -70,6 +70,8 @@ class ExtraKind:
     spec: Schema
     namespaced: bool = True
     top_level: bool = False  # its fields sit beside metadata, not under spec
+    named_by: str = ""  # the runtime's field naming it, as a kustomize field path (output.py's kustomizeconfig)
+    named_by_source: FluidSource | None = None  # where Fluid reads that field
 
 
 @dataclass(frozen=True)

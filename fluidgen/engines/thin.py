@@ -309,7 +309,8 @@ ENGINE = Engine(
                                 source("pkg/utils/dataset_runtime.go", "CreateRuntimeForReferenceDatasetIfNotExist",
                                        note="the Dataset controller creates a ThinRuntime for a dataset:// Dataset"))},
     ),
-    extra_kinds=(ExtraKind(PROFILE_KIND, PROFILE_SPEC, namespaced=False),),
+    extra_kinds=(ExtraKind(PROFILE_KIND, PROFILE_SPEC, namespaced=False, named_by="spec/profileName",
+                           named_by_source=source("api/v1alpha1/thinruntime_types.go", "ThinRuntimeProfileName")),),
     section=SpecSection("thin", ThinSettings, SETTINGS_DOC),
     rules=RULES,
     lowering=Lowering(

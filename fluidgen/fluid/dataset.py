@@ -9,6 +9,7 @@ Sources (fluid-cloudnative/fluid, the same in every version versions.py lists):
 
 from __future__ import annotations
 
+from ..base.fluidsource import fact, source
 from ..base.structural.dsl import BOOL, STR, STR_LIST, STR_MAP, array, fields, int32, int64, k8s, obj, string
 from .common import ENCRYPT_OPTIONS, TOLERATIONS
 
@@ -23,6 +24,13 @@ SPEC = obj(
     owner=obj(uid=int64(), gid=int64(), user=STR, group=STR, required=("uid", "gid", "user", "group")),
     runtimes=array(obj(name=STR, namespace=STR, category=STR, type=STR, masterReplicas=int32())),
     dataRestoreLocation=obj(path=STR, nodeName=STR))
+
+# Where a Dataset names the Secrets its encryptOptions read (Mount.EncryptOptions and
+# DatasetSpec.SharedEncryptOptions), as kustomize field paths (output.py's kustomizeconfig).
+SECRET_REFS = fact(("spec/mounts/encryptOptions/valueFrom/secretKeyRef/name",
+                    "spec/sharedEncryptOptions/valueFrom/secretKeyRef/name"),
+                   source("api/v1alpha1/dataset_types.go", "EncryptOptions"),
+                   source("api/v1alpha1/dataset_types.go", "SharedEncryptOptions"))
 
 # Status: phases and the condition that says why (dataset_types.go).
 PHASES = ("Pending", "Bound", "NotBound", "Failed", "Updating", "DataMigrating", "")

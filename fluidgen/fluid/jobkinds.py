@@ -126,14 +126,21 @@ class WorkloadKind:
     multi_node: bool = True  # several pods, one per training node
     working_dir: bool = True  # the kind can set the container's working directory
     health: bool = True  # fluidgen ships its Argo CD health check (Argo CD has one for Job)
+    # Where _build puts the pod specs that mount the data, as kustomize field paths: their
+    # volumes' claimName names the Dataset's claim, serviceAccountName the job's account.
+    pod_paths: tuple[str, ...] = ()
 
 
 WORKLOADS: dict[str, WorkloadKind] = {w.kind: w for w in (
-    WorkloadKind("MPIJob", "kubeflow.org/v2beta1", "mpijobs", _mpijob),
-    WorkloadKind("PyTorchJob", "kubeflow.org/v1", "pytorchjobs", _pytorchjob),
+    WorkloadKind("MPIJob", "kubeflow.org/v2beta1", "mpijobs", _mpijob, pod_paths=(
+        "spec/mpiReplicaSpecs/Launcher/template/spec", "spec/mpiReplicaSpecs/Worker/template/spec")),
+    WorkloadKind("PyTorchJob", "kubeflow.org/v1", "pytorchjobs", _pytorchjob, pod_paths=(
+        "spec/pytorchReplicaSpecs/Master/template/spec", "spec/pytorchReplicaSpecs/Worker/template/spec")),
     # Trainer's container patch has no workingDir (TrainJob runtimePatches, v2.3.0 CRD)
-    WorkloadKind("TrainJob", "trainer.kubeflow.org/v1alpha1", "trainjobs", _trainjob, working_dir=False),
-    WorkloadKind("Job", "batch/v1", "jobs", _job, multi_node=False, health=False),
+    WorkloadKind("TrainJob", "trainer.kubeflow.org/v1alpha1", "trainjobs", _trainjob, working_dir=False,
+                 pod_paths=("spec/runtimePatches/trainingRuntimeSpec/template/spec/replicatedJobs/template/spec/"
+                            "template/spec",)),
+    WorkloadKind("Job", "batch/v1", "jobs", _job, multi_node=False, health=False, pod_paths=("spec/template/spec",)),
 )}
 
 # What a script that submits and watches jobs needs (003: `arena submit pytorch`, then `arena get`

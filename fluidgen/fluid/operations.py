@@ -54,7 +54,12 @@ class Operation:
     job_name: str  # the Job (or Pod) Fluid runs for it; {name} is the operation's name
     release: str = ""  # the Helm release Fluid installs for it; {name} is the operation's name
     namespaced_dataset: bool = True  # spec.dataset is {name, namespace} (DataBackup: a bare name)
-    sources: Mapping[str, FluidSource] = field(default_factory=dict)  # where job_name and release are read
+    # Where the operation names other objects, as kustomize field paths (output.py's kustomizeconfig):
+    # the Dataset it works on, the Secrets of its encryptOptions, the ServiceAccount it runs as.
+    dataset_refs: tuple[str, ...] = ("spec/dataset",)
+    secret_refs: tuple[str, ...] = ()
+    account_refs: tuple[str, ...] = ()
+    sources: Mapping[str, FluidSource] = field(default_factory=dict)  # where each field above is read
 
     def release_name(self, name: str) -> str:
         return self.release.format(name=name)
@@ -75,6 +80,9 @@ RUN_AFTER = obj(
         prefers=array(obj(name=STR, weight=int32(), required=("name", "weight"))),
         requires=array(obj(name=STR, required=("name",)))))
 COMMON = {"runAfter": RUN_AFTER, "ttlSecondsAfterFinished": int32()}
+# Every operation names the one it runs after (kind, name, namespace): a kustomize field path.
+RUN_AFTER_REF = "spec/runAfter"
+RUN_AFTER_SOURCE = source("api/v1alpha1/common.go", "OperationRef")
 PLACEMENT = {"affinity": AFFINITY, "tolerations": TOLERATIONS, "nodeSelector": STR_MAP, "schedulerName": STR,
              "podMetadata": POD_METADATA, "resources": RESOURCES}
 MIGRATE_END = obj(
@@ -86,9 +94,14 @@ OPERATIONS: dict[str, Operation] = {op.kind: op for op in (
         {**COMMON, **PLACEMENT, "from": MIGRATE_END, "to": MIGRATE_END, "image": STR, "imageTag": STR,
          "imagePullPolicy": STR, "block": BOOL, "runtimeType": STR, "options": STR_MAP, "policy": POLICY,
          "schedule": STR, "parallelism": int32(minimum=1), "parallelOptions": STR_MAP},
-        required=("from", "to")), "{name}-migrate-migrate", "{name}-migrate", sources={
+        required=("from", "to")), "{name}-migrate-migrate", "{name}-migrate",
+        dataset_refs=("spec/from/dataset", "spec/to/dataset"),
+        secret_refs=("spec/from/externalStorage/encryptOptions/valueFrom/secretKeyRef/name",
+                     "spec/to/externalStorage/encryptOptions/valueFrom/secretKeyRef/name"), sources={
             "release": source("pkg/utils/datamigrate.go", "GetDataMigrateReleaseName"),
-            "job_name": source("pkg/utils/datamigrate.go", "GetDataMigrateJobName")}),
+            "job_name": source("pkg/utils/datamigrate.go", "GetDataMigrateJobName"),
+            "dataset_refs": source("api/v1alpha1/datamigrate_types.go", "DatasetToMigrate"),
+            "secret_refs": source("api/v1alpha1/datamigrate_types.go", "ExternalStorage")}),
     Operation("DataProcess", "process", fields(
         {**COMMON, "policy": POLICY, "schedule": STR,
          "dataset": obj(name=STR, namespace=STR, mountPath=STR, subPath=STR, required=("name", "mountPath")),
@@ -97,20 +110,25 @@ OPERATIONS: dict[str, Operation] = {op.kind: op for op in (
              script=obj(image=STR, imageTag=STR, imagePullPolicy=STR, command=STR_LIST, source=STR, env=ENV_VARS,
                         volumes=VOLUMES, volumeMounts=VOLUME_MOUNTS, resources=RESOURCES,
                         restartPolicy=string(enum=("Never", "OnFailure")), required=("source",)))},
-        required=("dataset", "processor")), "{name}-processor-job", "{name}-processor", sources={
+        required=("dataset", "processor")), "{name}-processor-job", "{name}-processor",
+        account_refs=("spec/processor/serviceAccountName",), sources={
             "release": source("pkg/utils/dataprocess.go", "GetDataProcessReleaseName"),
-            "job_name": source("pkg/utils/dataprocess.go", "GetDataProcessJobName")}),
+            "job_name": source("pkg/utils/dataprocess.go", "GetDataProcessJobName"),
+            "dataset_refs": source("api/v1alpha1/dataprocess_types.go", "TargetDatasetWithMountPath"),
+            "account_refs": source("api/v1alpha1/dataprocess_types.go", "ServiceAccountName")}),
     Operation("DataLoad", "load", fields(
         {**COMMON, **PLACEMENT, "dataset": obj(name=STR, namespace=STR, required=("name",)), "loadMetadata": BOOL,
          "target": array(obj(path=STR, replicas=int32(), required=("path",))), "options": STR_MAP,
          "policy": POLICY, "schedule": STR}), "{name}-loader-job", "{name}-loader", sources={
             "release": source("pkg/utils/dataload.go", "GetDataLoadReleaseName"),
-            "job_name": source("pkg/utils/dataload.go", "GetDataLoadJobName")}),
+            "job_name": source("pkg/utils/dataload.go", "GetDataLoadJobName"),
+            "dataset_refs": source("api/v1alpha1/dataload_types.go", "TargetDataset")}),
     Operation("DataBackup", "backup", fields(
         {**COMMON, "dataset": STR, "backupPath": STR, "runAs": RUN_AS}), "{name}-pod", "{name}-charts",
         namespaced_dataset=False, sources={
             "release": source("pkg/utils/databackup.go", "GetDataBackupReleaseName"),
-            "job_name": source("pkg/utils/databackup.go", "GetDataBackupPodName")}),
+            "job_name": source("pkg/utils/databackup.go", "GetDataBackupPodName"),
+            "dataset_refs": source("api/v1alpha1/databackup_types.go", "DataBackupSpec")}),
 )}
 
 BY_STEP: dict[str, Operation] = {op.step: op for op in OPERATIONS.values()}

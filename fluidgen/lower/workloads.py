@@ -21,7 +21,7 @@ from ..fluid.fluidbase import mount_path, read_only_dataset, reference_subpath
 from ..fluid.jobkinds import GPU, WORKLOADS, Pod, submit_reasons, submit_rules
 from ..model.context import Context
 from ..model.specparts import Process, Workload
-from .dataflow import step_name
+from .dataflow import hashed_name, step_name
 from .dataset import node_affinity
 from .mounts import mount_name_for
 
@@ -138,8 +138,10 @@ def _object(ctx: Context, engine: Engine, w: Workload, at: PathT) -> Tree:
               service_account=w.serviceAccount, workers=w.workers, gpus=w.gpus,
               options={k: v for k, v in (("runtime", w.runtime), ("cleanPodPolicy", w.cleanPodPolicy),
                                          ("workerCommand", list(w.workerCommand) or None)) if v is not None})
-    obj = {"apiVersion": kind.api_version, "kind": kind.kind, "metadata": ctx.metadata(w.name),
-           "spec": kind.build(pod)}
+    spec = kind.build(pod)
+    # nameHash: a job's spec edits are refused or ignored in place (fluid/updates.py); a new name runs them
+    name = hashed_name(w.name, kind.kind, spec) if w.nameHash else w.name
+    obj = {"apiVersion": kind.api_version, "kind": kind.kind, "metadata": ctx.metadata(name), "spec": spec}
     ctx.trace(obj, (), at)
     ctx.trace(obj, ("metadata", "name"), (*at, "name"))
     return obj

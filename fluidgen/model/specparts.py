@@ -393,3 +393,6 @@ class Workload(Model):
         "as a shell would.")
     cleanPodPolicy: Literal["Running", "All", "None"] | None = Field(None,
         description="MPIJob/PyTorchJob: which pods to delete when the job ends (default Running).")
+    nameHash: bool = Field(False, description="End the job's name in a hash of its spec, so an edited job is a "
+        "new job (the old one is pruned by Argo CD or Flux) instead of an update the API server refuses or the "
+        "operator ignores. Changes the name of a running job once: see README, Upgrading.")
