@@ -7,7 +7,7 @@ each refuse some changes; the sync then fails on every try (Argo CD) or the Kust
 Ready (Flux) until the object is deleted. Paths are dotted; `*` stands for any list item or key.
 Kinds without a row take every spec edit (Fluid's kinds: Fluid's CRDs have no transition rules and
 its webhook mutates Pods only, charts/fluid/fluid/templates/webhook/webhookconfiguration.yaml and
-pkg/webhook/handler/register.go, v1.0.8 and master; MPIJob: the MPI Operator v0.8.2 has neither;
+pkg/webhook/handler/register.go, at both target Fluid versions; MPIJob: the MPI Operator v0.8.2 has neither;
 ExternalSecret: apis/externalsecrets/v1/externalsecret_validator.go ValidateUpdate ignores the old
 object; ServiceAccount and Role: no immutable field).
 """
