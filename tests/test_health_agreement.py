@@ -174,3 +174,45 @@ def test_every_predicate_renders_alike_negated_or_not() -> None:
             judged = judge(family, obj)
             assert lua_verdict(render_lua(family), obj) == {"status": judged.status, "message": judged.message}
             assert flux_status(entry, obj) == flux_expected(obj, judged.status), (skip, status)
+
+
+# The Flux harness is as strict as kustomize-controller (tests/flux_cel.py) -----------------------
+
+BOUND = {"apiVersion": "data.fluid.io/v1alpha1", "kind": "Dataset", "metadata": {"name": "d", "generation": 2},
+         "status": {"phase": "Bound", "waitingFor": {"done": True}, "conditions": []}}
+
+
+@pytest.mark.parametrize("expr", [
+    "self.status.phase == 'Bound'",  # no `self`: Flux declares no variables (runtime/cel NewExpression)
+    "has(spec.policy)",  # no `spec` in the object: no such variable (cel-go), not false
+    "has(status.missing.deeper)",  # has() evaluates its operand: status.missing fails
+    "string(status.conditions) == ''",  # string() of a list is no overload in cel-go
+    "status.phase",  # not a bool: EvaluateBoolean fails
+])
+def test_negative_control_an_expression_flux_cannot_evaluate_is_unknown(expr: str) -> None:
+    assert flux_status({"current": expr}, BOUND) == "Unknown"
+
+
+def test_negative_control_flux_refuses_an_expression_that_does_not_parse() -> None:
+    from .flux_cel import ParseError
+
+    with pytest.raises(ParseError):
+        flux_status({"current": "status.phase == "}, BOUND)
+    with pytest.raises(ParseError):
+        flux_status({"failed": "true"}, BOUND)  # current is required (NewStatusEvaluator)
+
+
+def test_flux_order_default_and_observed_generation() -> None:
+    """StatusEvaluator.Evaluate: inProgress, failed, current; none true is InProgress; an int64
+    status.observedGeneration other than metadata.generation is InProgress before any expression."""
+    assert flux_status({"current": "true", "failed": "true", "inProgress": "true"}, BOUND) == "InProgress"
+    assert flux_status({"current": "true", "failed": "true"}, BOUND) == "Failed"
+    assert flux_status({"current": "status.phase == 'Bound'"}, BOUND) == "Current"
+    assert flux_status({"current": "false", "failed": "false"}, BOUND) == "InProgress"
+    assert flux_status({"current": "string(status.waitingFor.done) == 'true'"}, BOUND) == "Current"
+    stale = {**BOUND, "status": {**BOUND["status"], "observedGeneration": 1}}
+    assert flux_status({"current": "true"}, stale) == "InProgress"
+    typed_as_text = {**BOUND, "status": {**BOUND["status"], "observedGeneration": "1"}}
+    assert flux_status({"current": "true"}, typed_as_text) == "Current"  # not an int64: the rule is skipped
+    assert flux_status({"current": "true"}, {**BOUND, "status": {**BOUND["status"], "observedGeneration": 2}}) \
+        == "Current"
