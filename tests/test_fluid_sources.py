@@ -154,7 +154,7 @@ CHOICES = {"lowering": frozenset({"default_profile", "no_default_profile", "remo
 
 # Facts every engine asserts about itself whether it sets them or keeps the default (the shape
 # of its status, where its data appears, how it takes mounts): each engine names their source.
-ALWAYS = {"health": frozenset({"status_shape"}), "workloads": frozenset({"data_layout"}),
+ALWAYS = {"health": frozenset({"status_shape", "partial_workers_ready"}), "workloads": frozenset({"data_layout"}),
           "mounts": frozenset({"single_mount", "needs_mounts", "references"}),
           "lowering": frozenset({"path_separator", "mem_default_path", "single_tier", "emptydir_needs_path",
                                  "default_replicas"}),
@@ -220,7 +220,7 @@ def test_a_default_fact_without_a_source_fails() -> None:
     from fluidgen.engines.contract import Health, Mounts, Workloads
     from fluidgen.engines.engine_table import ENGINES
 
-    assert unsourced(Health(), always=ALWAYS["health"]) == ["status_shape"]
+    assert unsourced(Health(), always=ALWAYS["health"]) == ["status_shape", "partial_workers_ready"]
     assert unsourced(Workloads(), always=ALWAYS["workloads"]) == ["data_layout"]
     schemes = source("pkg/ddc/thin/transform_config.go", "transformFuseConfig")
     assert unsourced(Mounts(schemes=None, sources={"schemes": schemes}), CHOICES["mounts"], ALWAYS["mounts"]) == [
@@ -229,7 +229,7 @@ def test_a_default_fact_without_a_source_fails() -> None:
     alluxio = ENGINES["alluxio"]
     bare = {"alluxio": dataclasses.replace(alluxio, health=Health(), workloads=Workloads(data_layout="per-mount"),
                                            mounts=dataclasses.replace(alluxio.mounts, sources={"schemes": schemes}))}
-    assert unsourced_facts(bare, "health") == {"alluxio": ["status_shape"]}
+    assert unsourced_facts(bare, "health") == {"alluxio": ["status_shape", "partial_workers_ready"]}
     assert unsourced_facts(bare, "workloads") == {"alluxio": ["data_layout"]}
     assert unsourced_facts(bare, "mounts") == {"alluxio": ["single_mount", "needs_mounts", "references"]}
 

@@ -1,5 +1,6 @@
-"""Argo CD health checks for Fluid's kinds, run by a real Lua 5.1 interpreter (lupa.lua51;
-Argo CD embeds gopher-lua, a Lua 5.1) against every kind's testdata, the way Argo CD's own
+"""Argo CD health checks for Fluid's kinds, run the way Argo CD runs a script from argocd-cm:
+tests/argocd_lua.py (Lua 5.1 with only the base, table and package libraries, no string
+methods, 1 s; argo-cd util/lua/lua.go) against every kind's testdata, as Argo CD's own
 health_test.yaml cases run: the object is the global `obj`, the script returns the status."""
 
 from __future__ import annotations
@@ -15,14 +16,16 @@ from fluidgen.commands.argocd import cases, config_map, families, tree
 from .conftest import ROOT
 
 DEPLOY = ROOT / "deploy" / "argocd"
-lua51 = pytest.importorskip("lupa.lua51", reason="lupa (Lua 5.1) is in the test extra: pip install -e '.[test]'")
+pytest.importorskip("lupa.lua51", reason="lupa (Lua 5.1) is in the test extra: pip install -e '.[test]'")
 
-
-def run_health(script: str, obj: dict[str, Any]) -> dict[str, Any]:
-    runtime = lua51.LuaRuntime(unpack_returned_tuples=True)
-    runtime.globals().obj = runtime.table_from(obj, recursive=True)
-    result = runtime.execute(script)
-    return {k: result[k] for k in ("status", "message") if result[k] is not None}
+from .argocd_lua import (  # noqa: E402  (after the skip: lupa is optional)
+    ARGOCD_GLOBALS,
+    LuaScriptError,
+    argocd_health,
+    globals_given,
+    run,
+    run_health,
+)
 
 
 def folder(kind: str) -> str:
@@ -99,9 +102,66 @@ def test_config_map_scripts_equal_the_tree() -> None:
 
 
 def test_a_script_never_fails_on_odd_status() -> None:
-    """Odd but possible objects (no status, empty conditions, unknown phase) give a status."""
+    """Odd but possible objects (no status, empty conditions, unknown phase) give a status, never a
+    script error (which Argo CD shows as Unknown)."""
     for kind, family in families().items():
         script = tree()[f"{folder(kind)}/health.lua"]
-        for status in ({}, {"phase": "Weird"}, {"conditions": []}, {"masterPhase": "Ready"}, {"worker": {}}):
+        for status in ({}, {"phase": "Weird"}, {"conditions": []}, {"masterPhase": "Ready"}, {"worker": {}},
+                       {"workerPhase": "PartialReady", "desiredWorkerNumberScheduled": "4", "workerNumberReady": 1.5}):
             result = run_health(script, {"kind": kind, "status": status})
-            assert result["status"] in ("Healthy", "Progressing", "Degraded", "Suspended", "Unknown"), (family, status)
+            assert result["status"] in ("Healthy", "Progressing", "Degraded", "Suspended"), (family, status)
+
+
+# The sandbox is as strict as Argo CD (tests/argocd_lua.py) -------------------------------------
+
+SCRIPTS_THAT_FAIL_IN_ARGOCD = {
+    # argo-cd util/lua/lua_test.go TestGetResourceHealth "Disable Lua standard lib" (v3.5.1)
+    "string library": 'local hs = {status = "Healthy"} if string.find("x", "x") then return hs end',
+    "string method (no string metatable)": 'return {status = ("Healthy"):upper()}',
+    "string.gmatch, as fluidgen's old scripts": 'for k in string.gmatch("a.b", "[^.]+") do end return {}',
+    "math": "return {status = tostring(math.floor(1))}",
+    "os as a global (OpenSafeOs registers under 'table')": "return {status = tostring(os.time())}",
+    "io": 'io.write("x") return {}',
+    "debug": "debug.sethook() return {}",
+    "coroutine": "coroutine.yield() return {}",
+    "more than 1 s (context.WithTimeout 1 s)": "while true do end",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCRIPTS_THAT_FAIL_IN_ARGOCD))
+def test_negative_control_a_script_argo_cd_refuses_fails_here(name: str) -> None:
+    """Each script fails in Argo CD for an argocd-cm customization; it must fail in the sandbox."""
+    with pytest.raises(LuaScriptError):
+        run(SCRIPTS_THAT_FAIL_IN_ARGOCD[name], {"status": {}})
+    assert argocd_health(SCRIPTS_THAT_FAIL_IN_ARGOCD[name], {"status": {}})["status"] == "Unknown"
+
+
+def test_the_sandbox_runs_what_argo_cd_allows() -> None:
+    """Base, table and require("os") work (a harness that refused everything would prove nothing)."""
+    script = """local t = {}
+table.insert(t, obj.status.phase)
+local os = require("os")
+assert(type(os.time()) == "number")
+return {status = "Healthy", message = table.concat(t, ",") .. tostring(#t) .. type(pcall)}"""
+    assert run_health(script, {"status": {"phase": "Bound"}}) == {"status": "Healthy", "message": "Bound1function"}
+    assert run_health('return {status = "Fine"}', {}) == {"status": "Unknown",
+                                                         "message": "Lua returned an invalid health status"}
+
+
+def test_the_sandbox_gives_no_global_argo_cd_lacks() -> None:
+    """Every global a script sees here exists in Argo CD's state for an argocd-cm script
+    (gopher-lua v1.1.x baselib.go baseFuncs and OpenBase, loadlib.go OpenPackage, tablelib.go;
+    argo-cd runLuaWithResourceActionParameters: obj, actionParams)."""
+    given = globals_given()
+    assert given <= ARGOCD_GLOBALS, sorted(given - ARGOCD_GLOBALS)
+    assert not given & {"string", "math", "os", "io", "debug", "coroutine", "gcinfo"}
+
+
+@pytest.mark.parametrize("kind", sorted(families()))
+def test_every_script_needs_only_base_and_table(kind: str) -> None:
+    """No script names a library Argo CD does not open for argocd-cm scripts, so none needs
+    resource.customizations.useOpenLibs (fluidgen writes none)."""
+    script = tree()[f"{folder(kind)}/health.lua"]
+    for library in ("string.", "math.", "os.", "io.", "debug.", "coroutine.", ":find(", ":match(", ":gsub(", ":sub("):
+        assert library not in script, (kind, library)
+    assert "useOpenLibs" not in config_map()

@@ -1,8 +1,10 @@
-"""One health judgement, three renderings: every status case of fluidgen/health/cases.yaml, for
-every kind with a status that fluidgen emits, runs through the Argo CD Lua (lupa, Lua 5.1 as
-Argo CD embeds), through the Flux CEL (cel-python, evaluated in Flux's order: inProgress,
-failed, current; an evaluation error counts as in progress) and through the Python
-evaluator (fluidgen.catalog.healthcheck.health), and all three must agree with the case's verdict.
+"""One health judgement, three renderings: every status case of fluidgen/catalog/health/cases.yaml,
+for every kind with a status that fluidgen emits, runs through the Argo CD Lua in Argo CD's
+sandbox for argocd-cm scripts (tests/argocd_lua.py), through the Flux CEL as
+kustomize-controller judges it (tests/flux_cel.py: parsed without declared variables, the
+object's top-level fields as variables, inProgress, failed, current, the observedGeneration
+rule, an evaluation error Unknown) and through the Python evaluator
+(fluidgen.catalog.healthcheck.health), and all three must agree with the case's verdict.
 The readiness conditions for workflow engines are checked against the same cases."""
 
 from __future__ import annotations
@@ -16,44 +18,24 @@ from fluidgen.catalog.healthcheck import FAMILIES, family_of, health, readiness,
 from fluidgen.commands.argocd import case_object, cases, render_lua
 from fluidgen.commands.flux import VERDICTS, health_entry
 
-lua51 = pytest.importorskip("lupa.lua51", reason="lupa (Lua 5.1) is in the test extra: pip install -e '.[test]'")
-celpy = pytest.importorskip("celpy", reason="cel-python is in the test extra: pip install -e '.[test]'")
+pytest.importorskip("lupa.lua51", reason="lupa (Lua 5.1) is in the test extra: pip install -e '.[test]'")
+pytest.importorskip("celpy", reason="cel-python is in the test extra: pip install -e '.[test]'")
+
+from .argocd_lua import run_health
+from .flux_cel import flux_status
 
 CASES = [(kind, case, body) for kind, family in family_of().items() for case, body in cases()[family].items()]
+KSTATUS = {"current": "Current", "failed": "Failed", "inProgress": "InProgress"}
 
 
 def lua_verdict(script: str, obj: dict[str, Any]) -> dict[str, Any]:
-    runtime = lua51.LuaRuntime(unpack_returned_tuples=True)
-    runtime.globals().obj = runtime.table_from(obj, recursive=True)
-    result = runtime.execute(script)
-    return {"status": result["status"], "message": result["message"]}
+    return run_health(script, obj)
 
 
-_ENV = celpy.Environment()
-
-
-def cel_true(expr: str, obj: dict[str, Any]) -> bool | None:
-    """The expression's value on the object, None when it cannot be evaluated."""
-    activation = {key: celpy.json_to_cel(value) for key, value in obj.items()}
-    try:
-        result = _ENV.program(_ENV.compile(expr)).evaluate(activation)
-    except celpy.CELEvalError:
-        return None
-    if isinstance(result, celpy.CELEvalError):
-        return None
-    assert isinstance(result, celpy.celtypes.BoolType), (expr, result)
-    return bool(result)
-
-
-def flux_verdict(entry: dict[str, Any], obj: dict[str, Any]) -> str:
-    """kustomize-controller's order: inProgress, failed, current; an error or no match is in progress."""
-    for verdict in ("inProgress", "failed", "current"):
-        value = cel_true(entry[verdict], obj)
-        if value is None:
-            return "inProgress"
-        if value:
-            return verdict
-    return "inProgress"
+def flux_expected(obj: dict[str, Any], status: str) -> str:
+    """What Flux must say for a verdict: an object with no status cannot be evaluated (no
+    `status` variable), which Flux reports Unknown and its wait treats as not ready."""
+    return "Unknown" if obj.get("status") is None else KSTATUS[VERDICTS[status]]
 
 
 @pytest.mark.parametrize(("kind", "case", "body"), CASES, ids=[f"{k}-{c}" for k, c, _ in CASES])
@@ -64,7 +46,7 @@ def test_lua_cel_and_python_agree(kind: str, case: str, body: dict[str, Any]) ->
     assert {"status": judged.status, "message": judged.message} == body["expect"]
     assert lua_verdict(render_lua(family), obj) == body["expect"]
     entry = health_entry(obj["apiVersion"], kind, family)
-    assert flux_verdict(entry, obj) == VERDICTS[judged.status]
+    assert flux_status(entry, obj) == flux_expected(obj, judged.status)
 
 
 @pytest.mark.parametrize("kind", sorted(family_of()))
@@ -85,7 +67,9 @@ def test_fuse_only_thin_runtime_is_healthy() -> None:
 def test_odd_statuses_agree_too() -> None:
     """Objects no case describes (empty status, unknown phases, odd types) get the same verdict."""
     odd: list[Any] = [{}, {"phase": "Weird"}, {"conditions": []}, {"masterPhase": "Ready"}, {"worker": {}},
-                      {"phase": 3}, {"conditions": [{"type": "Running"}]}, {"waitingFor": {"operationComplete": True}}]
+                      {"phase": 3}, {"conditions": [{"type": "Running"}]}, {"waitingFor": {"operationComplete": True}},
+                      {"phase": "Pending", "waitingFor": {"operationComplete": "true"}}, {"phase": True},
+                      {"workerPhase": "PartialReady", "desiredWorkerNumberScheduled": 3, "workerNumberReady": "1"}]
     for kind, name in family_of().items():
         family = FAMILIES[name]
         entry = health_entry("x/v1", kind, family)
@@ -93,7 +77,7 @@ def test_odd_statuses_agree_too() -> None:
             obj = {"kind": kind, "spec": {}, "status": status}
             judged = health(obj)
             assert lua_verdict(render_lua(family), obj) == {"status": judged.status, "message": judged.message}
-            assert flux_verdict(entry, obj) == VERDICTS[judged.status], (kind, status)
+            assert flux_status(entry, obj) == flux_expected(obj, judged.status), (kind, status)
 
 
 def test_health_refuses_an_unknown_kind() -> None:
@@ -172,19 +156,63 @@ def test_readiness_for_every_kind() -> None:
 def test_every_predicate_renders_alike_negated_or_not() -> None:
     """The renderers on a synthetic family that uses every predicate, each also negated, over
     objects that make each one true and false."""
-    from fluidgen.catalog.healthcheck import Cond, Family, Field, IfSet, IsFalse, Not, Rule, is_, judge
+    from fluidgen.catalog.healthcheck import Cond, Family, Field, IfSet, Missing, Not, Rule, is_, judge
 
-    preds = [is_("status.phase", "A"), is_("status.phase", "A", ""), IsFalse("status.w.done"), Cond("Ready")]
-    said = IfSet("status.phase", (" ", Field("status.phase")))
+    preds = [is_("status.phase", "A"), is_("status.phase", "A", ""), is_("status.w.done", "true"),
+             is_("status.w.done", "false"), Cond("Ready")]
+    said = (IfSet("status.phase", (" ", Field("status.phase"))), " ", Missing("status.want", "status.have"))
     cases = [*((q, "Healthy") for q in preds), *((Not(q), "Degraded") for q in preds)]
-    rules = tuple(Rule((p,), status, ("rule ", str(i), said)) for i, (p, status) in enumerate(cases))
+    rules = tuple(Rule((p,), status, ("rule ", str(i), *said)) for i, (p, status) in enumerate(cases))
     for skip in range(len(rules)):
         family = Family("synthetic", "test", (*rules[skip:], Rule((), "Progressing", ("none",))), ())
         entry = health_entry("x/v1", "X", family)
         for status in ({"phase": "A"}, {"phase": ""}, {"phase": "B"}, {"w": {"done": False}}, {"w": {"done": True}},
-                       {"conditions": [{"type": "Ready", "status": "True"}]},
+                       {"w": {}}, {"want": 4, "have": 1}, {"want": 4.0, "have": 4}, {"want": "4", "have": 1},
+                       {"conditions": [{"type": "Ready", "status": "True"}]}, {"conditions": [{"type": "Ready"}]},
                        {"conditions": [{"type": "Ready", "status": "False"}]}, {}):
             obj = {"kind": "X", "status": status}
             judged = judge(family, obj)
             assert lua_verdict(render_lua(family), obj) == {"status": judged.status, "message": judged.message}
-            assert flux_verdict(entry, obj) == VERDICTS[judged.status], (skip, status)
+            assert flux_status(entry, obj) == flux_expected(obj, judged.status), (skip, status)
+
+
+# The Flux harness is as strict as kustomize-controller (tests/flux_cel.py) -----------------------
+
+BOUND = {"apiVersion": "data.fluid.io/v1alpha1", "kind": "Dataset", "metadata": {"name": "d", "generation": 2},
+         "status": {"phase": "Bound", "waitingFor": {"done": True}, "conditions": []}}
+
+
+@pytest.mark.parametrize("expr", [
+    "self.status.phase == 'Bound'",  # no `self`: Flux declares no variables (runtime/cel NewExpression)
+    "has(spec.policy)",  # no `spec` in the object: no such variable (cel-go), not false
+    "has(status.missing.deeper)",  # has() evaluates its operand: status.missing fails
+    "string(status.conditions) == ''",  # string() of a list is no overload in cel-go
+    "status.phase",  # not a bool: EvaluateBoolean fails
+])
+def test_negative_control_an_expression_flux_cannot_evaluate_is_unknown(expr: str) -> None:
+    assert flux_status({"current": expr}, BOUND) == "Unknown"
+
+
+def test_negative_control_flux_refuses_an_expression_that_does_not_parse() -> None:
+    from .flux_cel import ParseError
+
+    with pytest.raises(ParseError):
+        flux_status({"current": "status.phase == "}, BOUND)
+    with pytest.raises(ParseError):
+        flux_status({"failed": "true"}, BOUND)  # current is required (NewStatusEvaluator)
+
+
+def test_flux_order_default_and_observed_generation() -> None:
+    """StatusEvaluator.Evaluate: inProgress, failed, current; none true is InProgress; an int64
+    status.observedGeneration other than metadata.generation is InProgress before any expression."""
+    assert flux_status({"current": "true", "failed": "true", "inProgress": "true"}, BOUND) == "InProgress"
+    assert flux_status({"current": "true", "failed": "true"}, BOUND) == "Failed"
+    assert flux_status({"current": "status.phase == 'Bound'"}, BOUND) == "Current"
+    assert flux_status({"current": "false", "failed": "false"}, BOUND) == "InProgress"
+    assert flux_status({"current": "string(status.waitingFor.done) == 'true'"}, BOUND) == "Current"
+    stale = {**BOUND, "status": {**BOUND["status"], "observedGeneration": 1}}
+    assert flux_status({"current": "true"}, stale) == "InProgress"
+    typed_as_text = {**BOUND, "status": {**BOUND["status"], "observedGeneration": "1"}}
+    assert flux_status({"current": "true"}, typed_as_text) == "Current"  # not an int64: the rule is skipped
+    assert flux_status({"current": "true"}, {**BOUND, "status": {**BOUND["status"], "observedGeneration": 2}}) \
+        == "Current"

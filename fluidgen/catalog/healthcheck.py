@@ -9,9 +9,10 @@ names the Fluid (or Kubeflow) code its fields and phases come from, with the ver
 fact holds for. `readiness(kind)` gives the conditions a workflow engine waits on, checked
 against the same rules by the tests.
 
-Predicates read a field as text: a missing field reads as "", so `Is(path, "")` holds for an
-unset field. Messages are built from literal text, field values, and the message of the
-newest condition of a type (Fluid keeps one condition per type, not in time order).
+Predicates read a field as text (a boolean as "true"/"false", a number in decimal): a missing
+field reads as "", so `Is(path, "")` holds for an unset field. Messages are built from literal
+text, field values, a difference of two counts, and the message of the newest condition of a
+type (Fluid keeps one condition per type, not in time order).
 """
 
 from __future__ import annotations
@@ -49,13 +50,6 @@ class Is:
 
 
 @dataclass(frozen=True)
-class IsFalse:
-    """The boolean field at `path` is false (not merely missing)."""
-
-    path: str
-
-
-@dataclass(frozen=True)
 class Cond:
     """status.conditions holds a condition of this type with status "True"."""
 
@@ -67,7 +61,7 @@ class Not:
     pred: Pred
 
 
-Pred = NoStatus | Is | IsFalse | Cond | Not
+Pred = NoStatus | Is | Cond | Not
 
 
 def is_(path: str, *values: str) -> Is:
@@ -98,6 +92,16 @@ class CondMessage:
 
 
 @dataclass(frozen=True)
+class Missing:
+    """How many of the count at `wanted` the count at `ready` lacks (wanted - ready), or
+    `default` unless both are whole numbers."""
+
+    wanted: str
+    ready: str
+    default: str = "some"
+
+
+@dataclass(frozen=True)
 class IfSet:
     """`parts` only when the field at `path` is set."""
 
@@ -105,7 +109,7 @@ class IfSet:
     parts: tuple[Part, ...]
 
 
-Part = str | Field | CondMessage | IfSet
+Part = str | Field | CondMessage | Missing | IfSet
 
 
 @dataclass(frozen=True)
@@ -122,6 +126,9 @@ class Family:
     rules: tuple[Rule, ...]
     sources: tuple[FluidSource, ...]
     elsewhere: tuple[str, ...] = ()  # sources outside Fluid (Kubeflow's operators)
+    # For a runtime family: whether its rules call PartialReady workers ready (None: no workers).
+    # Every engine of the family states the same about Fluid (engines.contract Health).
+    partial_workers_ready: bool | None = None
 
 
 # The rules -------------------------------------------------------------------------------
@@ -140,27 +147,45 @@ DATASET = Family("dataset", "Dataset: status.phase and the newest condition's me
                                                                   "DataMigrating or \"\"; DatasetStatus conditions"),))
 
 
-def _runtime_rules(master: str, worker: str, workers: tuple[Part, ...], master_said: Part,
+def _runtime_rules(master: str, worker: str, workers: tuple[Part, ...], missing: Missing, master_said: Part,
                    worker_said: Part) -> tuple[Rule, ...]:
     """Shared by every runtime: phases are RuntimePhase values ("", NotReady, PartialReady,
-    Ready); setupDuration is set once the runtime was first ready, so NotReady after it is a loss."""
+    Ready); setupDuration is set once the runtime was first ready, so NotReady after it is a loss.
+    PartialReady workers are ready for Fluid (_PARTIAL_SOURCES): the runtime is Healthy and the
+    message says how many workers are missing."""
     return (
         Rule((NoStatus(),), "Progressing", ("Waiting for Fluid to set up the runtime",)),
         Rule((is_(worker, "Ready"), Not(is_(master, "NotReady"))), "Healthy",
              ("Master and workers ready (", *workers, ")")),
+        Rule((is_(worker, "PartialReady"), Not(is_(master, "NotReady"))), "Healthy",
+             ("Ready: ", *workers, ", ", missing, " not ready (PartialReady: Fluid counts the runtime ready "
+              "and serves from the ready workers)")),
         Rule((set_("status.setupDuration"), is_(master, "NotReady")), "Degraded",
              (master_said, " (was ready after ", Field("status.setupDuration"), ")")),
         Rule((set_("status.setupDuration"), is_(worker, "NotReady")), "Degraded",
              (worker_said, " (", *workers, "; was ready after ", Field("status.setupDuration"), ")")),
-        Rule((is_(worker, "PartialReady"),), "Progressing", (*workers, "; the cache serves data meanwhile")),
         Rule((Not(is_(master, "Ready", "PartialReady", "")),), "Progressing", ("Setting up the master",)),
         Rule((), "Progressing", ("Setting up the workers (", *workers, ")")),
     )
 
 
+# Fluid counts PartialReady workers as ready, in every version: GetPhaseFromStatefulset gives
+# PartialReady for 0 < ready < wanted, and CheckAndSyncWorkerStatus returns ready for it (the
+# WorkersReady condition True, "The workers are partially ready."); Setup (pkg/ddc/base/setup.go)
+# then checks the runtime and binds the Dataset. Each engine's own checks are in its
+# Health.sources["partial_workers_ready"].
+_PARTIAL_SOURCES = (
+    source("pkg/ctrl/worker.go", "CheckAndSyncWorkerStatus", note="Ready or PartialReady: readyOrPartialReady "
+                                                                  "true, WorkersReady condition True"),
+    source("pkg/utils/kubeclient/statefulset.go", "GetPhaseFromStatefulset",
+           note="0 wanted or ready >= wanted: Ready; 0 < ready < wanted: PartialReady; else NotReady"),
+)
+
+
 _WORKERS: tuple[Part, ...] = (Field("status.workerNumberReady", "0"), "/",
                               Field("status.desiredWorkerNumberScheduled", "0"), " workers ready")
 _RUNTIME_RULES = _runtime_rules("status.masterPhase", "status.workerPhase", _WORKERS,
+                                Missing("status.desiredWorkerNumberScheduled", "status.workerNumberReady"),
                                 CondMessage("MasterReady", "The master is not ready"),
                                 CondMessage("WorkersReady", "The workers are not ready"))
 _RUNTIME_SOURCES = (
@@ -168,10 +193,11 @@ _RUNTIME_SOURCES = (
                                                             "setupDuration, conditions MasterReady/WorkersReady"),
     source("pkg/ddc/base/setup.go", "Setup", note="master, then workers, then CheckAndUpdateRuntimeStatus, which "
                                                   "sets setupDuration once the runtime is ready"),
+    *_PARTIAL_SOURCES,
 )
 
 RUNTIME = Family("runtime", "Runtime: masterPhase/workerPhase (FUSE starts only where pods use the data, so its "
-                            "phase does not decide)", _RUNTIME_RULES, _RUNTIME_SOURCES)
+                            "phase does not decide)", _RUNTIME_RULES, _RUNTIME_SOURCES, partial_workers_ready=True)
 
 # The thin engine without worker.enabled (what fluidgen emits) runs only FUSE: Fluid sets fusePhase
 # Ready, setupDuration and a FusesInitialized condition, and never a master or worker phase.
@@ -188,40 +214,64 @@ FUSE_ONLY = Family("fuse-only", "Thin engine: fuse-only (Fluid's default) judged
 ), (*_RUNTIME_SOURCES,
     source("pkg/ddc/thin/status.go", "CheckAndUpdateRuntimeStatus", note="without worker.enabled: only fusePhase "
                                                                          "Ready, setupDuration, FusesInitialized"),
-    source("pkg/ddc/thin/worker.go", "ShouldSetupWorkers", note="no workers without worker.enabled")))
+    source("pkg/ddc/thin/worker.go", "ShouldSetupWorkers", note="no workers without worker.enabled")),
+    partial_workers_ready=True)
 
 _C_WORKERS: tuple[Part, ...] = (Field("status.worker.readyReplicas", "0"), "/",
                                 Field("status.worker.desiredReplicas", "0"), " workers ready")
 COMPONENTS = Family("components", "Component runtime (the generic cache engine): a status per component "
                                   "(master/worker/client); the client (FUSE) does not decide", _runtime_rules(
     "status.master.phase", "status.worker.phase", _C_WORKERS,
+    Missing("status.worker.desiredReplicas", "status.worker.readyReplicas"),
     Field("status.master.message", "The master is not ready"),
     Field("status.worker.message", "The workers are not ready")),
     (source("api/v1alpha1/cacheruntime_status.go", "RuntimeComponentStatus", MASTER,
-            note="status.master/worker/client: phase, reason, message, replica counts"),))
+            note="status.master/worker/client: phase, reason, message, replica counts"),
+     source("pkg/ddc/cache/engine/status.go", "setWorkerComponentStatus", MASTER,
+            note="0 < readyReplicas < desiredReplicas: PartialReady, and ready"),
+     source("pkg/ddc/cache/engine/status.go", "CheckAndUpdateRuntimeStatus", MASTER,
+            note="ready = master ready and worker ready; then setupDuration")),
+    partial_workers_ready=True)
 
-# A Cron operation goes back to Pending (duration "-") while each scheduled run executes, so
-# only a failed run decides; it must not hold a GitOps sync in progress between runs.
-OPERATION = Family("operation", "Data operation: status.phase; a Cron operation is healthy between runs", (
+# A Cron operation: Fluid installs its CronJob in the Executing phase (reconcileExecuting), and
+# after a run it goes back to Pending (duration "-") while the next run executes, so once
+# Executing only a failed run decides; before that (Pending with duration "Unfinished", set by
+# reconcileNone) the schedule does not exist yet and the operation is in progress.
+# waitingFor.operationComplete is true while Fluid waits for the runAfter operation: reconcileNone
+# sets it true, reconcilePending returns while it is true, and the dataflow controller sets it
+# false once that operation is Complete (the API comment reads the other way; the code decides).
+_CRON = is_("spec.policy", "Cron")
+_SCHEDULED: tuple[Part, ...] = ("Scheduled", IfSet("status.lastSuccessfulTime",
+                                                  ("; last run succeeded at ", Field("status.lastSuccessfulTime"))))
+OPERATION = Family("operation", "Data operation: status.phase; a Cron operation is healthy once Fluid installs "
+                                "its schedule, between runs too", (
     Rule((NoStatus(),), "Progressing", ("Waiting for its Dataset to be bound",)),
-    Rule((is_("spec.policy", "Cron"), is_("status.phase", "Failed")), "Degraded",
-         (CondMessage("Failed", "The last scheduled run failed"),)),
-    Rule((is_("spec.policy", "Cron"),), "Healthy",
-         ("Scheduled", IfSet("status.lastSuccessfulTime", ("; last run succeeded at ",
-                                                           Field("status.lastSuccessfulTime"))))),
+    Rule((_CRON, is_("status.phase", "Failed")), "Degraded", (CondMessage("Failed", "The last scheduled run failed"),)),
+    Rule((_CRON, is_("status.phase", "Executing", "Complete")), "Healthy", _SCHEDULED),
+    Rule((_CRON, is_("status.phase", "Pending"), is_("status.duration", "-")), "Healthy", _SCHEDULED),
     Rule((is_("status.phase", "Complete"),), "Healthy",
          (CondMessage("Complete", "Complete"), IfSet("status.duration", (" (took ", Field("status.duration"), ")")))),
     Rule((is_("status.phase", "Failed"),), "Degraded", (CondMessage("Failed", "Failed"),)),
     Rule((is_("status.phase", "Executing"),), "Progressing", ("Running",)),
-    Rule((is_("status.phase", "Pending", ""), IsFalse("status.waitingFor.operationComplete")), "Progressing",
+    Rule((is_("status.phase", "Pending", ""), is_("status.waitingFor.operationComplete", "true")), "Progressing",
          ("Waiting for the operation it runs after",)),
+    Rule((_CRON, is_("status.phase", "Pending", "")), "Progressing",
+         ("Waiting for its Dataset to be bound; Fluid installs the schedule after that",)),
     Rule((is_("status.phase", "Pending", ""),), "Progressing", ("Waiting for its Dataset to be bound",)),
     Rule((), "Progressing", ("Unknown phase ", Field("status.phase"))),
 ), (source("pkg/common/types.go", "PhaseComplete", note="Phase: \"\", Pending, Executing, Complete, Failed"),
     source("api/v1alpha1/status.go", "OperationStatus", note="phase, duration, conditions, waitingFor, "
-                                                           "lastSuccessfulTime"),
+                                                           "lastScheduleTime, lastSuccessfulTime"),
+    source("pkg/ddc/base/operation.go", "reconcileNone", note="\"\" -> Pending, duration Unfinished, "
+                                                              "waitingFor.operationComplete true with runAfter"),
+    source("pkg/ddc/base/operation.go", "reconcilePending", note="waits while waitingFor.operationComplete is true; "
+                                                                 "locks the Dataset; -> Executing"),
+    source("pkg/ddc/base/operation.go", "reconcileExecuting", note="InstallDataOperationHelmIfNotExist: the "
+                                                                   "operation's Job, or for Cron its CronJob"),
+    source("pkg/controllers/v1alpha1/dataflow/operations.go", "reconcileOperationDataFlow",
+           note="waitingFor.operationComplete false once the runAfter operation is Complete"),
     source("pkg/controllers/v1alpha1/dataload/status_handler.go", "CronStatusHandler",
-           note="GetOperationStatus: Complete or Failed -> Pending while the next run executes"),
+           note="GetOperationStatus: Complete or Failed -> Pending, duration \"-\", while the next run executes"),
     source("pkg/controllers/v1alpha1/datamigrate/status_handler.go", "CronStatusHandler"),
     source("pkg/controllers/v1alpha1/dataprocess/status_handler.go", "CronStatusHandler", MASTER)))
 
@@ -243,9 +293,24 @@ JOB = Family("job", "Training job: Kubeflow JobStatus conditions (Created, Runni
 FAMILIES: dict[str, Family] = {f.name: f for f in (DATASET, RUNTIME, FUSE_ONLY, COMPONENTS, OPERATION, JOB)}
 
 
+def disagreements(engines: Mapping[str, Any]) -> list[str]:
+    """The engines whose Fluid facts their status family does not judge alike: an engine for
+    which Fluid does not count PartialReady workers as ready needs a family that does not either."""
+    out = []
+    for name, engine in sorted(engines.items()):
+        family = FAMILIES[engine.health.status_shape]
+        if family.partial_workers_ready != engine.health.partial_workers_ready:
+            out.append(f"{name}: Fluid counts PartialReady workers as ready: {engine.health.partial_workers_ready}, "
+                       f"the {family.name} family: {family.partial_workers_ready}")
+    return out
+
+
 @cache
 def family_of() -> dict[str, str]:
     """Kind -> status family, for every kind fluidgen emits that has a status worth judging."""
+    wrong = disagreements(ENGINES)
+    if wrong:
+        raise ValueError("health families disagree with the engines: " + "; ".join(wrong))
     out = {"Dataset": DATASET.name}
     out.update({e.kind: e.health.status_shape for e in ENGINES.values()})
     out.update({kind: OPERATION.name for kind in OPERATIONS})
@@ -290,8 +355,6 @@ def _holds(obj: Mapping[str, Any], pred: Pred) -> bool:
         return obj.get("status") is None
     if isinstance(pred, Is):
         return text(obj, pred.path) in pred.values
-    if isinstance(pred, IsFalse):
-        return value(obj, pred.path) is False
     if isinstance(pred, Cond):
         return any(c.get("type") == pred.type and c.get("status") == "True" for c in _conditions(obj))
     return not _holds(obj, pred.pred)
@@ -307,6 +370,18 @@ def newest_message(obj: Mapping[str, Any], kind: str | None) -> str:
     return message if isinstance(message, str) else ""
 
 
+def _whole(found: Any) -> int | None:
+    """A JSON number with no fraction (as Lua's `v % 1 == 0`), else None."""
+    if isinstance(found, bool) or not isinstance(found, int | float):
+        return None
+    return int(found) if found == int(found) else None
+
+
+def missing(obj: Mapping[str, Any], part: Missing) -> str:
+    wanted, ready = _whole(value(obj, part.wanted)), _whole(value(obj, part.ready))
+    return part.default if wanted is None or ready is None else str(wanted - ready)
+
+
 def _say(obj: Mapping[str, Any], parts: Sequence[Part]) -> str:
     out = []
     for part in parts:
@@ -316,6 +391,8 @@ def _say(obj: Mapping[str, Any], parts: Sequence[Part]) -> str:
             out.append(text(obj, part.path) or part.default)
         elif isinstance(part, CondMessage):
             out.append(newest_message(obj, part.type) or part.default)
+        elif isinstance(part, Missing):
+            out.append(missing(obj, part))
         elif text(obj, part.path) != "":
             out.append(_say(obj, part.parts))
     return "".join(out)
@@ -355,12 +432,12 @@ class Readiness:
 
 _READY: dict[str, tuple[str | None, str | None, str]] = {
     "dataset": ("status.phase == Bound", "status.phase == Failed", "jsonpath={.status.phase}=Bound"),
-    "runtime": ("status.workerPhase == Ready,status.masterPhase != NotReady",
+    "runtime": ("status.workerPhase in (Ready,PartialReady),status.masterPhase != NotReady",
                 "status.setupDuration,status.workerPhase == NotReady", "jsonpath={.status.workerPhase}=Ready"),
     "fuse-only": ("status.fusePhase == Ready,status.setupDuration,status.masterPhase notin (NotReady),"
-                  "status.workerPhase notin (NotReady,PartialReady)",
+                  "status.workerPhase notin (NotReady)",
                   "status.setupDuration,status.workerPhase == NotReady", "jsonpath={.status.fusePhase}=Ready"),
-    "components": ("status.worker.phase == Ready,status.master.phase != NotReady",
+    "components": ("status.worker.phase in (Ready,PartialReady),status.master.phase != NotReady",
                    "status.setupDuration,status.worker.phase == NotReady",
                    "jsonpath={.status.worker.phase}=Ready"),
     "operation": ("status.phase == Complete", "status.phase == Failed", "jsonpath={.status.phase}=Complete"),

@@ -9,8 +9,12 @@ match the status-less kinds engines bring, such as runtime classes and profiles)
 
 Each family's rules hold in order (the first that holds decides), so every expression is the
 same chain of CEL conditionals, answering true where the rule's status is the one asked for.
-A field that does not exist reads as '' (guarded with `has`); an object with no status makes
-the expressions fail to evaluate, which Flux counts as in progress, as the rules do.
+Flux parses each expression with no declared variables and evaluates it over the object's
+top-level fields (fluxcd/pkg runtime/cel NewExpression, StatusEvaluator.Evaluate), so a
+field is read as `string(...)` behind a `has` for every level of its path, and reads as ''
+when missing. An object with no status has no `status` variable: every expression fails to
+evaluate and Flux reports the object Unknown (kstatus), which the wait treats as not ready yet,
+as the rules' "in progress".
 
 `kustomizations(...)` orders data before training: one Kustomization for Secrets,
 ExternalSecrets, Datasets, runtimes and data operations (wait, the health expressions, a
@@ -24,7 +28,7 @@ from collections.abc import Iterable
 
 from ..base import versions
 from ..base.manifest import Manifest, Tree
-from ..catalog.healthcheck import FAMILIES, Cond, Family, Is, IsFalse, NoStatus, Pred, Status, family_of
+from ..catalog.healthcheck import FAMILIES, Cond, Family, Is, NoStatus, Pred, Status, family_of
 from ..catalog.kinds import RANK_WORKLOAD, rank, table
 from ..engines.engine_table import ENGINES
 from ..fluid.jobkinds import WORKLOADS
@@ -46,22 +50,23 @@ def _guarded(path: str) -> str:
 
 
 def _cel_text(path: str) -> str:
-    return f"({_guarded(path)} ? {path} : '')"
+    """The field as text, as healthcheck.text reads it: string() gives a string itself, a
+    boolean as 'true'/'false' and an integer in decimal (cel-go's string conversions)."""
+    return f"({_guarded(path)} ? string({path}) : '')"
 
 
 def _cel_pred(pred: Pred) -> str:
     if isinstance(pred, NoStatus):
-        # An object without status cannot be evaluated at all: Flux counts that as in progress.
+        # An object without status cannot be evaluated at all: Flux reports it Unknown.
         return "false"
     if isinstance(pred, Is):
         if len(pred.values) == 1:
             return f"{_cel_text(pred.path)} == {_cel_string(pred.values[0])}"
         return f"{_cel_text(pred.path)} in [{', '.join(_cel_string(v) for v in pred.values)}]"
-    if isinstance(pred, IsFalse):
-        return f"({_guarded(pred.path)} && {pred.path} == false)"
     if isinstance(pred, Cond):
-        return (f"(has(status.conditions) && status.conditions.exists(c, c.type == {_cel_string(pred.type)} && "
-                f"c.status == 'True'))")
+        # a condition without type or status is not an error (cel-go: no such key), only no match
+        return (f"(has(status.conditions) && status.conditions.exists(c, has(c.type) && has(c.status) && "
+                f"c.type == {_cel_string(pred.type)} && c.status == 'True'))")
     return f"!({_cel_pred(pred.pred)})"
 
 

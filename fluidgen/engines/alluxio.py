@@ -62,6 +62,7 @@ from .contract import (
     mounts_only,
     named_after_runtime,
     not_the_reference_engine,
+    partial_ready,
     paths_split_at_comma,
     runtime_status,
     scales,
@@ -565,7 +566,8 @@ ENGINE = Engine(
         mounts=(MountSync("paths", source("pkg/ddc/alluxio/ufs.go", "UpdateOnUFSChange")),),
     ),
     health=Health(sources={"status_shape": runtime_status("api/v1alpha1/alluxioruntime_types.go", "AlluxioRuntime",
-                                                          "pkg/ddc/alluxio/worker.go")}),
+                                                          "pkg/ddc/alluxio/worker.go"),
+                           "partial_workers_ready": partial_ready("pkg/ddc/alluxio")}),
     workloads=Workloads(
         data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
         sources={"data_layout": source("pkg/utils/ufs_path_builder.go", "GenUFSPathInUnifiedNamespace")},

@@ -303,7 +303,11 @@ ENGINE = Engine(
         sources={"status_shape": (source("api/v1alpha1/cacheruntime_status.go", "RuntimeComponentStatusCollection",
                                          versions=_NEW),
                                   source("pkg/ddc/cache/engine/status.go", "CheckAndUpdateRuntimeStatus",
-                                         versions=_NEW))},
+                                         versions=_NEW)),
+                 # status.worker.phase PartialReady (0 < readyReplicas < desiredReplicas) returns ready,
+                 # and the runtime is ready when master and worker are
+                 "partial_workers_ready": source("pkg/ddc/cache/engine/status.go", "setWorkerComponentStatus",
+                                                 versions=_NEW)},
     ),
     workloads=Workloads(
         data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup

@@ -155,6 +155,18 @@ def runtime_status(types_file: str, kind: str, worker_file: str,
                    note="workerPhase and WorkersReady from Helper.CheckAndSyncWorkerStatus"))
 
 
+def partial_ready(engine_dir: str, versions: tuple[str, ...] = ALL,
+                  status_check: str = "CheckAndUpdateRuntimeStatus") -> tuple[FluidSource, FluidSource]:
+    """Where Fluid decides Health.partial_workers_ready True for a RuntimeStatus engine: its
+    CheckWorkersReady returns Helper.CheckAndSyncWorkerStatus's readyOrPartialReady (PartialReady
+    counts), and its CheckAndUpdateRuntimeStatus calls the workers ready once one is ready."""
+    return (source(f"{engine_dir}/worker.go", "CheckWorkersReady", versions,
+                   note="returns pkg/ctrl Helper.CheckAndSyncWorkerStatus: Ready or PartialReady is ready"),
+            source(f"{engine_dir}/status.go", status_check, versions,
+                   note="workers ready when runtime.Replicas() == 0 || workers.Status.ReadyReplicas > 0; "
+                        "then setupDuration, and Setup binds the Dataset"))
+
+
 def mounts_only(path: str, function: str, versions: tuple[str, ...] = ALL) -> FluidSource:
     """Mounts.needs_mounts of a cache whose namespace Fluid builds from the Dataset's mounts
     alone: Fluid does not refuse a Dataset without mounts, but it would cache no storage."""
@@ -324,6 +336,10 @@ class Health:
     # "fuse-only" = RuntimeStatus where a ready runtime may run FUSE only (the thin engine);
     # "components" = a status per component (master/worker/client, api/v1alpha1/cacheruntime_status.go)
     status_shape: str = "runtime"
+    # Whether Fluid counts the runtime ready (and binds the Dataset) while only some workers are
+    # ready (phase PartialReady): the engine's worker check and its runtime status check. The
+    # family of status_shape must judge it alike (healthcheck.disagreements).
+    partial_workers_ready: bool = True
     # The Fluid source of each field set above (a test fails for a set field without one).
     sources: Mapping[str, FluidSource | tuple[FluidSource, ...]] = field(default_factory=dict)
 

@@ -40,6 +40,7 @@ from .contract import (
     Workloads,
     named_after_runtime,
     not_the_reference_engine,
+    partial_ready,
     paths_split_at_comma,
     runtime_status,
     scales,
@@ -145,7 +146,8 @@ ENGINE = Engine(
                              source("charts/efc/templates/worker/configmap.yaml", "ConfigMap"))},
     ),
     health=Health(sources={"status_shape": runtime_status("api/v1alpha1/efcruntime_types.go", "EFCRuntime",
-                                                          "pkg/ddc/efc/worker.go")}),
+                                                          "pkg/ddc/efc/worker.go"),
+                           "partial_workers_ready": partial_ready("pkg/ddc/efc")}),
     workloads=Workloads(
         # "root": the FUSE mounts the one NAS or CPFS path at its mount point.
         sources={"data_layout": source("pkg/ddc/efc/transform.go", "transformFuse",

@@ -36,6 +36,7 @@ from .contract import (
     mounts_only,
     named_after_runtime,
     not_the_reference_engine,
+    partial_ready,
     paths_split_at_comma,
     runtime_status,
     scales,
@@ -124,7 +125,8 @@ ENGINE = Engine(
         mounts=(MountSync("paths", source("pkg/ddc/goosefs/ufs_internal.go", "processUpdatingUFS", (V1_0_8,))),),
     ),
     health=Health(sources={"status_shape": runtime_status("api/v1alpha1/goosefsruntime_types.go", "GooseFSRuntime",
-                                                          "pkg/ddc/goosefs/worker.go", _OLD)}),
+                                                          "pkg/ddc/goosefs/worker.go", _OLD),
+                           "partial_workers_ready": partial_ready("pkg/ddc/goosefs", _OLD)}),
     workloads=Workloads(
         data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
         sources={"data_layout": source("pkg/ddc/goosefs/ufs_internal.go", "GenUFSPathInUnifiedNamespace",

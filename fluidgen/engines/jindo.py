@@ -59,6 +59,7 @@ from .contract import (
     Workloads,
     mounts_only,
     not_the_reference_engine,
+    partial_ready,
     runtime_status,
     scales,
     workers_as_written,
@@ -378,7 +379,9 @@ ENGINE = Engine(
         mounts=(MountSync("none", source("pkg/ddc/jindocache/ufs.go", "ShouldUpdateUFS")),),
     ),
     health=Health(sources={"status_shape": runtime_status("api/v1alpha1/jindoruntime_types.go", "JindoRuntime",
-                                                          "pkg/ddc/jindocache/worker.go")}),
+                                                          "pkg/ddc/jindocache/worker.go"),
+                           "partial_workers_ready": partial_ready("pkg/ddc/jindocache",
+                                                                          status_check="syncCacheModeRuntimeStatus")}),
     workloads=Workloads(
         data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
         sources={"data_layout": source("pkg/ddc/jindocache/ufs_internal.go", "GenUFSPathInUnifiedNamespace")},

@@ -60,6 +60,7 @@ from .contract import (
     edits,
     named_after_runtime,
     not_the_reference_engine,
+    partial_ready,
     runtime_status,
     scales,
 )
@@ -234,7 +235,8 @@ ENGINE = Engine(
     ),
     # No master: CheckMasterReady is always true, and no workers wanted (replicas 0) reads as Ready.
     health=Health(sources={"status_shape": runtime_status("api/v1alpha1/juicefsruntime_types.go", "JuiceFSRuntime",
-                                                          "pkg/ddc/juicefs/worker.go")}),
+                                                          "pkg/ddc/juicefs/worker.go"),
+                           "partial_workers_ready": partial_ready("pkg/ddc/juicefs")}),
     workloads=Workloads(
         # "root": the FUSE mounts the one mount's subpath (subdir) at its mount point.
         sources={"data_layout": (source(_FUSE_GO, "genMountOptions",

@@ -60,6 +60,7 @@ from .contract import (
     Starter,
     Workloads,
     named_after_runtime,
+    partial_ready,
     paths_split_at_comma,
     report_schema_problems,
     workers_as_written,
@@ -363,7 +364,10 @@ ENGINE = Engine(
         # with fusePhase Ready and setupDuration (pkg/ddc/thin/status.go CheckAndUpdateRuntimeStatus,
         # every supported version); see fluidgen/catalog/healthcheck.py FUSE_ONLY.
         status_shape="fuse-only",
-        sources={"status_shape": source("pkg/ddc/thin/status.go", "CheckAndUpdateRuntimeStatus")},
+        # With worker.enabled, PartialReady workers count as ready as for any runtime; without it,
+        # CheckWorkersReady returns ready at once (isWorkerEnable false).
+        sources={"status_shape": source("pkg/ddc/thin/status.go", "CheckAndUpdateRuntimeStatus"),
+                 "partial_workers_ready": partial_ready("pkg/ddc/thin")},
     ),
     workloads=Workloads(
         # "root": Fluid places no mount itself; the profile's FUSE program mounts at the volume's root.

@@ -37,6 +37,7 @@ from .contract import (
     Workloads,
     named_after_runtime,
     not_the_reference_engine,
+    partial_ready,
     runtime_status,
     scales,
     workers_as_written,
@@ -128,7 +129,8 @@ ENGINE = Engine(
                              source("charts/vineyard/templates/config/vineyard-rpc-conf.yaml", "ConfigMap"))},
     ),
     health=Health(sources={"status_shape": runtime_status("api/v1alpha1/vineyardruntime_types.go", "VineyardRuntime",
-                                                          "pkg/ddc/vineyard/worker.go")}),
+                                                          "pkg/ddc/vineyard/worker.go"),
+                           "partial_workers_ready": partial_ready("pkg/ddc/vineyard")}),
     workloads=Workloads(
         # "root": no mounts; pods find vineyard's socket (vineyard.sock) and rpc-conf at the volume's root.
         sources={"data_layout": source("pkg/ddc/vineyard/transform.go", "transformFuse",
