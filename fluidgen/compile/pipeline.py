@@ -96,7 +96,7 @@ def _context(spec: Spec, doc: Document, options: Options, reader: Reader | None,
     # A values file never carries credentials, so the Helm target does not read them.
     read = options.read_credentials and options.target == "fluid"
     ctx = Context(spec, doc, version, namespace, options.env, reader or Reader(allow=options.allow_read), read,
-                  gitops=mode != "none", spec_validators=spec_validator)
+                  from_env=options.from_env, gitops=mode != "none", spec_validators=spec_validator)
     ctx.hash_names = ctx.gitops if options.hash_names is None else options.hash_names
     return ctx
 
