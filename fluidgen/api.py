@@ -45,9 +45,10 @@ def build(spec: SpecInput, *, overlays: Iterable[str | os.PathLike[str]] = (), f
           base_dir: str | os.PathLike[str] | None = None) -> Build:
     """Compile a spec (a file or directory path, or a parsed spec as a mapping) into Fluid
     manifests, as `fluidgen build SPEC` does; with overlays, as `fluidgen build -f SPEC -f
-    OVERLAY...` (merged in order onto the spec). A mapping spec stands in `base_dir` (default:
-    the current directory): the files it names (envFile, scriptFile, profiles) are read below
-    it, as below a spec file's directory, and never below the filesystem root. Arguments with
+    OVERLAY...` (merged in order onto the spec). A mapping spec stands in `base_dir`: the files
+    it names (envFile, scriptFile, profiles) are read below it, as below a spec file's
+    directory, and never below the filesystem root. Without base_dir it reads no file but those
+    below `allow_read` (relative paths start at the current directory). Arguments with
     values no build accepts raise ValueError."""
     options = Options(fluid_version=_checked("fluid_version", fluid_version),
                       namespace=_checked("namespace", namespace), gitops=_checked("gitops", gitops),
@@ -55,12 +56,14 @@ def build(spec: SpecInput, *, overlays: Iterable[str | os.PathLike[str]] = (), f
                       allow_read=tuple(os.fspath(p) for p in allow_read))
     reader = Reader(allow=options.allow_read)
     base = _base(spec, base_dir)
+    # A mapping without base_dir stands in the working directory for its relative paths, but
+    # that directory (a worker's home, with ~/.aws and airflow.cfg) gives it nothing to read.
     if isinstance(spec, Mapping):
         try:
             spec = _plain(spec, (), set(), [0])
         except _NotPlain as exc:
             return Build([], [Diagnostic("error", exc.message, path=_dotted(exc.path))])
-    first = _provide(reader, spec, base) if isinstance(spec, Mapping) else os.fspath(spec)
+    first = _provide(reader, spec, base, rootless=base_dir is None) if isinstance(spec, Mapping) else os.fspath(spec)
     layers = [os.fspath(p) for p in overlays]
     # With overlays, the spec is the first layer and they merge onto it in order (build -f).
     result = compile_paths([], options, [first, *layers], reader=reader) if layers else \
@@ -159,10 +162,10 @@ def _base(spec: SpecInput, base_dir: str | os.PathLike[str] | None) -> str:
     return os.path.abspath(base_dir)
 
 
-def _provide(reader: Any, spec: Mapping[str, Any], base: str) -> str:
+def _provide(reader: Any, spec: Mapping[str, Any], base: str, rootless: bool) -> str:
     """A mapping spec as a file only this compile sees, so it takes the path a file takes."""
     path = os.path.join(base, MAPPING_FILE)
-    reader.provide(path, dump(dict(spec)).encode("utf-8"))
+    reader.provide(path, dump(dict(spec)).encode("utf-8"), rootless=rootless)
     return path
 
 

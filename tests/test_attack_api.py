@@ -169,8 +169,40 @@ def test_a_mapping_spec_in_the_filesystem_root_reads_no_file(monkeypatch: pytest
     monkeypatch.chdir("/")
     result = fluidgen.build(_root_reader("/etc/hostname"), env={})
     assert not result.ok and result.objects == []
-    assert any("filesystem root" in d.message and "base_dir" in d.message for d in result.diagnostics)
+    assert any("given as a mapping reads no file" in d.message and "base_dir" in d.message
+               for d in result.diagnostics)
     assert fluidgen.build(_root_reader("etc/hostname"), env={}).objects == []
+
+
+# -- a mapping spec without base_dir (issue 38, item 2) ---------------------------------------
+
+@pytest.mark.parametrize("reference", ["envFile", "fromFile", "scriptFile"])
+def test_a_mapping_spec_without_base_dir_reads_nothing_of_the_working_directory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reference: str) -> None:
+    """An Airflow worker's working directory holds ~/.aws/credentials and airflow.cfg: a mapping
+    handed to fluidgen.build() reads none of it into a Secret or a DataProcess script."""
+    home = tmp_path / "worker"
+    (home / ".aws").mkdir(parents=True)
+    (home / ".aws" / "credentials").write_text("fs.oss.accessKeyId=HOSTSECRETVALUE\n"
+                                                "fs.oss.accessKeySecret=HOSTSECRETVALUE\n")
+    (home / "airflow.cfg").write_text("fernet_key = HOSTSECRETVALUE\n")
+    monkeypatch.chdir(home)
+    spec = _root_reader(".aws/credentials")
+    if reference == "envFile":
+        spec["source"][0]["credentials"] = {"secretName": "leak", "envFile": ".aws/credentials"}
+    elif reference == "scriptFile":
+        spec["source"][0]["credentials"] = {"existingSecret": {"name": "oss", "keys": ["fs.oss.accessKeyId",
+                                                                                      "fs.oss.accessKeySecret"]}}
+        spec["dataflow"] = [{"name": "prep", "process": {"image": "busybox", "mountPath": "/data",
+                                                        "scriptFile": "airflow.cfg"}}]
+    result = fluidgen.build(spec, env={})
+    assert not result.ok and result.objects == [], result.diagnostics
+    assert any("reads no file unless" in d.message for d in result.diagnostics), result.diagnostics
+    assert "HOSTSECRETVALUE" not in repr(result.diagnostics)
+    # what the pipeline names is read: base_dir (its directory) or allow_read (directories)
+    assert fluidgen.build(spec, env={}, base_dir=home).ok
+    assert fluidgen.build(spec, env={}, allow_read=[home]).ok
+    assert not fluidgen.build(spec, env={}, allow_read=[home / ".aws" / "elsewhere"]).ok
 
 
 def test_base_dir_is_where_a_mapping_spec_reads(tmp_path: Path) -> None:
