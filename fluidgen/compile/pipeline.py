@@ -27,6 +27,7 @@ from ..engines.engine_table import ENGINES
 from ..fluid.jobkinds import WORKLOADS as JOB_KINDS
 from ..fluid.updates import fixed_when_written
 from ..io.buildinputs import BuildInputs
+from ..io.lists import open_items
 from ..io.inputs import Reader
 from ..io.yamlreader import Document, overlay
 from ..lint import lint_objects
@@ -386,11 +387,11 @@ def _holds_objects_only(path: str, reader: Reader) -> bool:
 def _objects_in(data: Any) -> list[Tree] | None:
     """The Kubernetes objects a plain manifest's document holds, as kustomize reads it: itself,
     or the items of a list kind (kind ending in List, such as kubectl's v1 List, with items);
-    None when it is not made of objects."""
-    if isinstance(data, dict) and str(data.get("kind", "")).endswith("List") and isinstance(data.get("items"), list):
-        items: list[Tree] = data["items"]
-        return items if all(_is_object(i) for i in items) else None
-    return [data] if _is_object(data) else None
+    None when it is not made of objects. Lists inside Lists are opened at every depth
+    (io/lists.py open_items), as kustomize does: an inner List is never an object passed on
+    whole, with a Secret inside it that no check of top-level objects would see."""
+    found = open_items(data)
+    return found if found is not None and all(_is_object(o) for o in found) else None
 
 
 def overlay_files(files: list[str], reader: Reader, diagnostics: list[Diagnostic]) -> Document | None:
