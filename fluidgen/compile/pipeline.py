@@ -27,8 +27,8 @@ from ..engines.engine_table import ENGINES
 from ..fluid.jobkinds import WORKLOADS as JOB_KINDS
 from ..fluid.updates import fixed_when_written
 from ..io.buildinputs import BuildInputs
-from ..io.lists import open_items
 from ..io.inputs import Reader
+from ..io.lists import open_items
 from ..io.yamlreader import Document, overlay
 from ..lint import lint_objects
 from ..lower import mounts, runtime
