@@ -326,6 +326,9 @@ def _compile_project(directory: str, environment: str | None, options: Options, 
     if selected.options.gitops == "argocd":
         notes = _refuse_unlisted(notes, selected.unlisted, reader)
     result.diagnostics += notes
+    if (too_much := _over_budget(directory, selected, reader)) is not None:
+        result.diagnostics.append(too_much)
+        return result
     docs: list[Document] = []
     for chain in selected.chains:
         if len(chain) > 1:
@@ -337,6 +340,30 @@ def _compile_project(directory: str, environment: str | None, options: Options, 
     _add_passed(result, _listed_manifests(selected, reader, result.diagnostics), selected.options.namespace)
     _warnings_as_errors(result, selected.options)
     return result
+
+
+def _over_budget(directory: str, selected: project.Selected, reader: Reader) -> Diagnostic | None:
+    """An error when the environment's chains hold more than project.MAX_NODES values, each
+    file counted every time a chain uses it (it is parsed, merged and compiled that often):
+    the caps on specs and overlays bound the count of entries, this bounds their size, so a
+    large overlay shared by every chain buys no more work than one file may. Files that cannot
+    be read count nothing here; the build reports them."""
+    sizes: dict[str, int] = {}
+    total = 0
+    for chain in selected.chains:
+        for path in chain:
+            if path not in sizes:
+                try:
+                    sizes[path] = sum(len(d.positions) + 1 for d in reader.load(path))
+                except FluidgenError:
+                    sizes[path] = 0
+            total += sizes[path]
+    if total <= project.MAX_NODES:
+        return None
+    return Diagnostic(os.path.join(directory, project.FILE), 1, 1, "error",
+                      f'environment "{selected.name}" builds {total} values counting each file once per chain '
+                      f"that uses it; at most {project.MAX_NODES} (the work of one large spec file): build fewer "
+                      "or smaller specs per environment, or share less through overlays")
 
 
 def _listed_manifests(selected: project.Selected, reader: Reader, diagnostics: list[Diagnostic]) -> list[Tree]:
