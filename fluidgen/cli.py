@@ -1,7 +1,9 @@
 """Command line: options in, one call into the library, diagnostics and exit code out.
 
-Exit codes: 0 ok, 1 user error (bad spec, failed validation; nothing on stdout), 2 usage
-error, 3 internal error (a bug: please report it, with --traceback output).
+Exit codes: 0 ok, 1 user error (bad spec, failed validation; nothing on stdout) or a problem
+of the machine (output that cannot be written: a closed stdout, a full disk; a dependency
+missing from the installation), each said in one line, 2 usage error, 3 internal error (a
+bug: please report it, with --traceback output), 130 interrupted (Ctrl-C, SIGINT).
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ import click
 
 from . import __version__
 from .base import versions
-from .base.diagnostics import FluidgenError
-from .commands.usage import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, EXIT_USER, resolve
+from .base.diagnostics import FluidgenError, Unavailable
+from .commands.usage import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, EXIT_USER, resolve
 from .io import settings
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -513,8 +515,11 @@ def run(argv: list[str], cache_argv: list[str] | None = None) -> int:
 
         report.text(exc.diagnostics, sys.stderr)
         return EXIT_USER
-    except click.exceptions.Abort:
-        click.echo("fluidgen: aborted", err=True)
+    except click.exceptions.Abort:  # click's word for a KeyboardInterrupt (or EOF) during a command
+        click.echo("fluidgen: interrupted", err=True)
+        return EXIT_INTERRUPTED
+    except Unavailable as exc:
+        click.echo(f"fluidgen: error: {exc}", err=True)
         return EXIT_USER
     except click.ClickException as exc:
         exc.show()
