@@ -30,7 +30,7 @@ from .compile.pipeline import compile_paths
 from .io import settings
 from .io.crds import CrdSet
 from .io.inputs import Reader
-from .io.yamlreader import Document
+from .io.yamlreader import MAX_BYTES, MAX_INT_DIGITS, Document
 from .results import Build, Diagnostic, FluidgenError
 
 __all__ = ["Build", "Diagnostic", "FluidgenError", "build", "validate"]
@@ -60,7 +60,7 @@ def build(spec: SpecInput, *, overlays: Iterable[str | os.PathLike[str]] = (), f
     # that directory (a worker's home, with ~/.aws and airflow.cfg) gives it nothing to read.
     if isinstance(spec, Mapping):
         try:
-            spec = _plain(spec, (), set(), [0])
+            spec = _plain(spec, (), set(), [0, 0])
         except _NotPlain as exc:
             return Build([], [Diagnostic("error", exc.message, path=_dotted(exc.path))])
     first = _provide(reader, spec, base, rootless=base_dir is None) if isinstance(spec, Mapping) else os.fspath(spec)
@@ -85,7 +85,7 @@ def validate(objects: Iterable[Mapping[str, Any]], *, fluid_version: str | None 
     docs, refused = [], []
     for i, obj in enumerate(objects):
         try:
-            docs.append(Document(f"objects[{i}]", 0, _plain(obj, (), set(), [0])))
+            docs.append(Document(f"objects[{i}]", 0, _plain(obj, (), set(), [0, 0])))
         except _NotPlain as exc:
             refused.append(Diagnostic("error", exc.message, f"objects[{i}]", path=_dotted(exc.path)))
         else:
@@ -115,7 +115,14 @@ def _plain(value: Any, path: tuple[str | int, ...], open_ids: set[int], count: l
     count[0] += 1
     if count[0] > MAX_NODES:
         raise _NotPlain(path, f"more than {MAX_NODES} values (the limit for one document)")
-    if value is None or isinstance(value, str | bool | int | float):
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= _TOO_LONG:
+        # A file's integer of more digits stays a string (yamlreader.MAX_INT_DIGITS): no manifest holds one, and
+        # printing it past 4,300 digits raises in Python itself. The size only: never the number.
+        raise _NotPlain(path, f"an integer of more than {MAX_INT_DIGITS} digits; no Kubernetes field holds one")
+    if isinstance(value, str):
+        _text(value, path, count)
+        return value
+    if value is None or isinstance(value, bool | int | float):
         return value
     if not isinstance(value, Mapping | list | tuple):
         raise _NotPlain(path, f"expected a mapping, list, string, number, boolean or null, found "
@@ -130,12 +137,25 @@ def _plain(value: Any, path: tuple[str | int, ...], open_ids: set[int], count: l
             out: dict[str, Any] = {}
             for key, item in value.items():
                 if not isinstance(key, str):
-                    raise _NotPlain(path, f"mapping keys must be strings, found {type(key).__name__} {key!r:.40}")
+                    shown = "" if isinstance(key, int) and abs(key) >= _TOO_LONG else f" {key!r:.40}"
+                    raise _NotPlain(path, f"mapping keys must be strings, found {type(key).__name__}{shown}")
+                _text(key, (*path, key[:40]), count)
                 out[key] = _plain(item, (*path, key), open_ids, count)
             return out
         return [_plain(item, (*path, i), open_ids, count) for i, item in enumerate(value)]
     finally:
         open_ids.discard(id(value))
+
+
+_TOO_LONG = 10 ** MAX_INT_DIGITS
+
+
+def _text(value: str, path: tuple[str | int, ...], count: list[int]) -> None:
+    """Count a string (or key) against the bytes a file may hold (yamlreader.MAX_BYTES): data in
+    memory is held to what the same data in a file would be."""
+    count[1] += len(value) if len(value) > MAX_BYTES else len(value.encode("utf-8", "surrogatepass"))
+    if count[1] > MAX_BYTES:
+        raise _NotPlain(path, f"more than {MAX_BYTES // (1024 * 1024)} MiB of text (the limit for one file)")
 
 
 def _dotted(path: tuple[str | int, ...]) -> str | None:
