@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import io
 import os
 import sys
 
@@ -51,17 +54,53 @@ def console() -> None:
     without tearing the interpreter down. Freeing every object one by one took a build of
     1000 specs 40 ms (5% of it) after its output was complete (as mypy's hard_exit). Output
     that cannot be written is an error (exit 1), as it is during the build; a reader that left
-    (`| head`) is not."""
-    code = main()
+    (`| head`) is not. Whatever happens outside the command itself (the cache serving a hit,
+    start-up imports) ends in one line too: output that cannot be written (a closed stdout,
+    /dev/full) exit 1, Ctrl-C exit 130, never a traceback."""
+    _standard_streams()
     try:
+        code = main()
         sys.stdout.flush()
         sys.stderr.flush()
+    except KeyboardInterrupt:
+        _say("fluidgen: interrupted")
+        code = 130
     except BrokenPipeError:
-        pass
+        code = 0
     except OSError as exc:
-        os.write(2, f"fluidgen: error: {exc.strerror or exc} (output)\n".encode())
+        _say(f"fluidgen: error: {exc.strerror or exc} (output)")
         code = 1
     os._exit(code)
+
+
+def _say(line: str) -> None:
+    with contextlib.suppress(OSError):  # stderr closed or full too: the exit code still says it
+        os.write(2, (line + "\n").encode())
+
+
+class _Closed(io.TextIOBase):
+    """Standard output that was closed when fluidgen started (`fluidgen build >&-`): writing
+    to it is an error with its reason, as writing to a full disk is."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
+def _standard_streams() -> None:
+    """A closed stdout or stderr (None in sys): its descriptor is taken by /dev/null so no file
+    fluidgen or a tool it runs opens becomes it; stdout then refuses every write (an error, never
+    output silently lost), stderr drops what it is given (nothing could be told)."""
+    for fd, name in ((1, "stdout"), (2, "stderr")):
+        if getattr(sys, name) is not None:
+            continue
+        try:
+            os.fstat(fd)
+        except OSError:
+            os.open(os.devnull, os.O_WRONLY)  # the lowest free descriptor: this one
+        setattr(sys, name, _Closed() if fd == 1 else open(os.devnull, "w"))  # noqa: SIM115
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ from .compile.pipeline import compile_paths
 from .io import settings
 from .io.crds import CrdSet
 from .io.inputs import Reader
-from .io.yamlreader import Document
+from .io.yamlreader import MAX_BYTES, MAX_INT_DIGITS, Document
 from .results import Build, Diagnostic, FluidgenError
 
 __all__ = ["Build", "Diagnostic", "FluidgenError", "build", "validate"]
@@ -45,9 +45,10 @@ def build(spec: SpecInput, *, overlays: Iterable[str | os.PathLike[str]] = (), f
           base_dir: str | os.PathLike[str] | None = None) -> Build:
     """Compile a spec (a file or directory path, or a parsed spec as a mapping) into Fluid
     manifests, as `fluidgen build SPEC` does; with overlays, as `fluidgen build -f SPEC -f
-    OVERLAY...` (merged in order onto the spec). A mapping spec stands in `base_dir` (default:
-    the current directory): the files it names (envFile, scriptFile, profiles) are read below
-    it, as below a spec file's directory, and never below the filesystem root. Arguments with
+    OVERLAY...` (merged in order onto the spec). A mapping spec stands in `base_dir`: the files
+    it names (envFile, scriptFile, profiles) are read below it, as below a spec file's
+    directory, and never below the filesystem root. Without base_dir it reads no file but those
+    below `allow_read` (relative paths start at the current directory). Arguments with
     values no build accepts raise ValueError."""
     options = Options(fluid_version=_checked("fluid_version", fluid_version),
                       namespace=_checked("namespace", namespace), gitops=_checked("gitops", gitops),
@@ -55,12 +56,14 @@ def build(spec: SpecInput, *, overlays: Iterable[str | os.PathLike[str]] = (), f
                       allow_read=tuple(os.fspath(p) for p in allow_read))
     reader = Reader(allow=options.allow_read)
     base = _base(spec, base_dir)
+    # A mapping without base_dir stands in the working directory for its relative paths, but
+    # that directory (a worker's home, with ~/.aws and airflow.cfg) gives it nothing to read.
     if isinstance(spec, Mapping):
         try:
-            spec = _plain(spec, (), set(), [0])
+            spec = _plain(spec, (), set(), [0, 0])
         except _NotPlain as exc:
             return Build([], [Diagnostic("error", exc.message, path=_dotted(exc.path))])
-    first = _provide(reader, spec, base) if isinstance(spec, Mapping) else os.fspath(spec)
+    first = _provide(reader, spec, base, rootless=base_dir is None) if isinstance(spec, Mapping) else os.fspath(spec)
     layers = [os.fspath(p) for p in overlays]
     # With overlays, the spec is the first layer and they merge onto it in order (build -f).
     result = compile_paths([], options, [first, *layers], reader=reader) if layers else \
@@ -82,7 +85,7 @@ def validate(objects: Iterable[Mapping[str, Any]], *, fluid_version: str | None 
     docs, refused = [], []
     for i, obj in enumerate(objects):
         try:
-            docs.append(Document(f"objects[{i}]", 0, _plain(obj, (), set(), [0])))
+            docs.append(Document(f"objects[{i}]", 0, _plain(obj, (), set(), [0, 0])))
         except _NotPlain as exc:
             refused.append(Diagnostic("error", exc.message, f"objects[{i}]", path=_dotted(exc.path)))
         else:
@@ -112,7 +115,14 @@ def _plain(value: Any, path: tuple[str | int, ...], open_ids: set[int], count: l
     count[0] += 1
     if count[0] > MAX_NODES:
         raise _NotPlain(path, f"more than {MAX_NODES} values (the limit for one document)")
-    if value is None or isinstance(value, str | bool | int | float):
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= _TOO_LONG:
+        # A file's integer of more digits stays a string (yamlreader.MAX_INT_DIGITS): no manifest holds one, and
+        # printing it past 4,300 digits raises in Python itself. The size only: never the number.
+        raise _NotPlain(path, f"an integer of more than {MAX_INT_DIGITS} digits; no Kubernetes field holds one")
+    if isinstance(value, str):
+        _text(value, path, count)
+        return value
+    if value is None or isinstance(value, bool | int | float):
         return value
     if not isinstance(value, Mapping | list | tuple):
         raise _NotPlain(path, f"expected a mapping, list, string, number, boolean or null, found "
@@ -127,12 +137,25 @@ def _plain(value: Any, path: tuple[str | int, ...], open_ids: set[int], count: l
             out: dict[str, Any] = {}
             for key, item in value.items():
                 if not isinstance(key, str):
-                    raise _NotPlain(path, f"mapping keys must be strings, found {type(key).__name__} {key!r:.40}")
+                    shown = "" if isinstance(key, int) and abs(key) >= _TOO_LONG else f" {key!r:.40}"
+                    raise _NotPlain(path, f"mapping keys must be strings, found {type(key).__name__}{shown}")
+                _text(key, (*path, key[:40]), count)
                 out[key] = _plain(item, (*path, key), open_ids, count)
             return out
         return [_plain(item, (*path, i), open_ids, count) for i, item in enumerate(value)]
     finally:
         open_ids.discard(id(value))
+
+
+_TOO_LONG = 10 ** MAX_INT_DIGITS
+
+
+def _text(value: str, path: tuple[str | int, ...], count: list[int]) -> None:
+    """Count a string (or key) against the bytes a file may hold (yamlreader.MAX_BYTES): data in
+    memory is held to what the same data in a file would be."""
+    count[1] += len(value) if len(value) > MAX_BYTES else len(value.encode("utf-8", "surrogatepass"))
+    if count[1] > MAX_BYTES:
+        raise _NotPlain(path, f"more than {MAX_BYTES // (1024 * 1024)} MiB of text (the limit for one file)")
 
 
 def _dotted(path: tuple[str | int, ...]) -> str | None:
@@ -159,10 +182,10 @@ def _base(spec: SpecInput, base_dir: str | os.PathLike[str] | None) -> str:
     return os.path.abspath(base_dir)
 
 
-def _provide(reader: Any, spec: Mapping[str, Any], base: str) -> str:
+def _provide(reader: Any, spec: Mapping[str, Any], base: str, rootless: bool) -> str:
     """A mapping spec as a file only this compile sees, so it takes the path a file takes."""
     path = os.path.join(base, MAPPING_FILE)
-    reader.provide(path, dump(dict(spec)).encode("utf-8"))
+    reader.provide(path, dump(dict(spec)).encode("utf-8"), rootless=rootless)
     return path
 
 

@@ -1,7 +1,9 @@
 """Command line: options in, one call into the library, diagnostics and exit code out.
 
-Exit codes: 0 ok, 1 user error (bad spec, failed validation; nothing on stdout), 2 usage
-error, 3 internal error (a bug: please report it, with --traceback output).
+Exit codes: 0 ok, 1 user error (bad spec, failed validation; nothing on stdout) or a problem
+of the machine (output that cannot be written: a closed stdout, a full disk; a dependency
+missing from the installation), each said in one line, 2 usage error, 3 internal error (a
+bug: please report it, with --traceback output), 130 interrupted (Ctrl-C, SIGINT).
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ import click
 
 from . import __version__
 from .base import versions
-from .base.diagnostics import FluidgenError
-from .commands.usage import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, EXIT_USER, resolve
+from .base.diagnostics import FluidgenError, Unavailable
+from .commands.usage import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, EXIT_USER, resolve
 from .io import settings
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -90,11 +92,18 @@ def main(traceback: bool) -> None:
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--ignore", multiple=True, help="Lint rule ID to silence (repeatable).")
 @click.option("-q", "--quiet", is_flag=True, help="No summary line on stderr.")
+@click.option("--confine-from-env", is_flag=True,
+              help="For a sidecar serving many tenants: a spec's credentials.fromEnv may read only the Argo CD "
+                   "Application's own variables (ARGOCD_ENV_<NAME>) and those --from-env-allow names, never the "
+                   "sidecar's [env FLUIDGEN_CONFINE_FROM_ENV, the sidecar's own only].")
+@click.option("--from-env-allow", "from_env_allow", multiple=True, metavar="NAME",
+              help="With --confine-from-env: a variable of the sidecar's environment specs may read too "
+                   "(repeatable) [env FLUIDGEN_FROM_ENV_ALLOW, comma-separated, the sidecar's own only].")
 def build(specs: tuple[str, ...], overlays: tuple[str, ...], output_dir: str | None, write_secrets: bool,
           environment: str | None, sops_age: tuple[str, ...], fmt: str,
           fluid_version: str | None, namespace: str | None, allow_read: tuple[str, ...], gitops: str | None,
           target: str, operation_names: str | None, strict: bool,
-          ignore: tuple[str, ...], quiet: bool) -> int:
+          ignore: tuple[str, ...], quiet: bool, confine_from_env: bool, from_env_allow: tuple[str, ...]) -> int:
     """Compile SPECS (files or directories) into manifests on stdout."""
     from .commands.build import BuildArgs, TargetArgs, execute_build
 
@@ -102,7 +111,8 @@ def build(specs: tuple[str, ...], overlays: tuple[str, ...], output_dir: str | N
     return execute_build(BuildArgs(
         specs, TargetArgs(fluid_version, namespace, allow_read, gitops, operation_names, environment), overlays,
         output_dir, write_secrets, sops_age, fmt, target, strict, ignore, quiet,
-        cache_argv=startup.cache_argv if startup else None))
+        cache_argv=startup.cache_argv if startup else None, confine_from_env=confine_from_env,
+        from_env_allow=from_env_allow))
 
 
 def _finish(diags: list[Any], fmt: str) -> None:
@@ -505,8 +515,11 @@ def run(argv: list[str], cache_argv: list[str] | None = None) -> int:
 
         report.text(exc.diagnostics, sys.stderr)
         return EXIT_USER
-    except click.exceptions.Abort:
-        click.echo("fluidgen: aborted", err=True)
+    except click.exceptions.Abort:  # click's word for a KeyboardInterrupt (or EOF) during a command
+        click.echo("fluidgen: interrupted", err=True)
+        return EXIT_INTERRUPTED
+    except Unavailable as exc:
+        click.echo(f"fluidgen: error: {exc}", err=True)
         return EXIT_USER
     except click.ClickException as exc:
         exc.show()

@@ -92,8 +92,10 @@ def test_build_of_a_path_and_of_its_mapping_agree_with_the_command_line(example:
     cli = run_cli("build", str(EXAMPLES / example), env={})
     by_path = fluidgen.build(EXAMPLES / example, env={})
     assert by_path.ok and by_path.yaml() == cli.out
-    monkeypatch.chdir(EXAMPLES)  # files a mapping spec names are relative to the current directory
-    by_mapping = fluidgen.build(yaml.safe_load((EXAMPLES / example).read_text()), env={})
+    monkeypatch.chdir(EXAMPLES)  # relative paths start here, but only base_dir= or allow_read= lets it read
+    by_mapping = fluidgen.build(yaml.safe_load((EXAMPLES / example).read_text()), env={}, base_dir=EXAMPLES)
+    assert by_mapping.objects == by_path.objects
+    by_mapping = fluidgen.build(yaml.safe_load((EXAMPLES / example).read_text()), env={}, allow_read=[EXAMPLES])
     assert by_mapping.objects == by_path.objects
     # the same problems; only a file spec has a file and lines to point at
     assert [(d.severity, d.message, d.path, d.rule) for d in by_mapping.diagnostics] == [

@@ -169,8 +169,40 @@ def test_a_mapping_spec_in_the_filesystem_root_reads_no_file(monkeypatch: pytest
     monkeypatch.chdir("/")
     result = fluidgen.build(_root_reader("/etc/hostname"), env={})
     assert not result.ok and result.objects == []
-    assert any("filesystem root" in d.message and "base_dir" in d.message for d in result.diagnostics)
+    assert any("given as a mapping reads no file" in d.message and "base_dir" in d.message
+               for d in result.diagnostics)
     assert fluidgen.build(_root_reader("etc/hostname"), env={}).objects == []
+
+
+# -- a mapping spec without base_dir (issue 38, item 2) ---------------------------------------
+
+@pytest.mark.parametrize("reference", ["envFile", "fromFile", "scriptFile"])
+def test_a_mapping_spec_without_base_dir_reads_nothing_of_the_working_directory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reference: str) -> None:
+    """An Airflow worker's working directory holds ~/.aws/credentials and airflow.cfg: a mapping
+    handed to fluidgen.build() reads none of it into a Secret or a DataProcess script."""
+    home = tmp_path / "worker"
+    (home / ".aws").mkdir(parents=True)
+    (home / ".aws" / "credentials").write_text("fs.oss.accessKeyId=HOSTSECRETVALUE\n"
+                                                "fs.oss.accessKeySecret=HOSTSECRETVALUE\n")
+    (home / "airflow.cfg").write_text("fernet_key = HOSTSECRETVALUE\n")
+    monkeypatch.chdir(home)
+    spec = _root_reader(".aws/credentials")
+    if reference == "envFile":
+        spec["source"][0]["credentials"] = {"secretName": "leak", "envFile": ".aws/credentials"}
+    elif reference == "scriptFile":
+        spec["source"][0]["credentials"] = {"existingSecret": {"name": "oss", "keys": ["fs.oss.accessKeyId",
+                                                                                      "fs.oss.accessKeySecret"]}}
+        spec["dataflow"] = [{"name": "prep", "process": {"image": "busybox", "mountPath": "/data",
+                                                        "scriptFile": "airflow.cfg"}}]
+    result = fluidgen.build(spec, env={})
+    assert not result.ok and result.objects == [], result.diagnostics
+    assert any("reads no file unless" in d.message for d in result.diagnostics), result.diagnostics
+    assert "HOSTSECRETVALUE" not in repr(result.diagnostics)
+    # what the pipeline names is read: base_dir (its directory) or allow_read (directories)
+    assert fluidgen.build(spec, env={}, base_dir=home).ok
+    assert fluidgen.build(spec, env={}, allow_read=[home]).ok
+    assert not fluidgen.build(spec, env={}, allow_read=[home / ".aws" / "elsewhere"]).ok
 
 
 def test_base_dir_is_where_a_mapping_spec_reads(tmp_path: Path) -> None:
@@ -190,3 +222,45 @@ def test_a_spec_on_stdin_in_the_filesystem_root_reads_no_file() -> None:
 
     run = run_process("build", "-", cwd=Path("/"), stdin=json.dumps(_root_reader("/etc/hostname")))
     assert run.code == 1 and "filesystem root" in run.err and run.out == ""
+
+
+# -- the limits of a file hold for data in memory (issue 38, item 6) --------------------------
+
+def _mnist(**runtime: Any) -> dict[str, Any]:
+    return {"apiVersion": "fluidgen.io/v1alpha1", "kind": "CachedDataset", "metadata": {"name": "mnist"},
+            "source": [{"uri": "https://example.com/mnist/"}], "runtime": {"engine": "alluxio", "replicas": 1,
+                                                                           **runtime}}
+
+
+@pytest.mark.parametrize("number", [10**5000, -(10**5000), 10**40, 2**200],
+                         ids=["5001-digits", "minus-5001-digits", "41-digits", "2^200"])  # str() of the first raises
+def test_an_integer_no_file_can_hold_is_a_diagnostic_at_its_key(number: int) -> None:
+    result = fluidgen.build(_mnist(replicas=number), env={})
+    assert not result.ok and result.objects == []
+    assert [(d.path, d.message) for d in result.diagnostics] == [
+        ("runtime.replicas", "an integer of more than 40 digits; no Kubernetes field holds one")]
+    found = fluidgen.validate([{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"},
+                                "data": {"n": number}}])
+    assert [d.path for d in found] == ["data.n"]
+    keyed = fluidgen.build({**_mnist(), number: "x"}, env={})  # a key no file can hold either
+    assert not keyed.ok and "mapping keys must be strings, found int" in keyed.diagnostics[0].message
+
+
+def test_the_largest_integer_a_file_holds_still_builds() -> None:
+    assert fluidgen.build(_mnist(replicas=2), env={}).ok
+    result = fluidgen.build(_mnist(replicas=10**39), env={})  # 40 digits: checked by the spec, not the reader
+    assert not result.ok and all("40 digits" not in d.message for d in result.diagnostics)
+
+
+def test_text_past_a_files_limit_is_a_diagnostic_at_its_key() -> None:
+    big = "x" * (40 * 1024 * 1024)
+    spec = _mnist()
+    spec["metadata"]["annotations"] = {"example.com/note": big}
+    result = fluidgen.build(spec, env={})
+    assert not result.ok and result.objects == []
+    assert [(d.path, d.message) for d in result.diagnostics] == [
+        ('metadata.annotations["example.com/note"]', "more than 4 MiB of text (the limit for one file)")]
+    many = _mnist()  # many strings under the limit each, over it together
+    many["metadata"]["annotations"] = {f"example.com/n{i}": "y" * (1024 * 1024) for i in range(5)}
+    assert "more than 4 MiB of text" in fluidgen.build(many, env={}).diagnostics[0].message
+    assert fluidgen.build(_mnist(), env={}).ok

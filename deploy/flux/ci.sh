@@ -58,6 +58,13 @@ refuse_plaintext() {
   if [ -n "$found" ]; then
     die 1 "$found holds plaintext Secrets (build --write-secrets); flux push artifact ignores .gitignore and would publish them. Rebuild with --sops-age or without credential values"
   fi
+  # and every document of every YAML or JSON file by its content, whatever the file is called,
+  # hidden or behind a link: a Secret with values, alone or inside Lists at any depth (kustomize
+  # applies their items), unless sops sealed it
+  if ! find -L "$1" -type f \( -name '*.yaml' -o -name '*.yml' -o -name '*.json' \) \
+      -exec "$fluidgen" validate --specs-only --forbid-secret-values -- {} +; then
+    die 1 "$1 holds a Secret with plaintext values (named above); flux push artifact would publish it. Give Secrets as externalSecret/existingSecret, or --sops-age"
+  fi
 }
 
 push() {

@@ -73,6 +73,11 @@ def _printable(text: str) -> str:
     return text.translate(_CONTROLS)
 
 
+class Unavailable(Exception):
+    """Part of fluidgen's own installation is missing (a dependency's data): exit 1 with one
+    line saying what to install, never an internal error."""
+
+
 class FluidgenError(Exception):
     """A user error: bad input, failed validation. Exit code 1, no traceback."""
 

@@ -7,6 +7,26 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+APPLICATION_ENV = "ARGOCD_ENV_"  # how Argo CD hands a plugin an Application's spec.source.plugin.env entries
+
+
+@dataclass(frozen=True)
+class FromEnv:
+    """Which environment variables a spec's `credentials.fromEnv` may read.
+
+    Unconfined (the default: a developer's shell, CI), any variable. Confined (an Argo CD
+    sidecar serving many Applications, set by its operator only), a variable the Application
+    itself sets (Argo CD passes `spec.source.plugin.env` entries as ARGOCD_ENV_<name>:
+    reposerver/repository/repository.go getPluginParamEnvs) or one the operator's allow list
+    names; the sidecar's own variables (an age key, a Vault token) are never readable.
+    """
+
+    confined: bool = False
+    allow: frozenset[str] = frozenset()
+
+    def refuses(self, variable: str) -> bool:
+        return self.confined and not variable.startswith(APPLICATION_ENV) and variable not in self.allow
+
 
 @dataclass(frozen=True)
 class Options:
@@ -23,3 +43,4 @@ class Options:
     allow_read: tuple[str, ...] = ()  # directories specs may read files from, besides their own
     gitops: str | None = None  # "argocd" or "flux": no TTL on data operations (a spec's gitops: wins)
     hash_names: bool | None = None  # data operation names end in a hash of their spec (default: in GitOps mode)
+    from_env: FromEnv = field(default_factory=FromEnv)  # what credentials.fromEnv may read (the operator setting only)

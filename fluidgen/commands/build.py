@@ -78,6 +78,8 @@ class BuildArgs:
     ignore: tuple[str, ...] = ()
     quiet: bool = False
     cache_argv: list[str] | None = None  # the console script's argv: store the build under it
+    confine_from_env: bool = False  # the operator's: see io/settings.py from_env
+    from_env_allow: tuple[str, ...] = ()
 
     def check(self) -> None:
         """Flag combinations that cannot work (usage errors, exit 2)."""
@@ -97,7 +99,9 @@ class BuildArgs:
 
     def options(self) -> Options:
         return self.target_args.options(target=self.target, warnings_as_errors=self.strict,
-                                        ignore=ignore_ids(self.ignore))
+                                        ignore=ignore_ids(self.ignore),
+                                        from_env=resolve(lambda flags: settings.from_env(*flags),
+                                                         (self.confine_from_env, self.from_env_allow)))
 
 
 def execute_build(args: BuildArgs) -> int:

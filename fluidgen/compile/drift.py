@@ -25,6 +25,7 @@ from ..base import emit
 from ..base.diagnostics import Diagnostic, FluidgenError
 from ..base.manifest import Manifest, Tree
 from ..io.inputs import Reader
+from ..io.lists import open_items, secrets_in
 from ..io.yamlreader import MAX_BYTES, Document
 from .output import (
     GITIGNORE,
@@ -68,13 +69,12 @@ def _redact_secret(obj: Tree) -> Tree:
 
 
 def _flatten(docs: list[Any]) -> list[Any]:
-    """Documents, with a kubectl List (or --format json output) opened into its items."""
+    """Documents, with a kubectl List (or --format json output) opened into its items, Lists in
+    it too (io/lists.py open_items); one nested deeper than that reader opens stays whole."""
     out: list[Any] = []
     for d in docs:
-        if isinstance(d, dict) and str(d.get("kind", "")).endswith("List") and isinstance(d.get("items"), list):
-            out += d["items"]
-        else:
-            out.append(d)
+        opened = open_items(d)
+        out += [d] if opened is None else opened
     return out
 
 
@@ -259,13 +259,8 @@ def secret_values(reader: Reader, paths: list[str]) -> list[Diagnostic]:
 
 
 def _secret_documents(reader: Reader, path: str) -> list[Document]:
-    """The documents of a file that mentions Secret at all (none when it cannot be read)."""
-    try:
-        raw = reader.read(path)
-    except FluidgenError:
-        return []
-    if b"Secret" not in raw:
-        return []
+    """The documents of a file (none when it cannot be read). Every file is parsed: a byte
+    search for "Secret" misses a kind written with a YAML escape ("S\\x65cret")."""
     try:
         return reader.load(path)
     except FluidgenError:
@@ -275,8 +270,8 @@ def _secret_documents(reader: Reader, path: str) -> list[Document]:
 def _unsealed(doc: Document) -> list[Diagnostic]:
     """A diagnostic for each Secret of a document that holds values SOPS did not encrypt."""
     out = []
-    for obj in _flatten([doc.data]):
-        if isinstance(obj, dict) and has_values(obj) and not _sealed(obj):
+    for obj in secrets_in(doc.data):  # at any depth of Lists: kustomize applies them all
+        if has_values(obj) and not _sealed(obj):
             name = (obj.get("metadata") or {}).get("name") if isinstance(obj.get("metadata"), dict) else None
             out.append(doc.diag(("data",) if obj.get("data") else ("stringData",),
                                 f"Secret {name} holds credential values; never commit them (use "

@@ -28,6 +28,7 @@ from ..fluid.jobkinds import WORKLOADS as JOB_KINDS
 from ..fluid.updates import fixed_when_written
 from ..io.buildinputs import BuildInputs
 from ..io.inputs import Reader
+from ..io.lists import open_items
 from ..io.yamlreader import Document, overlay
 from ..lint import lint_objects
 from ..lower import mounts, runtime
@@ -96,7 +97,7 @@ def _context(spec: Spec, doc: Document, options: Options, reader: Reader | None,
     # A values file never carries credentials, so the Helm target does not read them.
     read = options.read_credentials and options.target == "fluid"
     ctx = Context(spec, doc, version, namespace, options.env, reader or Reader(allow=options.allow_read), read,
-                  gitops=mode != "none", spec_validators=spec_validator)
+                  from_env=options.from_env, gitops=mode != "none", spec_validators=spec_validator)
     ctx.hash_names = ctx.gitops if options.hash_names is None else options.hash_names
     return ctx
 
@@ -325,6 +326,9 @@ def _compile_project(directory: str, environment: str | None, options: Options, 
     if selected.options.gitops == "argocd":
         notes = _refuse_unlisted(notes, selected.unlisted, reader)
     result.diagnostics += notes
+    if (too_much := _over_budget(directory, selected, reader)) is not None:
+        result.diagnostics.append(too_much)
+        return result
     docs: list[Document] = []
     for chain in selected.chains:
         if len(chain) > 1:
@@ -336,6 +340,30 @@ def _compile_project(directory: str, environment: str | None, options: Options, 
     _add_passed(result, _listed_manifests(selected, reader, result.diagnostics), selected.options.namespace)
     _warnings_as_errors(result, selected.options)
     return result
+
+
+def _over_budget(directory: str, selected: project.Selected, reader: Reader) -> Diagnostic | None:
+    """An error when the environment's chains hold more than project.MAX_NODES values, each
+    file counted every time a chain uses it (it is parsed, merged and compiled that often):
+    the caps on specs and overlays bound the count of entries, this bounds their size, so a
+    large overlay shared by every chain buys no more work than one file may. Files that cannot
+    be read count nothing here; the build reports them."""
+    sizes: dict[str, int] = {}
+    total = 0
+    for chain in selected.chains:
+        for path in chain:
+            if path not in sizes:
+                try:
+                    sizes[path] = sum(len(d.positions) + 1 for d in reader.load(path))
+                except FluidgenError:
+                    sizes[path] = 0
+            total += sizes[path]
+    if total <= project.MAX_NODES:
+        return None
+    return Diagnostic(os.path.join(directory, project.FILE), 1, 1, "error",
+                      f'environment "{selected.name}" builds {total} values counting each file once per chain '
+                      f"that uses it; at most {project.MAX_NODES} (the work of one large spec file): build fewer "
+                      "or smaller specs per environment, or share less through overlays")
 
 
 def _listed_manifests(selected: project.Selected, reader: Reader, diagnostics: list[Diagnostic]) -> list[Tree]:
@@ -386,11 +414,11 @@ def _holds_objects_only(path: str, reader: Reader) -> bool:
 def _objects_in(data: Any) -> list[Tree] | None:
     """The Kubernetes objects a plain manifest's document holds, as kustomize reads it: itself,
     or the items of a list kind (kind ending in List, such as kubectl's v1 List, with items);
-    None when it is not made of objects."""
-    if isinstance(data, dict) and str(data.get("kind", "")).endswith("List") and isinstance(data.get("items"), list):
-        items: list[Tree] = data["items"]
-        return items if all(_is_object(i) for i in items) else None
-    return [data] if _is_object(data) else None
+    None when it is not made of objects. Lists inside Lists are opened at every depth
+    (io/lists.py open_items), as kustomize does: an inner List is never an object passed on
+    whole, with a Secret inside it that no check of top-level objects would see."""
+    found = open_items(data)
+    return found if found is not None and all(_is_object(o) for o in found) else None
 
 
 def overlay_files(files: list[str], reader: Reader, diagnostics: list[Diagnostic]) -> Document | None:

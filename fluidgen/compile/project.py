@@ -56,12 +56,25 @@ def _chain(value: object) -> object:
     return [value] if isinstance(value, str) else value
 
 
-Chain = Annotated[list[Annotated[str, Field(min_length=1)]], BeforeValidator(_chain), Field(min_length=1)]
+# Fixed bounds on the work one project file buys (issue 38): each environment builds at most
+# MAX_SPECS specs, each merged from at most MAX_OVERLAYS files, no entry twice, and at most
+# MAX_NODES values over its chains, a file counted once per chain that uses it (pipeline.py
+# _over_budget): about what one spec file at the YAML reader's node limit holds. So the largest
+# project fluidgen accepts stays within README's promise (10 s, 300 MB on 2 cores);
+# benchmarks/project_caps.py builds it, its figures are in README's threat model.
+MAX_SPECS = 500
+MAX_OVERLAYS = 10
+MAX_NODES = 100_000
+
+Chain = Annotated[list[Annotated[str, Field(min_length=1)]], BeforeValidator(_chain),
+                  Field(min_length=1, max_length=MAX_OVERLAYS)]
 
 
 class Environment(Model):
-    specs: list[Chain] = Field(min_length=1, description="Specs to build: a file, or a list of files merged in "
-                                                         "order into one spec (build -f).")
+    specs: list[Chain] = Field(min_length=1, max_length=MAX_SPECS,
+                               description=f"Specs to build: a file, or a list of files merged in order into one "
+                                           f"spec (build -f); at most {MAX_SPECS}, each of at most {MAX_OVERLAYS} "
+                                           "files, none twice.")
     namespace: Namespace | None = Field(None, description="Namespace for specs without metadata.namespace.")
     fluidVersion: FluidVersion | None = Field(None, description="Target Fluid version for specs without `fluid:`.")
     gitops: Literal["argocd", "flux", "none"] | None = Field(None, description="GitOps mode (see build --gitops).")
@@ -109,10 +122,9 @@ def is_project(data: object) -> bool:
 def check(doc: Document) -> list[Diagnostic]:
     """The problems of a project file's document (what `validate` says about fluidgen.yaml)."""
     try:
-        Project.model_validate(doc.data)
+        return repeats(Project.model_validate(doc.data), doc)
     except ValidationError as exc:
         return translate(exc, doc, Project)
-    return []
 
 
 def load(path: str, reader: Reader) -> tuple[Project, Document]:
@@ -121,9 +133,45 @@ def load(path: str, reader: Reader) -> tuple[Project, Document]:
     if len(docs) != 1 or not isinstance(docs[0].data, dict):
         raise FluidgenError([Diagnostic(path, 1, 1, "error", f"{FILE} holds one {KIND} mapping")])
     try:
-        return Project.model_validate(docs[0].data), docs[0]
+        project = Project.model_validate(docs[0].data)
     except ValidationError as exc:
         raise FluidgenError(translate(exc, docs[0], Project)) from None
+    if problems := repeats(project, docs[0]):
+        raise FluidgenError(problems)
+    return project, docs[0]
+
+
+def repeats(project: Project, doc: Document) -> list[Diagnostic]:
+    """An entry an environment lists twice, found while the file is validated (before anything
+    is compiled): the same spec or chain of overlays twice in specs, a file twice in one chain,
+    a file twice in manifests. Each would be built (or passed through) again only to clash with
+    itself: the work of a small file multiplied, not a different build."""
+    out = []
+    for name, env in sorted(project.environments.items()):
+        seen: dict[tuple[str, ...], int] = {}
+        for i, chain in enumerate(env.specs):
+            files = tuple(os.path.normpath(p) for p in chain)
+            if files in seen:
+                out.append(doc.diag(("environments", name, "specs", i), f"lists the same {_what(chain)} as "
+                                    f"specs[{seen[files]}]; each spec is built once: remove the repeat"))
+                continue
+            seen[files] = i
+            firsts: dict[str, int] = {}
+            for j, file in enumerate(files):
+                if file in firsts:
+                    out.append(doc.diag(("environments", name, "specs", i, j), f"merges {chain[j]} a second time "
+                                        f"(it is also file {firsts[file]} of this chain); each overlay is merged once"))
+                firsts.setdefault(file, j)
+        listed: dict[str, int] = {}
+        for i, path in enumerate(env.manifests):
+            if (first := listed.setdefault(os.path.normpath(path), i)) != i:
+                out.append(doc.diag(("environments", name, "manifests", i), f"lists {path} again (as manifests"
+                                    f"[{first}]); its objects would clash with themselves: remove the repeat"))
+    return out
+
+
+def _what(chain: list[str]) -> str:
+    return f"spec {chain[0]}" if len(chain) == 1 else f"chain of {len(chain)} files"
 
 
 def select(directory: str, wanted: str | None, options: Options, reader: Reader) -> Selected:

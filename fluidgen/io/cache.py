@@ -60,9 +60,9 @@ MAX_CANDIDATES = 256  # entries of one command line tried on a lookup (one per a
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 FORMAT = 6  # bump when the entry layout changes
 FINGERPRINTED = (".py", ".yaml", ".typed", ".json", ".lua")  # the files of the package a build can read
-_FLAGS = {"-q", "--quiet", "--strict"}
+_FLAGS = {"-q", "--quiet", "--strict", "--confine-from-env"}
 _VALUED = {"-n", "--namespace", "--fluid-version", "--format", "--target", "-f", "--file", "--ignore",
-           "--allow-read", "--gitops", "--operation-names", "--env"}
+           "--allow-read", "--gitops", "--operation-names", "--env", "--from-env-allow"}
 
 
 def enabled() -> bool:

@@ -43,12 +43,17 @@ class Reader:
         self._recorded: set[str] = set()
         self._real: dict[str, str] = {}
         self._allowed: dict[tuple[str, str | None, str, tuple[str, ...]], Path] = {}
+        self._rootless: set[str] = set()  # provided files whose directory is no root to read from
 
-    def provide(self, path: str, raw: bytes) -> None:
+    def provide(self, path: str, raw: bytes, rootless: bool = False) -> None:
         """Content for a file not written yet (`fluidgen import` proves a spec and the profile
-        beside it before writing either)."""
+        beside it before writing either). `rootless`: a spec that stands nowhere (the Python
+        API's mapping without base_dir): its directory lets it read nothing, only the allow
+        list does."""
         self._once[path] = raw
         self.inputs.uncacheable()
+        if rootless:
+            self._rootless.add(path)
 
     # -- plain reads --------------------------------------------------------------------
 
@@ -195,10 +200,12 @@ class Reader:
         # A spec in the filesystem root (a container's working directory, a spec given as a
         # mapping or on stdin there) would reach every file below it: the service account's
         # token, the host's keys. Its directory is no root for what it may read.
-        own = [r for r in (self._realpath(spec_dir), *(self._realpath(Path(f).parent) for f in sorted(layers)))
-               if r != os.path.abspath(os.sep)]
+        homes = [] if written_in in self._rootless else [spec_dir]
+        homes += [Path(f).parent for f in sorted(layers) if f not in self._rootless]
+        own = [r for r in (self._realpath(home) for home in homes) if r != os.path.abspath(os.sep)]
         if not any(inside(real, root) for root in (*own, *self.allow)):
-            raise FluidgenError([doc.diag(at, _outside(target, spec_dir, bool(own)), stage="inputs")])
+            why = _unrooted(target) if written_in in self._rootless else _outside(target, spec_dir, bool(own))
+            raise FluidgenError([doc.diag(at, why, stage="inputs")])
         try:
             mode = os.stat(path).st_mode
         except OSError:
@@ -230,6 +237,11 @@ def _outside(target: str, spec_dir: Path, rooted: bool) -> str:
                 f"of its own (the Python API: base_dir=), or {allow}")
     return (f"{target} is outside the spec's directory ({spec_dir}); fluidgen reads only files below it. "
             f"Move the file there, or {allow}")
+
+
+def _unrooted(target: str) -> str:
+    return (f"{target}: a spec given as a mapping reads no file unless told where it may: give base_dir= "
+            "(the directory its files are in) or allow_read= (directories it may read)")
 
 
 def inside(real: str, root: str) -> bool:

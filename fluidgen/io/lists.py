@@ -1,8 +1,12 @@
 """Kubernetes Lists (`kubectl get -o yaml`, `DatasetList`, ...) read item by item.
 
-One reader for every command that reads objects (validate, lint, import): each item
-becomes a document of its own, located at its line in the file, and a List inside a List is
-opened too, down to MAX_DEPTH levels; deeper nesting is refused with its location.
+One reader for every command that reads objects: validate, lint and import read documents
+(open_lists: each item becomes a document of its own, located at its line in the file),
+pass-through, diff and the Secret checks read data (open_items). Both open a List inside a
+List too, as kustomize does (kubernetes-sigs/kustomize api/resource/factory.go
+Factory.inlineAnyEmbeddedLists queues a *List's items to be read again, at any depth), down
+to MAX_DEPTH levels; deeper nesting is refused (never passed on unopened). secrets_in looks
+at every depth without a limit, so no nesting hides a Secret from it.
 """
 
 from __future__ import annotations
@@ -68,3 +72,32 @@ def _per_item(table: dict[PathT, V], count: int) -> list[dict[PathT, V]]:
         if len(path) >= 2 and path[0] == "items" and isinstance(path[1], int) and 0 <= path[1] < count:
             out[path[1]][path[2:]] = value
     return out
+
+
+def open_items(data: Any, depth: int = 0) -> list[Any] | None:
+    """The objects a document stands for, as kustomize reads it: itself, or the items of a List
+    with each List among them opened again (a null or missing items is no item); None when
+    items is not a list or Lists nest deeper than MAX_DEPTH."""
+    if not is_list(data):
+        return [data]
+    items = data.get("items")
+    if items is None:
+        return []
+    if not isinstance(items, list) or depth >= MAX_DEPTH:
+        return None
+    out: list[Any] = []
+    for item in items:
+        opened = open_items(item, depth + 1)
+        if opened is None:
+            return None
+        out += opened
+    return out
+
+
+def secrets_in(data: Any) -> list[dict[str, Any]]:
+    """Every Secret a document holds, itself or inside Lists at any depth."""
+    if isinstance(data, dict) and data.get("kind") == "Secret":
+        return [data]
+    if is_list(data) and isinstance(data.get("items"), list):
+        return [s for item in data["items"] for s in secrets_in(item)]
+    return []

@@ -16,6 +16,7 @@ import os
 from collections.abc import Mapping
 
 from ..base import names, versions
+from ..base.options import FromEnv
 
 PREFIXES = ("FLUIDGEN_", "ARGOCD_ENV_FLUIDGEN_")
 # Argo CD passes a plugin parameter `fluid-version` as PARAM_FLUID_VERSION. Only these: a
@@ -89,3 +90,26 @@ def allow_read(flags: tuple[str, ...], env: Mapping[str, str] | None = None) -> 
         raise SettingError(f"{OPERATOR_ONLY} is not valid UTF-8") from None
     extra = tuple(p for p in value.split(os.pathsep) if p)
     return (*flags, *extra)
+
+
+CONFINE_FROM_ENV = "FLUIDGEN_CONFINE_FROM_ENV"  # operator-only, like FLUIDGEN_ALLOW_READ
+FROM_ENV_ALLOW = "FLUIDGEN_FROM_ENV_ALLOW"
+_ON, _OFF = ("1", "true", "yes"), ("", "0", "false", "no")
+
+
+def from_env(confine: bool, allow: tuple[str, ...], env: Mapping[str, str] | None = None) -> FromEnv:
+    """Which variables a spec's credentials.fromEnv may read: confined by --confine-from-env or
+    the operator's FLUIDGEN_CONFINE_FROM_ENV, widened by --from-env-allow and
+    FLUIDGEN_FROM_ENV_ALLOW (comma-separated; an allow list confines too). Only these exact
+    names count: an Application sets ARGOCD_ENV_* and PARAM_* (never a bare FLUIDGEN_*), so no
+    prefixed copy can switch the confinement off or add to the list."""
+    env = os.environ if env is None else env
+    switch = env.get(CONFINE_FROM_ENV, "").strip().lower()
+    if switch not in (*_ON, *_OFF):
+        raise SettingError(f"{CONFINE_FROM_ENV}: expected 1 or 0 (true or false)")
+    listed = tuple(n.strip() for n in env.get(FROM_ENV_ALLOW, "").split(",") if n.strip())
+    names = (*allow, *listed)
+    for name in names:
+        if not name.isascii() or not name.replace("_", "a").isalnum() or name[0].isdigit():
+            raise SettingError(f"--from-env-allow/{FROM_ENV_ALLOW}: {name!r} is not an environment variable name")
+    return FromEnv(confined=confine or switch in _ON or bool(names), allow=frozenset(names))

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from ..base.diagnostics import FluidgenError, PathT
 from ..base.names import secret_key
+from ..base.options import APPLICATION_ENV
 from ..io.buildinputs import Recipe
 from ..io.secretsource import parse_env_file
 from ..model.context import Context
@@ -102,7 +103,14 @@ def _values(ctx: Context, creds: Credentials, at: PathT) -> tuple[dict[str, str]
 
 def _env_value(ctx: Context, var: str, opt: str, at: PathT) -> str | None:
     """The value of a fromEnv variable, or None after reporting why it cannot be used (unset,
-    not valid UTF-8, or not a string at all: the Python API's env= is any mapping)."""
+    not valid UTF-8, not a string at all: the Python API's env= is any mapping, or one a
+    confined sidecar does not let a spec read: the message names the variable, never a value)."""
+    if ctx.from_env.refuses(var):
+        ctx.report(at, f"environment variable {var} is not the Application's (needed for {opt}): this Argo CD "
+                       f"sidecar lets a spec read only the variables its Application sets (spec.source.plugin.env, "
+                       f"passed as {APPLICATION_ENV}<NAME>: write fromEnv: {{{opt}: {APPLICATION_ENV}<NAME>}}) and "
+                       "those its operator allows (--from-env-allow, FLUIDGEN_FROM_ENV_ALLOW)", stage="credentials")
+        return None
     value: object = ctx.env.get(var)
     if value is None and var not in ctx.env:
         problem = "is not set"

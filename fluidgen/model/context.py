@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..base.diagnostics import Diagnostic, PathT, Severity
 from ..base.manifest import Tree
+from ..base.options import FromEnv
 from ..base.structural.validate import Validator
 from ..fluid.common import GROUP_VERSION
 from ..io.inputs import Reader
@@ -65,6 +66,7 @@ class Context:
     env: Mapping[str, str]
     reader: Reader
     read_credentials: bool = True
+    from_env: FromEnv = field(default_factory=FromEnv)  # which variables credentials.fromEnv may read
     gitops: bool = False  # Argo CD or Flux: data operations are never deleted by Fluid
     hash_names: bool = False  # data operation names end in a hash of their spec: an edit runs it again
     # (version, kind) -> the validator of that kind's spec: the Fluid API model, handed in from

@@ -19,6 +19,7 @@ import json
 from functools import cache
 from pathlib import Path
 
+from ..diagnostics import Unavailable
 from ..manifest import Tree
 from ..quantity import QUANTITY_RE
 from .validate import PathT, Validator
@@ -36,7 +37,7 @@ VOLUME_SOURCE = "io.k8s.api.core.v1.VolumeSource"
 PVC = "io.k8s.api.core.v1.PersistentVolumeClaim"
 
 
-class SchemasMissing(LookupError):
+class SchemasMissing(LookupError, Unavailable):
     """kubernetes-validate is not installed, or lacks the requested Kubernetes version."""
 
 
@@ -47,7 +48,9 @@ def _schema_root() -> Path:
     spec = importlib.util.find_spec("kubernetes_validate")
     locations = list(spec.submodule_search_locations or []) if spec is not None else []
     if not locations:
-        raise SchemasMissing("kubernetes-validate is not installed; reinstall fluidgen")
+        raise SchemasMissing("kubernetes-validate (the Kubernetes schemas fluidgen checks objects against) is not "
+                             "installed in this Python environment; reinstall fluidgen, or pip install "
+                             "kubernetes-validate")
     return Path(locations[0]) / "kubernetes-json-schema"
 
 
