@@ -24,7 +24,7 @@ from fluidgen.fluid import fluidbase
 from fluidgen.fluid.operations import OPERATIONS, PARALLEL_WORKERS
 
 from .conftest import RESULTS
-from .fluid_src import COMMITS, tree
+from .fluid_src import COMMITS, need_tree
 
 FIXTURES = Path(__file__).parent / "fluid_fixtures"
 Case = dict[str, Any]
@@ -190,10 +190,7 @@ def test_fixture_names_fluid_tests_that_exist(file: str) -> None:
     missing = []
     for case in doc["cases"]:
         for version, test in case["tests"].items():
-            root = tree(version)
-            if root is None:
-                continue
-            text = (root / case.get("source", doc["source"])).read_text()
+            text = (need_tree(version) / case.get("source", doc["source"])).read_text()
             for part in test.split(" / "):
                 if not re.search(re.escape(part.strip()), text):
                     missing.append(f"{case['id']} at {version}: {part!r}")
