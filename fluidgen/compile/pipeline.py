@@ -50,6 +50,9 @@ class CompileResult:
     inputs: BuildInputs = field(default_factory=BuildInputs)
     gitops: set[str] = field(default_factory=set)  # the GitOps modes the specs were built in
     fluid_versions: set[str] = field(default_factory=set)  # the Fluid versions they target
+    # (kind, namespace, name) of each built object -> the Fluid version its spec was built for
+    # (its fluid:, else the setting): `plan` and `diff` judge its edits at that version
+    built_for: dict[tuple[str, str, str], str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -422,7 +425,9 @@ def _compile_all(docs: list[Document], options: Options, result: CompileResult, 
         result.diagnostics += diags
         result.specs += 1
         result.gitops.add(gitops_mode(doc.data, options))
-        result.fluid_versions.add(_fluid_version(doc.data, options))
+        version = _fluid_version(doc.data, options)
+        result.fluid_versions.add(version)
+        result.built_for.update({_identity(o): version for o in objects if isinstance(o.get("metadata"), dict)})
         origin.update({id(o): doc for o in objects})
         ranked += [(kinds.rank(str(o.get("kind", ""))), result.specs, i, o) for i, o in enumerate(objects)]
     ranked.sort(key=lambda r: r[:3])

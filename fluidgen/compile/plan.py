@@ -226,10 +226,13 @@ def _bound_runtime(dataset: Key, objects: Iterable[Tree]) -> Tree | None:
     return None
 
 
-def classify(old: list[Manifest], new: list[Manifest], version: str | None = None) -> list[Edit]:
+def classify(old: list[Manifest], new: list[Manifest], version: str | None = None,
+             built_for: Mapping[Key, str] | None = None, running: Mapping[Key, str] | None = None) -> list[Edit]:
     """Every changed field of every object present before and after, and the operations added
-    or removed, with what Fluid (at `version`, default versions.DEFAULT) will do about it."""
-    version = version or versions.DEFAULT
+    or removed, with what Fluid will do about it. Each object is judged at the Fluid version
+    that runs it (judged_at): `running` (what the deployed objects were built for, when known:
+    plan --against git:REV), else `built_for` (the version its spec builds for: its fluid:, else
+    the setting), else `version`, else versions.DEFAULT."""
     old = in_build_namespace(old, new)
     before = {_key(o): _without_defaults(o, after_of(o, new)) for o in old if isinstance(o, dict)}
     after = {_key(o): o for o in new if isinstance(o, dict)}
@@ -237,8 +240,22 @@ def classify(old: list[Manifest], new: list[Manifest], version: str | None = Non
     left = {(kind, was, name) for (kind, _, name), was in moved.items()}
     edits: list[Edit] = []
     for key in sorted((set(before) | set(after)) - left):
-        edits += _key_edits(key, before, after, moved, version)
+        at, note = judged_at(key, version, built_for or {}, running or {})
+        edits += [replace(e, note=f"{e.note}; {note}" if e.note else note) if note else e
+                  for e in _key_edits(key, before, after, moved, at)]
     return edits
+
+
+def judged_at(key: Key, version: str | None, built_for: Mapping[Key, str], running: Mapping[Key, str]
+              ) -> tuple[str, str]:
+    """(the Fluid version an edit of object `key` is judged at, a note when the edit also moves
+    the spec's fluid: pin). Edits are carried out by the Fluid that runs the object now: after a
+    pin change that is still the old version, until Fluid itself is upgraded."""
+    new = built_for.get(key) or version or versions.DEFAULT
+    now = running.get(key)
+    if now is None or now == new:
+        return new, ""
+    return now, f"judged at Fluid {now}, which runs it now; the spec's fluid: pin moves it to {new}"
 
 
 def _key_edits(key: Key, before: dict[Key, Tree], after: dict[Key, Tree], moved: dict[Key, str],
