@@ -151,3 +151,55 @@ def test_every_storage_fact_names_the_fluid_code_that_reads_it() -> None:
                for table in (e.mounts.storage, e.mounts.migrate_storage) for scheme, facts in table.items()
                if facts.source is None]
     assert not missing, missing
+
+
+JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata: {name: check, namespace: default}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: check
+          image: busybox
+          command: [/bin/sh]
+          args:
+            - -c
+            - |
+              value_a="$(cat /data/a 2>/dev/null || true)"
+              echo "bucket-a: ${value_a:-<empty>} ${value_b-<unset>} ${value_c:+<set>}" >&2
+              %s
+"""
+
+
+def test_fg102_leaves_a_shell_expansion_default_in_a_container_script_alone(tmp_path: Path) -> None:
+    """Issue 42 (9): the word of ${v:-<empty>} in a container's shell script is the script's own
+    text (POSIX 2.6.2), as in Fluid's test/gha-e2e/jindo/multi-oss-job.yaml at master, which its
+    end-to-end CI applies to a real cluster. A <placeholder> anywhere else stays an error."""
+    ok = _lint(tmp_path, JOB % "exit 1")
+    assert "FG102" not in ok, ok
+    left = _lint(tmp_path, JOB % "cp /data/a <bucket-name>")
+    assert "[FG102]" in left and "placeholder <bucket-name>" in left
+    option = _lint(tmp_path, dataset(mounts='[{mountPoint: "s3://b/", name: d, options: {region: '
+                                            '"${REGION:-<s3-bucket-region>}"}}]'), runtime())
+    assert "[FG102]" in option and "<s3-bucket-region>" in option  # a mount option is no shell script
+
+
+def test_fg102_reads_a_dataprocess_script_as_shell(tmp_path: Path) -> None:
+    process = """\
+apiVersion: data.fluid.io/v1alpha1
+kind: DataProcess
+metadata: {name: p, namespace: default}
+spec:
+  dataset: {name: demo, namespace: default}
+  processor:
+    script:
+      image: busybox
+      command: [bash]
+      source: |
+        echo "${OUT:-<none>}" %s
+"""
+    assert "FG102" not in _lint(tmp_path, process % "", dataset(), runtime())
+    assert "[FG102]" in _lint(tmp_path, process % "> <output-file>", dataset(), runtime())

@@ -60,9 +60,26 @@ def placeholders(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
     if not _may_hold_placeholder(entry.obj):
         return
     for path, text in walk_strings(entry.obj):
-        match = PLACEHOLDER.search(text)
+        match = PLACEHOLDER.search(SHELL_DEFAULT.sub("", text) if _shell_text(path) else text)
         if match:
             yield Finding(path, f"placeholder {match.group(0)} was never filled in")
+
+
+# A shell parameter expansion with a word to use when the variable is unset or empty: ${v:-word},
+# ${v-word}, ${v:=word}, ${v:?word}, ${v:+word} and the forms without ':' (POSIX Shell Command
+# Language 2.6.2). The word is the script's own text ("<empty>" in `echo "${v:-<empty>}"`, as in
+# Fluid's test/gha-e2e/jindo/multi-oss-job.yaml at master), never a value left to fill in.
+SHELL_DEFAULT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=?+][^}]*\}")
+_CONTAINERS = frozenset({"containers", "initContainers", "ephemeralContainers"})
+
+
+def _shell_text(path: PathT) -> bool:
+    """Whether the string at `path` is a container's command or args (what a shell may run: a
+    pod template of any kind) or a DataProcess script (spec.processor.script command, args or
+    source), where shell expansions are the program's text."""
+    strings = [p for p in path if isinstance(p, str)]
+    in_container = len(strings) >= 2 and strings[-2] in _CONTAINERS and strings[-1] in ("command", "args")
+    return in_container or (strings[-2:-1] == ["script"] and strings[-1] in ("command", "args", "source"))
 
 
 def _may_hold_placeholder(obj: object) -> bool:
@@ -273,8 +290,11 @@ spec:
         description="Fluid's samples write values to fill in as `<bucket-name>` or `<s3-bucket-region>`. A "
                     "manifest copied without filling them in is accepted by the API server and fails only when "
                     "the engine mounts the storage. Every string of every object except Secrets is checked "
-                    "(Secret values are never read or quoted).",
+                    "(Secret values are never read or quoted), except the word of a shell expansion such as "
+                    "`${v:-<empty>}` in a container's command or args or a DataProcess script: that is the "
+                    "script's own text.",
         sources=(source("docs/en/samples/s3_configuration.md", "bucket-name"),),
+        elsewhere=("POSIX Shell Command Language 2.6.2 Parameter Expansion: the word of ${parameter:-word}",),
         example=Example("""\
 apiVersion: data.fluid.io/v1alpha1
 kind: Dataset
