@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from fluidgen.engines.alluxio import JNI_FUSE_DEFAULT, MOUNT_CONFIG_STORAGE
 
 from .conftest import run_cli
@@ -203,3 +205,43 @@ spec:
 """
     assert "FG102" not in _lint(tmp_path, process % "", dataset(), runtime())
     assert "[FG102]" in _lint(tmp_path, process % "> <output-file>", dataset(), runtime())
+
+
+@pytest.mark.parametrize("kind", ["AlluxioRuntime", "GooseFSRuntime"])
+@pytest.mark.parametrize(("mounts", "flagged"), [
+    # issue 42 (2): a pvc:// (or local://) mount at "/" is a volume at /underFSStorage joined with "/",
+    # the root itself (pkg/utils/ufs_path_builder.go GenLocalStoragePath): honoured, alone or not
+    ('[{mountPoint: "pvc://imagenet", name: a, path: /}]', None),
+    ('[{mountPoint: "local:///mnt/data", name: a, path: /}]', None),
+    ('[{mountPoint: "pvc://imagenet", name: a, path: /}, {mountPoint: "oss://b/val/", name: v}]', None),
+    # the single object-store mount at "/" is the root (GenAlluxioUFSRootPath)
+    ('[{mountPoint: "oss://b/train/", name: t, path: /}]', None),
+    # one object-store mount at "/" of several: the root is /underFSStorage, mountUFS skips "/"
+    ('[{mountPoint: "oss://b/train/", name: t, path: /}, {mountPoint: "oss://b/val/", name: v}]', 0),
+    ('[{mountPoint: "pvc://imagenet", name: a}, {mountPoint: "oss://b/train/", name: t, path: /}]', 1),
+])
+def test_fg124_flags_only_an_object_store_mount_at_the_root_beside_others(
+        kind: str, mounts: str, flagged: int | None, tmp_path: Path) -> None:
+    err = run_cli("lint", "--fluid-version", "v1.0.8", *_files(tmp_path, dataset(mounts=mounts), runtime(kind))).err
+    lines = [x for x in err.splitlines() if "[FG124]" in x]
+    if flagged is None:
+        assert not lines, err
+    else:
+        assert len(lines) == 1 and f"spec.mounts[{flagged}].path" in lines[0] and kind in lines[0], err
+
+
+def test_fg124_speaks_for_the_alluxio_like_engines_only(tmp_path: Path) -> None:
+    """Jindo mounts every mount at its path, "/" included (jindocache/ufs_internal.go mountUFS):
+    no engine but Alluxio and GooseFS has the rule's root."""
+    from fluidgen.engines.engine_table import ENGINES
+
+    assert sorted(n for n, e in ENGINES.items() if e.mounts.alluxio_root) == ["alluxio", "goosefs"]
+    mounts = '[{mountPoint: "oss://b/train/", name: t, path: /}, {mountPoint: "oss://b/val/", name: v}]'
+    err = run_cli("lint", *_files(tmp_path, dataset(mounts=mounts), runtime("JindoRuntime"))).err
+    assert "FG124" not in err
+
+
+def _files(tmp_path: Path, *docs: str) -> list[str]:
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text("---\n".join(docs))
+    return [str(manifest)]

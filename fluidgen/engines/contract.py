@@ -226,6 +226,9 @@ class Mounts:
     # (thin: mounts added later, vineyard: none at all). Whether it takes mounts is `takes_mounts`.
     needs_mounts: bool = True
     references: bool = False  # the runtime a dataset:// reference Dataset gets (Fluid ignores its spec)
+    # Its namespace root is chosen as Alluxio's (GenAlluxioUFSRootPath): a mount at path "/" is
+    # honoured only when it is the single mount or local:// / pvc:// (fluidbase.unmounted_at_root; FG124).
+    alluxio_root: bool = False
     # Where plain storage options (an endpoint, a region) may also come from the runtime's
     # properties (Alluxio's site properties), not only the mount's options and sharedOptions.
     options_in_properties: FluidSource | None = None

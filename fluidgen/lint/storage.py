@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 
 from ..base.diagnostics import PathT
-from ..base.fluidsource import source
+from ..base.fluidsource import source, sources_of_function
 from ..base.manifest import Tree, levels_of, mounts_of, walk_strings
 from ..base.manifest_index import Entry, ManifestIndex
 from ..base.names import dns1035_label, dns1123_subdomain
@@ -18,7 +18,7 @@ from ..base.uri import is_reference, scheme_of
 from ..catalog.kinds import table
 from ..engines.contract import Engine
 from ..engines.engine_table import ENGINES
-from ..fluid.fluidbase import fastest_level
+from ..fluid.fluidbase import fastest_level, unmounted_at_root
 from .binding import engine_of
 from .docs import runtime_head
 
@@ -45,6 +45,26 @@ def plain_credentials(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
         if SECRET_OPTION.search(str(key)):
             yield Finding(("spec", "sharedOptions", key), f"credential {key} is in plain sharedOptions; "
                                                           "use sharedEncryptOptions")
+
+
+def root_path_not_mounted(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
+    """FG124: an object-store mount at path "/" beside other mounts, for an engine whose namespace
+    root is Alluxio's (Mounts.alluxio_root; the fact: fluidbase.unmounted_at_root)."""
+    runtime = index.bound_runtime(entry)
+    engine = engine_of(runtime.obj) if runtime is not None else None
+    if engine is None or not engine.mounts.alluxio_root:
+        return
+    mounts = mounts_of(entry.obj)
+    given = [(_text(m.get("name")), str(m.get("mountPoint", "")), _text(m.get("path"))) for m in mounts]
+    for i in unmounted_at_root(given):
+        yield Finding(("spec", "mounts", i, "path"),
+                      f'path "/" on one mount of {len(mounts)} is never mounted: {engine.kind} keeps its local '
+                      "/underFSStorage at the root and skips a mount at a path already mounted, which the root "
+                      "always is. Drop path (the mount appears at /<name>) or the other mounts")
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def _read_as_secret(engine: Engine | None, mount: Tree) -> frozenset[str]:
@@ -285,6 +305,31 @@ spec:
       options:
         fs.oss.accessKeySecret: s3cr3t
 """, "The key secret sits in the Dataset in plain text; put it in a Secret and name it in encryptOptions.")),
+    Rule(
+        "FG124", "error", 'path "/" on one object-store mount of several is never mounted (Alluxio, GooseFS)',
+        root_path_not_mounted, kinds=frozenset({"Dataset"}),
+        description="An Alluxio or GooseFS runtime mounts a Dataset's storage at the root of its namespace only "
+                    "when it is the Dataset's single mount; with several mounts the root is the master's local "
+                    '/underFSStorage, and an object-store mount at `path: /` is skipped as already mounted, so its '
+                    "data never appears. A `pvc://` or `local://` mount at `/` is honoured, alone or beside others: "
+                    "Fluid puts its volume at /underFSStorage itself, the root.",
+        # GooseFS's own sources (v1.0.8 only) are on its engine record's Mounts.alluxio_root
+        sources=sources_of_function(unmounted_at_root),
+        example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: imagenet, namespace: default}
+spec:
+  mounts:
+    - {mountPoint: "oss://imagenet-bucket/train/", name: train, path: /}
+    - {mountPoint: "oss://imagenet-bucket/val/", name: val}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: AlluxioRuntime
+metadata: {name: imagenet, namespace: default}
+spec:
+  replicas: 1
+""", 'train at path "/" is never mounted: the root is /underFSStorage, mounted already.')),
     Rule(
         "FG102", "error", "a <placeholder> from documentation is not a real value", placeholders,
         description="Fluid's samples write values to fill in as `<bucket-name>` or `<s3-bucket-region>`. A "
