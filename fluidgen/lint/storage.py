@@ -313,7 +313,7 @@ spec:
                     '/underFSStorage, and an object-store mount at `path: /` is skipped as already mounted, so its '
                     "data never appears. A `pvc://` or `local://` mount at `/` is honoured, alone or beside others: "
                     "Fluid puts its volume at /underFSStorage itself, the root.",
-        # GooseFS's own sources (v1.0.8 only) are on its engine record's Mounts.alluxio_root
+        # GooseFS's own sources (the versions that have it) are on its engine record's Mounts.alluxio_root
         sources=sources_of_function(unmounted_at_root),
         example=Example("""\
 apiVersion: data.fluid.io/v1alpha1
@@ -324,12 +324,8 @@ spec:
     - {mountPoint: "oss://imagenet-bucket/train/", name: train, path: /}
     - {mountPoint: "oss://imagenet-bucket/val/", name: val}
 ---
-apiVersion: data.fluid.io/v1alpha1
-kind: AlluxioRuntime
-metadata: {name: imagenet, namespace: default}
-spec:
-  replicas: 1
-""", 'train at path "/" is never mounted: the root is /underFSStorage, mounted already.')),
+""" + runtime_head("alluxio") + "  replicas: 1\n",
+            'train at path "/" is never mounted: the root is /underFSStorage, mounted already.')),
     Rule(
         "FG102", "error", "a <placeholder> from documentation is not a real value", placeholders,
         description="Fluid's samples write values to fill in as `<bucket-name>` or `<s3-bucket-region>`. A "
