@@ -112,11 +112,11 @@ def _lower(ctx: Context) -> list[Manifest]:
     plans += [shared.secret] if shared is not None and shared.secret is not None else []
     operations, operation_plans = lower_dataflow(ctx, engine)
     objects = [secret(ctx, p) for p in merge_secrets(ctx, plans + operation_plans)]
+    # the Dataset first: what reads its access modes (FUSE ro/rw, the jobs' volumes) reads it as built
+    built = dataset(ctx, mount_list, shared.encrypt_options if shared else None)
     objects += mounts.nfs_objects(ctx)
     objects += engine.hooks.extra_objects(ctx)
-    shared_options = shared.encrypt_options if shared else None
-    objects += [dataset(ctx, mount_list, shared_options), runtime.runtime(ctx, engine), *submitter_rbac(ctx),
-                *operations, *lower_workloads(ctx, engine)]
+    objects += [built, runtime.runtime(ctx, engine), *submitter_rbac(ctx), *operations, *lower_workloads(ctx, engine)]
     return objects
 
 

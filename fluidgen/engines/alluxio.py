@@ -340,7 +340,7 @@ def _finish(ctx: Context, tree: Tree) -> Tree:
     opts = args[at][len(FUSE_OPTS):].split(",")
     if {"ro", "rw"} & set(opts):
         return tree
-    mode = "ro" if read_only_dataset(ctx.spec.accessModes) else "rw"
+    mode = "ro" if read_only_dataset(ctx.access_modes()) else "rw"
     opts.insert(1 if opts[:1] == ["kernel_cache"] else 0, mode)  # where Fluid's own sets have it
     args[at] = FUSE_OPTS + ",".join(o for o in opts if o)
     return tree

@@ -177,7 +177,7 @@ def _resources(w: Workload) -> Tree:
 def _volumes(ctx: Context, w: Workload) -> tuple[list[Tree], list[Tree]]:
     """The container's volume mounts and the pod's volumes: the Dataset's claim (read-only when
     Fluid serves the Dataset read-only: fluidbase.read_only_dataset) and the shared memory."""
-    read_only = {"readOnly": True} if read_only_dataset(ctx.spec.accessModes) else {}
+    read_only = {"readOnly": True} if read_only_dataset(ctx.access_modes()) else {}
     mounts: list[Tree] = [{"name": DATA_VOLUME, "mountPath": posixpath.normpath(w.mountPath), **read_only}]
     volumes: list[Tree] = [{"name": DATA_VOLUME, "persistentVolumeClaim": {"claimName": ctx.name, **read_only}}]
     if w.shm is not None:

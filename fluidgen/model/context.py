@@ -74,6 +74,14 @@ class Context:
     origins: Origins = field(default_factory=Origins)
     # spec key path -> its file position: a profile traces sixty settings to one key
     located: dict[PathT, tuple[str, int, int]] = field(default_factory=dict, repr=False)
+    # the access modes of the Dataset as built (lower/dataset.py sets them, overrides included)
+    built_access_modes: list[str] | None = None
+
+    def access_modes(self) -> list[str]:
+        """The Dataset's access modes as finally built: the spec's accessModes, or what
+        dataset.overrides made of them. Every fact that reads them (FUSE ro/rw, the jobs'
+        volumes) reads these; before the Dataset is built, the spec's."""
+        return list(self.spec.accessModes if self.built_access_modes is None else self.built_access_modes)
 
     @property
     def name(self) -> str:
