@@ -25,6 +25,7 @@ from ..base.structural.dsl import Schema
 from ..fluid.sync import (
     APPLIED,
     FUSE_CONFIG,
+    FUSE_ONLY,
     NO_MOUNT_SYNC,
     ON_RESTART,
     RECREATE,
@@ -41,8 +42,8 @@ if TYPE_CHECKING:
 
     from ..model.specparts import CacheTier
 
-__all__ = ["APPLIED", "FUSE_CONFIG", "NO_MOUNT_SYNC", "ON_RESTART", "RECREATE", "ROLLING", "Context", "EditFact",
-           "Engine", "ExtraKind", "MountSync", "SpecSection", "Storage", "edits", "scales"]
+__all__ = ["APPLIED", "FUSE_CONFIG", "FUSE_ONLY", "NO_MOUNT_SYNC", "ON_RESTART", "RECREATE", "ROLLING", "Context",
+           "EditFact", "Engine", "ExtraKind", "MountSync", "SpecSection", "Storage", "edits", "scales"]
 
 
 @dataclass(frozen=True)
@@ -328,6 +329,9 @@ class Edits:
     runtime: tuple[EditFact, ...] = ()
     # How it takes up edits of its Dataset's mounts, per Fluid version (fluid/sync.py MountSync).
     mounts: tuple[MountSync, ...] = (NO_MOUNT_SYNC,)
+    # What its sync does with an edit of its Dataset's other fields (a prefix of the Dataset's spec,
+    # such as accessModes), per Fluid version: fields not listed wait for a re-created runtime.
+    dataset: tuple[EditFact, ...] = ()
 
 
 @dataclass(frozen=True)
