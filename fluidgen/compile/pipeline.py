@@ -29,7 +29,7 @@ from ..fluid.updates import fixed_when_written
 from ..io.buildinputs import BuildInputs
 from ..io.inputs import Reader
 from ..io.yamlreader import Document, overlay
-from ..lint import lint_objects
+from ..lint import IGNORE_ANNOTATION, ignore_annotation, lint_objects
 from ..lower import mounts, runtime
 from ..lower.dataflow import lower_dataflow
 from ..lower.dataset import dataset, merge_secrets, secret
@@ -81,6 +81,7 @@ def compile_document(doc: Document, options: Options, reader: Reader | None = No
     if not versions.has(ctx.version, engine.name):
         return [], ctx.diagnostics  # there is no schema to lower into
     objects = _lower(ctx)
+    _record_waivers(ctx, objects, spec.lint.ignore)
     _for_gitops(mode, objects)
     ctx.diagnostics += without_consequences(self_check(ctx, objects), ctx.diagnostics)
     if options.lint:
@@ -90,6 +91,19 @@ def compile_document(doc: Document, options: Options, reader: Reader | None = No
     if options.target == "alluxio-helm" and not errors_in(ctx.diagnostics):
         return _helm(objects, ctx, engine.name)
     return objects, ctx.diagnostics
+
+
+def _record_waivers(ctx: Context, objects: list[Manifest], ignore: Iterable[str]) -> None:
+    """The spec's lint.ignore and its profiles' waivers, written on each object they concern
+    (lint.IGNORE_ANNOTATION): `validate --lint` of the output then stays as quiet as the build."""
+    rules = sorted(set(ignore))
+    for obj in objects:
+        waived = ctx.origins.waivers(obj)
+        meta = obj.get("metadata")
+        if not (rules or waived) or not isinstance(meta, dict):
+            continue
+        annotations = meta.setdefault("annotations", {})
+        annotations[IGNORE_ANNOTATION] = ignore_annotation(str(annotations.get(IGNORE_ANNOTATION, "")), rules, waived)
 
 
 def _context(spec: Spec, doc: Document, options: Options, reader: Reader | None, mode: str) -> Context:

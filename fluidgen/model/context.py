@@ -43,6 +43,10 @@ class Origins:
         """Rules a profile breaks on purpose at `path` (and below), with its reason given there."""
         self._waived.setdefault(id(obj), []).append((path, rules))
 
+    def waivers(self, obj: Tree) -> list[tuple[str, PathT]]:
+        """(rule, path) of every waiver recorded on `obj`, in the order recorded."""
+        return [(rule, at) for at, rules in self._waived.get(id(obj), ()) for rule in sorted(rules)]
+
     def waived(self, obj: Tree, path: PathT, rule: str) -> bool:
         return any(rule in rules and path[:len(at)] == at for at, rules in self._waived.get(id(obj), ()))
 
