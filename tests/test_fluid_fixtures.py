@@ -16,12 +16,14 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
+from fluidgen import api
 from fluidgen.base.quantity import to_bytes
 from fluidgen.base.versions import NAMES
 from fluidgen.engines import alluxio, efc, jindo
 from fluidgen.engines.engine_table import ENGINES
 from fluidgen.fluid import fluidbase
 from fluidgen.fluid.operations import OPERATIONS, PARALLEL_WORKERS
+from fluidgen.importer import mapping
 
 from .conftest import RESULTS
 from .fluid_src import COMMITS, need_tree
@@ -102,12 +104,36 @@ def _alluxio_property(given: Case, expect: Case, version: str) -> None:
         assert got[key] == value, key
 
 
+def _built(engine: str, version: str, **runtime: Any) -> tuple[dict[str, Any], list[str]]:
+    """The runtime spec fluidgen builds for `engine` with these runtime keys, and the build's errors."""
+    spec: dict[str, Any] = {"apiVersion": "fluidgen.io/v1alpha1", "kind": "CachedDataset",
+                            "metadata": {"name": "d", "namespace": "default"},
+                            "runtime": {"engine": engine, "replicas": 1, **runtime}}
+    sources = {"alluxio": "https://example.com/data/", "juicefs": "juicefs:///"}
+    if engine in sources:
+        spec["source"] = [{"uri": sources[engine], "name": "data"}]
+        if engine == "juicefs":
+            spec["source"][0]["credentials"] = {"existingSecret": {"name": "jfs", "keys": ["metaurl"]}}
+    built = api.build(spec, fluid_version=version)
+    errors = [d.message for d in built.diagnostics if d.severity == "error"]
+    found = [o for o in built.objects if o.get("kind") == ENGINES[engine].kind]
+    return (dict(found[0]["spec"]) if found else {}), errors
+
+
 def _alluxio_jvm(given: Case, expect: Case, version: str) -> None:
-    got = list(given["jvmOptions"]) or list(alluxio.DEFAULT_JVM[given["component"]])
+    """Fluid keeps a component's given jvmOptions as they are and uses its defaults only for none
+    (optimizeDefaultForMaster, -Worker, optimizeDefaultFuse): fluidgen passes given options through
+    unchanged, writes none of its own (so Fluid's defaults hold), and records those defaults."""
+    component = given["component"]
+    overrides = {component: {"jvmOptions": list(given["jvmOptions"])}} if given["jvmOptions"] else {}
+    runtime, errors = _built("alluxio", version, overrides=overrides)
+    assert not errors, errors
+    written = runtime.get(component, {}).get("jvmOptions")
     if "options" in expect:
-        assert got == expect["options"]
+        assert written == expect["options"]
     else:
-        assert got[expect["index"]] == expect["option"]
+        assert written is None  # nothing written: Fluid's own default is used
+        assert alluxio.DEFAULT_JVM[component][expect["index"]] == expect["option"]
 
 
 def _alluxio_optimize_fuse(given: Case, expect: Case, version: str) -> None:
@@ -131,13 +157,18 @@ def _jindo_fuse_args(given: Case, expect: Case, version: str) -> None:
 
 
 def _vineyard_tiers(given: Case, expect: Case, version: str) -> None:
-    engine = ENGINES["vineyard"]
-    if expect.get("error"):  # fluidgen refuses a VineyardRuntime without a tier (engines/vineyard.py _finish)
-        assert not given["levels"] and not engine.lowering.single_tier
+    """A VineyardRuntime without a tier fails in Fluid; a MEM level keeps its medium and quota and
+    no path. Through fluidgen's build: the refusal (engines/vineyard.py _finish) and the levels."""
+    cache = [{"medium": lv["mediumtype"], "quota": lv["quota"]} for lv in given["levels"]]
+    runtime, errors = _built("vineyard", version, **({"cache": cache} if cache else {}))
+    if expect.get("error"):
+        assert any("needs a cache tier" in e for e in errors), errors
         return
-    assert not engine.lowering.single_tier  # every level is kept
-    assert [lv["mediumtype"] for lv in given["levels"]] == [lv["mediumtype"] for lv in expect["levels"]]
-    assert engine.lowering.mem_default_path is None  # a MEM level keeps only its quota
+    assert not errors, errors
+    levels = runtime["tieredstore"]["levels"]
+    assert [(lv["mediumtype"], lv["quota"]) for lv in levels] == [(lv["mediumtype"], lv["quota"])
+                                                                   for lv in expect["levels"]]
+    assert all("path" not in lv for lv in levels if lv["mediumtype"] == "MEM")  # a MEM level keeps only its quota
 
 
 def _efc_worker_tier(given: Case, expect: Case, version: str) -> None:
@@ -149,9 +180,13 @@ def _efc_worker_tier(given: Case, expect: Case, version: str) -> None:
 
 
 def _juicefs_cache_dirs(given: Case, expect: Case, version: str) -> None:
-    separator = ENGINES["juicefs"].lowering.path_separator
-    assert [p for p in given["cache-dir"].split(separator) if p] == expect["dirs"]
-    assert separator.join(expect["dirs"]) == given["cache-dir"]  # what fluidgen writes for these directories
+    """JuiceFS splits cache-dir on ":" into one volume per directory: a tier of these directories,
+    built by fluidgen, is written as exactly that cache-dir (and read back by import as them)."""
+    runtime, errors = _built("juicefs", version, cache=[{"medium": "SSD", "path": expect["dirs"], "quota": "10Gi"}])
+    assert not errors, errors
+    assert runtime["tieredstore"]["levels"][0]["path"] == given["cache-dir"]
+    tier = mapping.tier_path({"path": given["cache-dir"]}, ENGINES["juicefs"].lowering.path_separator)
+    assert tier["path"] == (expect["dirs"] if len(expect["dirs"]) > 1 else expect["dirs"][0])
 
 
 CHECKS: dict[str, Callable[[Case, Case, str], None]] = {

@@ -415,7 +415,7 @@ def _tier(engine: Engine, level: Any, out: Findings) -> Tree:
     if not isinstance(level, dict):
         out.failures.append("a tieredstore level that is not a mapping")
         return {}
-    tier: Tree = {"medium": level.get("mediumtype"), **_tier_path(level, engine.lowering.path_separator),
+    tier: Tree = {"medium": level.get("mediumtype"), **tier_path(level, engine.lowering.path_separator),
                   **_quota(level), **{k: str(level[k]) for k in ("high", "low") if k in level},
                   **_picked(level, ("volumeType",))}
     left = set(level) - {"mediumtype", "path", "quota", "quotaList", "high", "low", "volumeType"}
@@ -424,7 +424,7 @@ def _tier(engine: Engine, level: Any, out: Findings) -> Tree:
     return tier
 
 
-def _tier_path(level: Tree, separator: str) -> Tree:
+def tier_path(level: Tree, separator: str) -> Tree:
     """path: one directory as text, several as a list."""
     if not level.get("path"):
         return {}
