@@ -60,6 +60,15 @@ class Origins:
         return None
 
 
+@dataclass(frozen=True)
+class BuiltDataset:
+    """A Dataset built in the same run, as a dataset:// reference to it sees it: its engine's
+    data layout (Engine.workloads.data_layout) and the (name, path) of each of its mounts."""
+
+    layout: str
+    mounts: tuple[tuple[str | None, str | None], ...]
+
+
 @dataclass
 class Context:
     spec: Spec
@@ -80,6 +89,8 @@ class Context:
     located: dict[PathT, tuple[str, int, int]] = field(default_factory=dict, repr=False)
     # the access modes of the Dataset as built (lower/dataset.py sets them, overrides included)
     built_access_modes: list[str] | None = None
+    # (namespace, name) -> the Datasets the run built before this spec (a reference's target)
+    datasets: Mapping[tuple[str, str], BuiltDataset] = field(default_factory=dict)
 
     def access_modes(self) -> list[str]:
         """The Dataset's access modes as finally built: the spec's accessModes, or what
