@@ -242,3 +242,81 @@ def test_fixture_counts() -> None:
     counts["total cases"] = len(CASES)
     RESULTS["cases mined from Fluid's Go tests"] = counts
     assert len(CASES) >= 65  # the floor: cases are added, never dropped quietly
+
+
+# -- the fluidbase facts at their edges (what the mined cases leave open; found by mutation) -----
+
+def test_mount_path_edges() -> None:
+    """pkg/utils/ufs_path_builder.go GenUFSPathInUnifiedNamespace: an absolute path as given, else
+    "/" + the name with its leading slashes trimmed (strings.TrimLeft); no name and no path: "/"."""
+    assert fluidbase.mount_path(None, None) == "/"
+    assert fluidbase.mount_path("", "") == "/"
+    assert fluidbase.mount_path("//pics", None) == "/pics"
+    assert fluidbase.mount_path("pics", "relative/dir") == "/pics"
+    assert fluidbase.mount_path("pics", "/abs/dir") == "/abs/dir"
+
+
+def test_unmounted_at_root_edges() -> None:
+    """GenAlluxioUFSRootPath, GenLocalStoragePath, alluxio ufs_internal.go mountUFS: only an
+    object-store mount at "/" beside others is never mounted."""
+    oss, pvc = "oss://b/train/", "pvc://claim"
+    assert fluidbase.unmounted_at_root([("t", oss, "/")]) == []
+    assert fluidbase.unmounted_at_root([]) == []
+    assert fluidbase.unmounted_at_root([("t", oss, "/"), ("v", oss, None)]) == [0]
+    assert fluidbase.unmounted_at_root([("v", oss, None), (None, oss, None)]) == [1]  # unnamed: "/"
+    assert fluidbase.unmounted_at_root([("a", pvc, "/"), ("v", oss, None)]) == []
+    assert fluidbase.unmounted_at_root([("a", oss, "/a"), ("b", oss, "/b")]) == []
+
+
+def test_reference_dataset_says_why() -> None:
+    """pkg/ddc/base/dataset.go CheckReferenceDataset: one dataset:// mount and nothing else."""
+    assert fluidbase.reference_dataset(["dataset://a/b"]) == (True, None)
+    assert fluidbase.reference_dataset(["oss://b/"]) == (False, None)
+    two = fluidbase.reference_dataset(["dataset://a/b", "dataset://a/c"])
+    assert two[0] is False and two[1] is not None and two[1].startswith("2 dataset:// mounts")
+    mixed = fluidbase.reference_dataset(["dataset://a/b", "oss://b/"])
+    assert mixed == (False, "a dataset:// mount must be the Dataset's only mount")
+
+
+def test_tier_paths_say_why_fluid_fails() -> None:
+    """pkg/ddc/base/runtime.go convertToTieredstoreInfo: its own messages, paths trimmed of "/"."""
+    with pytest.raises(fluidbase.TierError, match="either quota or quotaList must be set"):
+        fluidbase.tier_paths("/a", None)
+    with pytest.raises(fluidbase.TierError, match=r"quotaList has 1 entries for 2 paths"):
+        fluidbase.tier_paths("/a,/b", "1Gi", "1Gi")
+    assert fluidbase.tier_paths("/a/,/b//", "2Gi") == [("/a", Decimal(2**30)), ("/b", Decimal(2**30))]
+    assert fluidbase.tier_paths("/a/", None, "1Gi") == [("/a", Decimal(2**30))]
+
+
+def test_is_native_and_mount_delta_edges() -> None:
+    """pkg/common/fluid_ufs_scheme.go IsFluidNativeScheme; pkg/utils/dataset.go AnalyzePathsDelta."""
+    assert fluidbase.is_native("pvc://claim") and fluidbase.is_native("local:///mnt")
+    assert not fluidbase.is_native("oss://b/") and not fluidbase.is_native(5) and not fluidbase.is_native(None)
+    none = fluidbase.mount_delta([], [])
+    assert (none.add, none.remove, none.update) == ((), (), False)
+    a, b, c = ({"name": n, "mountPoint": f"oss://x/{n}"} for n in "abc")
+    native = {"name": "p", "mountPoint": "pvc://claim"}
+    delta = fluidbase.mount_delta([c, a, native, "junk"], [b, a])
+    assert (delta.add, delta.remove, delta.update) == (("/c",), ("/b",), True)
+    assert fluidbase.mount_delta([a], [a, b]).update and fluidbase.mount_delta([a, b], [a]).update
+
+
+def test_fastest_level_edges() -> None:
+    """pkg/utils/tieredstore/tiered_store.go GetTieredLevel: MEM before SSD before HDD, the first of equals."""
+    assert fluidbase.fastest_level(["SSD", "MEM"]) == 1
+    assert fluidbase.fastest_level(["HDD", "SSD", "SSD"]) == 1
+    assert fluidbase.fastest_level(["MEM", "MEM"]) == 0
+    assert fluidbase.fastest_level(["NVMe", None]) is None
+    assert fluidbase.fastest_level([]) is None
+
+
+def test_read_only_and_reference_modes_edges() -> None:
+    """pkg/utils/dataset.go GetAccessModesOfDataset (none is ReadOnlyMany);
+    pkg/ddc/thin/referencedataset/volume.go accessModesForVirtualDataset."""
+    assert fluidbase.read_only_dataset([]) and fluidbase.read_only_dataset(["ReadWriteMany", "ReadOnlyMany"])
+    assert not fluidbase.read_only_dataset(["ReadWriteMany"])
+    assert fluidbase.reference_access_modes([], ["ReadWriteMany"]) == ["ReadOnlyMany"]
+    assert fluidbase.reference_access_modes(["ReadWriteMany"], ["ReadWriteMany"]) == ["ReadWriteMany"]
+    assert fluidbase.reference_access_modes(["ReadWriteMany"], ["ReadOnlyMany"]) == ["ReadOnlyMany"]
+    assert fluidbase.host_network(None) and fluidbase.host_network("HostNetwork")
+    assert not fluidbase.host_network("ContainerNetwork")

@@ -16,7 +16,7 @@ from ..base.fluidsource import decided_by, source
 from ..base.quantity import to_bytes
 from ..base.uri import REFERENCE_PREFIX, is_reference
 
-READ_ONLY, READ_WRITE = "ReadOnlyMany", "ReadWriteMany"
+READ_ONLY = "ReadOnlyMany"
 LOCAL_STORAGE_ROOT = "/underFSStorage"  # pkg/common/ufs_path.go LocalStorageRootPath
 
 
