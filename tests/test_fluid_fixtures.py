@@ -320,3 +320,15 @@ def test_read_only_and_reference_modes_edges() -> None:
     assert fluidbase.reference_access_modes(["ReadWriteMany"], ["ReadOnlyMany"]) == ["ReadOnlyMany"]
     assert fluidbase.host_network(None) and fluidbase.host_network("HostNetwork")
     assert not fluidbase.host_network("ContainerNetwork")
+
+
+def test_alluxio_root_ufs_edges() -> None:
+    """GenAlluxioUFSRootPath: the one mount, not local:// or pvc://, at "/" (an unnamed one too) is
+    the root; with several mounts, or a native one, the root is /underFSStorage."""
+    oss = "oss://b/train/"
+    assert fluidbase.alluxio_root_ufs([("t", oss, "/")]) == (oss, 0)
+    assert fluidbase.alluxio_root_ufs([(None, oss, None)]) == (oss, 0)
+    assert fluidbase.alluxio_root_ufs([("t", oss, "/"), ("v", oss, None)]) == ("/underFSStorage", None)
+    assert fluidbase.alluxio_root_ufs([("a", "pvc://claim", "/")]) == ("/underFSStorage", None)
+    assert fluidbase.alluxio_root_ufs([("t", oss, None)]) == ("/underFSStorage", None)
+    assert fluidbase.alluxio_root_ufs([]) == ("/underFSStorage", None)
