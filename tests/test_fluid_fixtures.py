@@ -252,6 +252,7 @@ def test_mount_path_edges() -> None:
     assert fluidbase.mount_path(None, None) == "/"
     assert fluidbase.mount_path("", "") == "/"
     assert fluidbase.mount_path("//pics", None) == "/pics"
+    assert fluidbase.mount_path("Xray", "") == "/Xray"  # only slashes are trimmed
     assert fluidbase.mount_path("pics", "relative/dir") == "/pics"
     assert fluidbase.mount_path("pics", "/abs/dir") == "/abs/dir"
 
