@@ -23,16 +23,19 @@ RESULTS: dict[str, dict[str, object]] = {}
 SHARED_FOLDERS = (
     "fluid-crds/v1.0.8", "fluid-crds/v1.1.0-dev", "kubeflow-crds/mpi-operator-v0.8.2",
     "kubeflow-crds/training-operator-v1.9.4", "kubeflow-crds/trainer-v2.3.0", "external-secrets-crds/v2.9.0",
-    "flux-crds/kustomize-controller-v1.9.4", "reference",
+    "flux-crds/kustomize-controller-v1.9.4", "reference", "fluid-src/v1.0.8", "fluid-src/master",
 )
 SHARED_SKIPS: dict[str, int] = {}
 
 
 def missing_shared() -> list[str]:
     crds = os.environ.get("FLUIDGEN_CRDS_DIR")
+    src = os.environ.get("FLUIDGEN_FLUID_SRC")
     missing = []
     for folder in SHARED_FOLDERS:
         if folder.startswith("fluid-crds/") and crds and (Path(crds) / folder.split("/", 1)[1]).is_dir():
+            continue
+        if folder.startswith("fluid-src/") and src and (Path(src) / folder.split("/", 1)[1]).is_dir():
             continue
         if not (SHARED / folder).is_dir():
             missing.append(folder)

@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from .conftest import EXAMPLES, run_cli
@@ -361,3 +362,46 @@ def test_alluxio_profile_reasons_say_where_they_pin_fluids_defaults() -> None:
                     assert re.search(r"\bpin(s|ned)?\b", why), f"{name}: {prop} equals Fluid's default; say it pins it"
                 else:
                     assert "Fluid" in why, f"{name}: {prop} differs from Fluid's {DEFAULT_PROPERTIES[prop]}; say so"
+
+
+REFERENCED = """\
+    apiVersion: fluidgen.io/v1alpha1
+    kind: CachedDataset
+    metadata: {name: imagenet, namespace: team-a}
+    source: MOUNTS
+    runtime: ENGINE
+    """
+
+
+@pytest.mark.parametrize(("mounts", "engine", "data_dir"), [
+    # Alluxio: its one mount at /<name> (GenUFSPathInUnifiedNamespace), or at / with path: /
+    ("[{uri: 'https://example.com/data/', name: train}]", "{engine: alluxio, profile: alluxio-default}",
+     "/data/train"),
+    ("[{uri: 'https://example.com/data/', name: train, path: /}]", "{engine: alluxio, profile: alluxio-default}",
+     "/data"),
+    ("[{uri: 'https://example.com/data/', name: train, path: /sets/train}]",
+     "{engine: alluxio, profile: alluxio-default}", "/data/sets/train"),
+    # several mounts: each at its own path below the root
+    ("[{uri: 'https://example.com/a/', name: a}, {uri: 'https://example.com/b/', name: b}]",
+     "{engine: alluxio, profile: alluxio-default}", "/data"),
+    # JuiceFS mounts its one mount at the root (genMountOptions subdir)
+    ("[{uri: 'juicefs:///', name: jfs, credentials: {existingSecret: {name: s, keys: [metaurl]}}}]",
+     "{engine: juicefs, replicas: 1, cache: [{medium: SSD, path: /cache, quota: 10Gi}]}", "/data"),
+])
+@pytest.mark.parametrize("order", ["referenced-first", "reference-first"])
+def test_a_reference_to_a_dataset_built_in_the_same_run_uses_its_layout(
+        mounts: str, engine: str, data_dir: str, order: str, tmp_path: Path) -> None:
+    """Issue 42 (4): DATA_DIR of a dataset:// reference was the reference's root with a warning,
+    even when the referenced Dataset is built in the same run; its volume is that Dataset's
+    (pkg/ddc/thin/referencedataset/volume.go createFusePersistentVolume), laid out by its engine."""
+    referenced = textwrap.dedent(REFERENCED.replace("MOUNTS", mounts).replace("ENGINE", engine))
+    reference = textwrap.dedent(REFERENCE.replace("URI", "dataset://team-a/imagenet"))
+    first, second = (referenced, reference) if order == "referenced-first" else (reference, referenced)
+    both = _spec(tmp_path, first + "---\n" + second)
+    code, docs, err = _build(both)
+    assert code == 0, err
+    assert _env(_one(docs, "Job"))["DATA_DIR"] == data_dir
+    assert "layout" not in err, err
+    kinds = [d["kind"] for d in docs]
+    alone = _build(_spec(tmp_path, referenced, "referenced.yaml"))[1] + _build(_spec(tmp_path, reference, "r.yaml"))[1]
+    assert sorted(kinds) == sorted(d["kind"] for d in alone)  # the same objects, whatever the order

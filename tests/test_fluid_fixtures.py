@@ -16,15 +16,17 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
+from fluidgen import api
 from fluidgen.base.quantity import to_bytes
 from fluidgen.base.versions import NAMES
 from fluidgen.engines import alluxio, efc, jindo
 from fluidgen.engines.engine_table import ENGINES
 from fluidgen.fluid import fluidbase
 from fluidgen.fluid.operations import OPERATIONS, PARALLEL_WORKERS
+from fluidgen.importer import mapping
 
 from .conftest import RESULTS
-from .fluid_src import COMMITS, tree
+from .fluid_src import COMMITS, need_tree
 
 FIXTURES = Path(__file__).parent / "fluid_fixtures"
 Case = dict[str, Any]
@@ -102,12 +104,36 @@ def _alluxio_property(given: Case, expect: Case, version: str) -> None:
         assert got[key] == value, key
 
 
+def _built(engine: str, version: str, **runtime: Any) -> tuple[dict[str, Any], list[str]]:
+    """The runtime spec fluidgen builds for `engine` with these runtime keys, and the build's errors."""
+    spec: dict[str, Any] = {"apiVersion": "fluidgen.io/v1alpha1", "kind": "CachedDataset",
+                            "metadata": {"name": "d", "namespace": "default"},
+                            "runtime": {"engine": engine, "replicas": 1, **runtime}}
+    sources = {"alluxio": "https://example.com/data/", "juicefs": "juicefs:///"}
+    if engine in sources:
+        spec["source"] = [{"uri": sources[engine], "name": "data"}]
+        if engine == "juicefs":
+            spec["source"][0]["credentials"] = {"existingSecret": {"name": "jfs", "keys": ["metaurl"]}}
+    built = api.build(spec, fluid_version=version)
+    errors = [d.message for d in built.diagnostics if d.severity == "error"]
+    found = [o for o in built.objects if o.get("kind") == ENGINES[engine].kind]
+    return (dict(found[0]["spec"]) if found else {}), errors
+
+
 def _alluxio_jvm(given: Case, expect: Case, version: str) -> None:
-    got = list(given["jvmOptions"]) or list(alluxio.DEFAULT_JVM[given["component"]])
+    """Fluid keeps a component's given jvmOptions as they are and uses its defaults only for none
+    (optimizeDefaultForMaster, -Worker, optimizeDefaultFuse): fluidgen passes given options through
+    unchanged, writes none of its own (so Fluid's defaults hold), and records those defaults."""
+    component = given["component"]
+    overrides = {component: {"jvmOptions": list(given["jvmOptions"])}} if given["jvmOptions"] else {}
+    runtime, errors = _built("alluxio", version, overrides=overrides)
+    assert not errors, errors
+    written = runtime.get(component, {}).get("jvmOptions")
     if "options" in expect:
-        assert got == expect["options"]
+        assert written == expect["options"]
     else:
-        assert got[expect["index"]] == expect["option"]
+        assert written is None  # nothing written: Fluid's own default is used
+        assert alluxio.DEFAULT_JVM[component][expect["index"]] == expect["option"]
 
 
 def _alluxio_optimize_fuse(given: Case, expect: Case, version: str) -> None:
@@ -131,13 +157,18 @@ def _jindo_fuse_args(given: Case, expect: Case, version: str) -> None:
 
 
 def _vineyard_tiers(given: Case, expect: Case, version: str) -> None:
-    engine = ENGINES["vineyard"]
-    if expect.get("error"):  # fluidgen refuses a VineyardRuntime without a tier (engines/vineyard.py _finish)
-        assert not given["levels"] and not engine.lowering.single_tier
+    """A VineyardRuntime without a tier fails in Fluid; a MEM level keeps its medium and quota and
+    no path. Through fluidgen's build: the refusal (engines/vineyard.py _finish) and the levels."""
+    cache = [{"medium": lv["mediumtype"], "quota": lv["quota"]} for lv in given["levels"]]
+    runtime, errors = _built("vineyard", version, **({"cache": cache} if cache else {}))
+    if expect.get("error"):
+        assert any("needs a cache tier" in e for e in errors), errors
         return
-    assert not engine.lowering.single_tier  # every level is kept
-    assert [lv["mediumtype"] for lv in given["levels"]] == [lv["mediumtype"] for lv in expect["levels"]]
-    assert engine.lowering.mem_default_path is None  # a MEM level keeps only its quota
+    assert not errors, errors
+    levels = runtime["tieredstore"]["levels"]
+    assert [(lv["mediumtype"], lv["quota"]) for lv in levels] == [(lv["mediumtype"], lv["quota"])
+                                                                   for lv in expect["levels"]]
+    assert all("path" not in lv for lv in levels if lv["mediumtype"] == "MEM")  # a MEM level keeps only its quota
 
 
 def _efc_worker_tier(given: Case, expect: Case, version: str) -> None:
@@ -149,9 +180,13 @@ def _efc_worker_tier(given: Case, expect: Case, version: str) -> None:
 
 
 def _juicefs_cache_dirs(given: Case, expect: Case, version: str) -> None:
-    separator = ENGINES["juicefs"].lowering.path_separator
-    assert [p for p in given["cache-dir"].split(separator) if p] == expect["dirs"]
-    assert separator.join(expect["dirs"]) == given["cache-dir"]  # what fluidgen writes for these directories
+    """JuiceFS splits cache-dir on ":" into one volume per directory: a tier of these directories,
+    built by fluidgen, is written as exactly that cache-dir (and read back by import as them)."""
+    runtime, errors = _built("juicefs", version, cache=[{"medium": "SSD", "path": expect["dirs"], "quota": "10Gi"}])
+    assert not errors, errors
+    assert runtime["tieredstore"]["levels"][0]["path"] == given["cache-dir"]
+    tier = mapping.tier_path({"path": given["cache-dir"]}, ENGINES["juicefs"].lowering.path_separator)
+    assert tier["path"] == (expect["dirs"] if len(expect["dirs"]) > 1 else expect["dirs"][0])
 
 
 CHECKS: dict[str, Callable[[Case, Case, str], None]] = {
@@ -190,10 +225,7 @@ def test_fixture_names_fluid_tests_that_exist(file: str) -> None:
     missing = []
     for case in doc["cases"]:
         for version, test in case["tests"].items():
-            root = tree(version)
-            if root is None:
-                continue
-            text = (root / case.get("source", doc["source"])).read_text()
+            text = (need_tree(version) / case.get("source", doc["source"])).read_text()
             for part in test.split(" / "):
                 if not re.search(re.escape(part.strip()), text):
                     missing.append(f"{case['id']} at {version}: {part!r}")
@@ -210,3 +242,94 @@ def test_fixture_counts() -> None:
     counts["total cases"] = len(CASES)
     RESULTS["cases mined from Fluid's Go tests"] = counts
     assert len(CASES) >= 65  # the floor: cases are added, never dropped quietly
+
+
+# -- the fluidbase facts at their edges (what the mined cases leave open; found by mutation) -----
+
+def test_mount_path_edges() -> None:
+    """pkg/utils/ufs_path_builder.go GenUFSPathInUnifiedNamespace: an absolute path as given, else
+    "/" + the name with its leading slashes trimmed (strings.TrimLeft); no name and no path: "/"."""
+    assert fluidbase.mount_path(None, None) == "/"
+    assert fluidbase.mount_path("", "") == "/"
+    assert fluidbase.mount_path("//pics", None) == "/pics"
+    assert fluidbase.mount_path("Xray", "") == "/Xray"  # only slashes are trimmed
+    assert fluidbase.mount_path("pics", "relative/dir") == "/pics"
+    assert fluidbase.mount_path("pics", "/abs/dir") == "/abs/dir"
+
+
+def test_unmounted_at_root_edges() -> None:
+    """GenAlluxioUFSRootPath, GenLocalStoragePath, alluxio ufs_internal.go mountUFS: only an
+    object-store mount at "/" beside others is never mounted."""
+    oss, pvc = "oss://b/train/", "pvc://claim"
+    assert fluidbase.unmounted_at_root([("t", oss, "/")]) == []
+    assert fluidbase.unmounted_at_root([]) == []
+    assert fluidbase.unmounted_at_root([("t", oss, "/"), ("v", oss, None)]) == [0]
+    assert fluidbase.unmounted_at_root([("v", oss, None), (None, oss, None)]) == [1]  # unnamed: "/"
+    assert fluidbase.unmounted_at_root([("a", pvc, "/"), ("v", oss, None)]) == []
+    assert fluidbase.unmounted_at_root([("a", oss, "/a"), ("b", oss, "/b")]) == []
+
+
+def test_reference_dataset_says_why() -> None:
+    """pkg/ddc/base/dataset.go CheckReferenceDataset: one dataset:// mount and nothing else."""
+    assert fluidbase.reference_dataset(["dataset://a/b"]) == (True, None)
+    assert fluidbase.reference_dataset(["oss://b/"]) == (False, None)
+    two = fluidbase.reference_dataset(["dataset://a/b", "dataset://a/c"])
+    assert two[0] is False and two[1] is not None and two[1].startswith("2 dataset:// mounts")
+    mixed = fluidbase.reference_dataset(["dataset://a/b", "oss://b/"])
+    assert mixed == (False, "a dataset:// mount must be the Dataset's only mount")
+
+
+def test_tier_paths_say_why_fluid_fails() -> None:
+    """pkg/ddc/base/runtime.go convertToTieredstoreInfo: its own messages, paths trimmed of "/"."""
+    with pytest.raises(fluidbase.TierError, match="either quota or quotaList must be set"):
+        fluidbase.tier_paths("/a", None)
+    with pytest.raises(fluidbase.TierError, match=r"quotaList has 1 entries for 2 paths"):
+        fluidbase.tier_paths("/a,/b", "1Gi", "1Gi")
+    assert fluidbase.tier_paths("/a/,/b//", "2Gi") == [("/a", Decimal(2**30)), ("/b", Decimal(2**30))]
+    assert fluidbase.tier_paths("/a/", None, "1Gi") == [("/a", Decimal(2**30))]
+
+
+def test_is_native_and_mount_delta_edges() -> None:
+    """pkg/common/fluid_ufs_scheme.go IsFluidNativeScheme; pkg/utils/dataset.go AnalyzePathsDelta."""
+    assert fluidbase.is_native("pvc://claim") and fluidbase.is_native("local:///mnt")
+    assert not fluidbase.is_native("oss://b/") and not fluidbase.is_native(5) and not fluidbase.is_native(None)
+    none = fluidbase.mount_delta([], [])
+    assert (none.add, none.remove, none.update) == ((), (), False)
+    a, b, c = ({"name": n, "mountPoint": f"oss://x/{n}"} for n in "abc")
+    native = {"name": "p", "mountPoint": "pvc://claim"}
+    delta = fluidbase.mount_delta([c, a, native, "junk"], [b, a])
+    assert (delta.add, delta.remove, delta.update) == (("/c",), ("/b",), True)
+    assert fluidbase.mount_delta([a], [a, b]).update and fluidbase.mount_delta([a, b], [a]).update
+
+
+def test_fastest_level_edges() -> None:
+    """pkg/utils/tieredstore/tiered_store.go GetTieredLevel: MEM before SSD before HDD, the first of equals."""
+    assert fluidbase.fastest_level(["SSD", "MEM"]) == 1
+    assert fluidbase.fastest_level(["HDD", "SSD", "SSD"]) == 1
+    assert fluidbase.fastest_level(["MEM", "MEM"]) == 0
+    assert fluidbase.fastest_level(["NVMe", None]) is None
+    assert fluidbase.fastest_level([]) is None
+
+
+def test_read_only_and_reference_modes_edges() -> None:
+    """pkg/utils/dataset.go GetAccessModesOfDataset (none is ReadOnlyMany);
+    pkg/ddc/thin/referencedataset/volume.go accessModesForVirtualDataset."""
+    assert fluidbase.read_only_dataset([]) and fluidbase.read_only_dataset(["ReadWriteMany", "ReadOnlyMany"])
+    assert not fluidbase.read_only_dataset(["ReadWriteMany"])
+    assert fluidbase.reference_access_modes([], ["ReadWriteMany"]) == ["ReadOnlyMany"]
+    assert fluidbase.reference_access_modes(["ReadWriteMany"], ["ReadWriteMany"]) == ["ReadWriteMany"]
+    assert fluidbase.reference_access_modes(["ReadWriteMany"], ["ReadOnlyMany"]) == ["ReadOnlyMany"]
+    assert fluidbase.host_network(None) and fluidbase.host_network("HostNetwork")
+    assert not fluidbase.host_network("ContainerNetwork")
+
+
+def test_alluxio_root_ufs_edges() -> None:
+    """GenAlluxioUFSRootPath: the one mount, not local:// or pvc://, at "/" (an unnamed one too) is
+    the root; with several mounts, or a native one, the root is /underFSStorage."""
+    oss = "oss://b/train/"
+    assert fluidbase.alluxio_root_ufs([("t", oss, "/")]) == (oss, 0)
+    assert fluidbase.alluxio_root_ufs([(None, oss, None)]) == (oss, 0)
+    assert fluidbase.alluxio_root_ufs([("t", oss, "/"), ("v", oss, None)]) == ("/underFSStorage", None)
+    assert fluidbase.alluxio_root_ufs([("a", "pvc://claim", "/")]) == ("/underFSStorage", None)
+    assert fluidbase.alluxio_root_ufs([("t", oss, None)]) == ("/underFSStorage", None)
+    assert fluidbase.alluxio_root_ufs([]) == ("/underFSStorage", None)

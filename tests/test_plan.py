@@ -209,3 +209,118 @@ def test_plan_and_diff_take_several_rendered_files(tmp_path: Path) -> None:
     drift = run_cli("diff", str(spec), str(ex / "nfs-pv.yaml"), str(ex / "dataset.yaml"), env={})
     assert drift.code == 1 and "dataset.yaml (from specs)" in drift.out and "nfs-pv.yaml" not in drift.out
     assert "are out of date" in drift.err
+
+
+# -- issue 42 (1): edits are judged at the Fluid version the spec builds for ---------------------
+
+CURVINE = ROOT / "golden" / "ok" / "cache-curvine" / "spec.yaml"  # fluid: v1.1.0-dev (its _config.yaml)
+
+
+JUICEFS = """\
+apiVersion: fluidgen.io/v1alpha1
+kind: CachedDataset
+metadata: {name: mydataset, namespace: default}
+fluid: v1.1.0-dev
+source:
+  - name: minio
+    uri: juicefs:///
+    options: {bucket: "http://minio:9000/minio/test", storage: minio}
+    credentials:
+      existingSecret: {name: jfs-secret, keys: [access-key, secret-key, metaurl]}
+runtime:
+  engine: juicefs
+  replicas: 2
+  cache:
+    - {medium: MEM, quota: 10Gi}
+"""
+
+
+def _pinned(text: str, pin: str) -> str:
+    """`text` (a spec) with its own fluid: pin set to `pin`."""
+    lines = [line for line in text.splitlines() if not line.startswith("fluid:")]
+    at = next(i for i, line in enumerate(lines) if line.startswith("source:"))
+    return "\n".join([*lines[:at], f"fluid: {pin}", *lines[at:]]) + "\n"
+
+
+def test_a_cache_runtime_pinned_to_master_is_judged_at_master(tmp_path: Path) -> None:
+    """pkg/ddc/cache/engine/sync.go syncRuntimeSpec (master) syncs the worker replicas; the CLI's
+    default version (v1.0.8) has no cache engine at all, so the edit read 'ignored', exit 1."""
+    spec = tmp_path / "curvine.yaml"
+    spec.write_text(_pinned(CURVINE.read_text(), "v1.1.0-dev"))
+    rendered = tmp_path / "rendered.yaml"
+    built = run_cli("build", str(spec), env={})
+    assert built.code == 0, built.err
+    rendered.write_text(built.out)
+    spec.write_text(spec.read_text().replace("  replicas: 1\n  cache:", "  replicas: 2\n  cache:"))
+    result = run_cli("plan", str(spec), "--against", str(rendered), env={})
+    assert result.code == 0, result.out + result.err
+    assert "CacheRuntime default/curvine-demo spec.worker.replicas: applied in place" in result.out
+
+
+@pytest.mark.parametrize("command", ["plan", "diff"])
+def test_a_juicefs_spec_pinned_to_master_is_judged_at_master(command: str, tmp_path: Path) -> None:
+    """At master JuiceFS sets the worker StatefulSet to OnDelete (sync_runtime.go
+    checkAndSetWorkerChanges) and never syncs the FUSE nodeSelector (checkAndSetFuseChanges);
+    at v1.0.8 the worker rolls and the FUSE nodeSelector is written to the DaemonSet."""
+    spec = tmp_path / "pipeline.yaml"
+    base = JUICEFS
+    spec.write_text(base)
+    rendered = tmp_path / "rendered.yaml"
+    built = run_cli("build", str(spec), env={})
+    assert built.code == 0, built.err
+    rendered.write_text(built.out)
+    spec.write_text(base.replace("  replicas: 2\n", "  replicas: 2\n  overrides:\n"
+                                 "    worker: {nodeSelector: {pool: gpu}}\n"
+                                 "    fuse: {nodeSelector: {pool: gpu}}\n"))
+    args = ["--against", str(rendered)] if command == "plan" else [str(rendered)]
+    result = run_cli(command, str(spec), *args, env={})
+    assert result.code == 1, result.out + result.err
+    assert ("JuiceFSRuntime default/mydataset spec.worker.nodeSelector.pool: written to the worker StatefulSet "
+            "(OnDelete)") in result.out
+    assert "JuiceFSRuntime default/mydataset spec.fuse.nodeSelector.pool: ignored until the runtime" in result.out
+
+
+def test_two_specs_in_one_plan_are_each_judged_at_their_own_pin(tmp_path: Path) -> None:
+    base = JUICEFS
+    edit = ("  replicas: 2\n", "  replicas: 2\n  overrides:\n    worker: {nodeSelector: {pool: gpu}}\n")
+    specs = {pin: tmp_path / f"{pin}.yaml" for pin in ("v1.0.8", "v1.1.0-dev")}
+    for pin, path in specs.items():
+        path.write_text(_pinned(base, pin).replace("name: mydataset", f"name: data-{pin.replace('.', '-')}"))
+    rendered = tmp_path / "rendered.yaml"
+    rendered.write_text(run_cli("build", *map(str, specs.values()), env={}).out)
+    for path in specs.values():
+        path.write_text(path.read_text().replace(*edit))
+    result = run_cli("plan", *map(str, specs.values()), "--against", str(rendered), env={})
+    assert ("JuiceFSRuntime default/data-v1-0-8 spec.worker.nodeSelector.pool: applied; the worker StatefulSet's pods "
+            "restart with it") in result.out, result.out + result.err
+    assert ("JuiceFSRuntime default/data-v1-1-0-dev spec.worker.nodeSelector.pool: written to the worker StatefulSet "
+            "(OnDelete)") in result.out
+
+
+def test_an_edit_that_moves_the_pin_is_judged_at_the_version_running_now(tmp_path: Path) -> None:
+    """The spec at git:HEAD builds for v1.0.8; the edit pins v1.1.0-dev and changes the worker nodeSelector:
+    the Fluid running the runtime is still v1.0.8, whose JuiceFS sync rolls the workers."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    spec = repo / "pipeline.yaml"
+    base = JUICEFS
+    spec.write_text(_pinned(base, "v1.0.8"))
+    env_git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run([*env_git, "-C", str(repo), "add", "-A"], check=True)
+    subprocess.run([*env_git, "-C", str(repo), "commit", "-qm", "base"], check=True)
+    spec.write_text(_pinned(base, "v1.1.0-dev").replace(
+        "  replicas: 2\n", "  replicas: 2\n  overrides:\n    worker: {nodeSelector: {pool: gpu}}\n"))
+    import os
+
+    cwd = os.getcwd()
+    os.chdir(repo)
+    try:
+        result = run_cli("plan", "pipeline.yaml", "--against", "git:HEAD", env={})
+    finally:
+        os.chdir(cwd)
+    assert ("JuiceFSRuntime default/mydataset spec.worker.nodeSelector.pool: applied; the worker StatefulSet's pods "
+            "restart with it (judged at Fluid v1.0.8, which runs it now; the spec's fluid: pin moves it to v1.1.0-dev)"
+            ) in result.out, result.out + result.err

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from fluidgen.compile.plan import classify, report
 from fluidgen.fluid.sync import APPLIED, FUSE_CONFIG, ON_RESTART, RECREATE, ROLLING, SAME_PATH
 
@@ -157,3 +159,29 @@ def test_thin_mount_edits_reach_the_fuse_config() -> None:
     assert {e.effect for e in edits} == {FUSE_CONFIG} and not any(e.ignored for e in edits)
     (edit,) = classify([_dataset([base]), runtime], [_dataset([new_secret]), runtime])
     assert edit.effect == RECREATE and "Secret" in edit.note
+
+
+
+@pytest.mark.parametrize("version", ["v1.0.8", "v1.1.0-dev"])
+@pytest.mark.parametrize(("before", "after"), [([], ["ReadWriteMany"]), (["ReadWriteMany"], ["ReadOnlyMany"])])
+def test_a_juicefs_access_mode_edit_reaches_the_fuse_command_but_not_the_claim(
+        version: str, before: list[str], after: list[str]) -> None:
+    """Issue 42 (3): JuiceFS renders the FUSE mount command from the Dataset's access modes at every
+    sync (transform_fuse.go genFuseMount adds or drops ro and the read-only cache options;
+    sync_runtime.go updateFuseCmdConfigmapOnChanged writes it to the FUSE script), while the
+    PersistentVolume and claim keep the modes they were created with (pkg/utils/dataset/volume/
+    create.go CreatePersistentVolumeForRuntime). It was called 'ignored until re-created'."""
+    old = [_dataset([JFS], **({"accessModes": before} if before else {})), _runtime("JuiceFSRuntime")]
+    new = [_dataset([JFS], accessModes=after), _runtime("JuiceFSRuntime")]
+    edits = classify(old, new, version)
+    assert [(e.path, e.effect, e.workload) for e in edits] == [
+        ("spec.accessModes" if not before else "spec.accessModes[0]", "fuse-only", "fuse")]
+    line = edits[0].line()
+    assert "the FUSE mount follows it as the FUSE DaemonSet's pods are recreated" in line
+    assert "the PersistentVolume and claim Fluid created keep the access modes they were made with" in line
+    assert "delete the runtime and apply again (plan --allow-recreate accepts this)" in line
+    assert edits[0].ignored  # the claim keeps its modes: plan fails without --allow-recreate
+    # Alluxio's SyncRuntime is empty: its FUSE args keep the mode they were created with
+    alluxio = classify([_dataset([OSS]), _runtime("AlluxioRuntime")],
+                       [_dataset([OSS], accessModes=after), _runtime("AlluxioRuntime")], version)
+    assert [e.effect for e in alluxio] == ["recreate"]

@@ -86,3 +86,46 @@ def test_fg131_over_every_combination(tmp_path: Path, modes: list[str], read_onl
             assert ("[FG131]" in err) is reported, (args, version, err)
             if reported and not read_only:
                 assert "is writable (no ReadOnlyMany among its access modes)" in err, err
+
+
+@pytest.mark.parametrize("engine", ["alluxio", "jindo", "thin"])
+@pytest.mark.parametrize(("given", "overridden", "read_only"), [
+    ({}, [RWX], False), ({"accessModes": [RWX]}, [ROX], True), ({"accessModes": [RWX]}, None, True),
+])
+def test_access_modes_are_read_from_the_dataset_as_built(engine: str, given: dict[str, Any],
+                                                         overridden: list[str] | None, read_only: bool,
+                                                         tmp_path: Path) -> None:
+    """Issue 42 (5): dataset.overrides.accessModes made the Dataset writable while the FUSE mount
+    stayed ro and the jobs mounted the claim readOnly (or the reverse): every reader of the modes
+    reads the Dataset as finally built (null deletes them: none is ReadOnlyMany)."""
+    runtimes: dict[str, dict[str, Any]] = {
+        "alluxio": {"engine": "alluxio", "replicas": 2, "profile": "alluxio-default",
+                    "cache": [{"medium": "MEM", "quota": "4Gi"}]},
+        "jindo": {"engine": "jindo", "replicas": 2, "cache": [{"medium": "MEM", "quota": "4Gi"}],
+                  "overrides": {"fuse": {"args": ["-okernel_cache"]}}},
+        "thin": {"engine": "thin", "replicas": 1,
+                 "thin": {"fileSystemType": "fuse", "profile": {"fuse": {
+                     "image": "i", "imageTag": "t", "command": ["sh"], "options": {"allow_other": ""}}}}},
+    }
+    source = {"jindo": [{"uri": "oss://bucket/imagenet/", "name": "imagenet", "options": {"fs.oss.endpoint": "e"}}],
+              "thin": [{"uri": "minio://bucket/imagenet/", "name": "imagenet"}]}
+    top: dict[str, Any] = {**given, "runtime": runtimes[engine], "dataset": {"overrides": {"accessModes": overridden}}}
+    if engine in source:
+        top["source"] = source[engine]
+    docs = build(str(write_spec(tmp_path, {}, **top)))
+    built = one(docs, "Dataset")["spec"].get("accessModes", [])
+    assert built == (overridden or [])
+    pod = _pod(docs)
+    assert pod["volumes"][0]["persistentVolumeClaim"].get("readOnly", False) is read_only
+    assert pod["containers"][0]["volumeMounts"][0].get("readOnly", False) is read_only
+    if engine == "alluxio":
+        args = " ".join(one(docs, "AlluxioRuntime")["spec"]["fuse"]["args"])
+        assert ("ro" in args.split("=", 1)[1].split(",")) is read_only, args
+    elif engine == "jindo":
+        assert ("-oro" in one(docs, "JindoRuntime")["spec"]["fuse"]["args"]) is read_only
+    else:
+        assert ("ro" in one(docs, "ThinRuntimeProfile")["spec"]["fuse"]["options"]) is read_only
+    out = tmp_path / "out.yaml"
+    out.write_text(yaml.safe_dump_all(docs))
+    lint = run_cli("validate", "--lint", str(out))
+    assert "FG131" not in lint.err, lint.err

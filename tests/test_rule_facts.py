@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from fluidgen.engines.alluxio import JNI_FUSE_DEFAULT, MOUNT_CONFIG_STORAGE
 
 from .conftest import run_cli
@@ -151,3 +153,95 @@ def test_every_storage_fact_names_the_fluid_code_that_reads_it() -> None:
                for table in (e.mounts.storage, e.mounts.migrate_storage) for scheme, facts in table.items()
                if facts.source is None]
     assert not missing, missing
+
+
+JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata: {name: check, namespace: default}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: check
+          image: busybox
+          command: [/bin/sh]
+          args:
+            - -c
+            - |
+              value_a="$(cat /data/a 2>/dev/null || true)"
+              echo "bucket-a: ${value_a:-<empty>} ${value_b-<unset>} ${value_c:+<set>}" >&2
+              %s
+"""
+
+
+def test_fg102_leaves_a_shell_expansion_default_in_a_container_script_alone(tmp_path: Path) -> None:
+    """Issue 42 (9): the word of ${v:-<empty>} in a container's shell script is the script's own
+    text (POSIX 2.6.2), as in Fluid's test/gha-e2e/jindo/multi-oss-job.yaml at master, which its
+    end-to-end CI applies to a real cluster. A <placeholder> anywhere else stays an error."""
+    ok = _lint(tmp_path, JOB % "exit 1")
+    assert "FG102" not in ok, ok
+    left = _lint(tmp_path, JOB % "cp /data/a <bucket-name>")
+    assert "[FG102]" in left and "placeholder <bucket-name>" in left
+    option = _lint(tmp_path, dataset(mounts='[{mountPoint: "s3://b/", name: d, options: {region: '
+                                            '"${REGION:-<s3-bucket-region>}"}}]'), runtime())
+    assert "[FG102]" in option and "<s3-bucket-region>" in option  # a mount option is no shell script
+
+
+def test_fg102_reads_a_dataprocess_script_as_shell(tmp_path: Path) -> None:
+    process = """\
+apiVersion: data.fluid.io/v1alpha1
+kind: DataProcess
+metadata: {name: p, namespace: default}
+spec:
+  dataset: {name: demo, namespace: default}
+  processor:
+    script:
+      image: busybox
+      command: [bash]
+      source: |
+        echo "${OUT:-<none>}" %s
+"""
+    assert "FG102" not in _lint(tmp_path, process % "", dataset(), runtime())
+    assert "[FG102]" in _lint(tmp_path, process % "> <output-file>", dataset(), runtime())
+
+
+@pytest.mark.parametrize("kind", ["AlluxioRuntime", "GooseFSRuntime"])
+@pytest.mark.parametrize(("mounts", "flagged"), [
+    # issue 42 (2): a pvc:// (or local://) mount at "/" is a volume at /underFSStorage joined with "/",
+    # the root itself (pkg/utils/ufs_path_builder.go GenLocalStoragePath): honoured, alone or not
+    ('[{mountPoint: "pvc://imagenet", name: a, path: /}]', None),
+    ('[{mountPoint: "local:///mnt/data", name: a, path: /}]', None),
+    ('[{mountPoint: "pvc://imagenet", name: a, path: /}, {mountPoint: "oss://b/val/", name: v}]', None),
+    # the single object-store mount at "/" is the root (GenAlluxioUFSRootPath)
+    ('[{mountPoint: "oss://b/train/", name: t, path: /}]', None),
+    # one object-store mount at "/" of several: the root is /underFSStorage, mountUFS skips "/"
+    ('[{mountPoint: "oss://b/train/", name: t, path: /}, {mountPoint: "oss://b/val/", name: v}]', 0),
+    ('[{mountPoint: "pvc://imagenet", name: a}, {mountPoint: "oss://b/train/", name: t, path: /}]', 1),
+])
+def test_fg124_flags_only_an_object_store_mount_at_the_root_beside_others(
+        kind: str, mounts: str, flagged: int | None, tmp_path: Path) -> None:
+    err = run_cli("lint", "--fluid-version", "v1.0.8", *_files(tmp_path, dataset(mounts=mounts), runtime(kind))).err
+    lines = [x for x in err.splitlines() if "[FG124]" in x]
+    if flagged is None:
+        assert not lines, err
+    else:
+        assert len(lines) == 1 and f"spec.mounts[{flagged}].path" in lines[0] and kind in lines[0], err
+
+
+def test_fg124_speaks_for_the_alluxio_like_engines_only(tmp_path: Path) -> None:
+    """Jindo mounts every mount at its path, "/" included (jindocache/ufs_internal.go mountUFS):
+    no engine but Alluxio and GooseFS has the rule's root."""
+    from fluidgen.engines.engine_table import ENGINES
+
+    assert sorted(n for n, e in ENGINES.items() if e.mounts.alluxio_root) == ["alluxio", "goosefs"]
+    mounts = '[{mountPoint: "oss://b/train/", name: t, path: /}, {mountPoint: "oss://b/val/", name: v}]'
+    err = run_cli("lint", *_files(tmp_path, dataset(mounts=mounts), runtime("JindoRuntime"))).err
+    assert "FG124" not in err
+
+
+def _files(tmp_path: Path, *docs: str) -> list[str]:
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text("---\n".join(docs))
+    return [str(manifest)]

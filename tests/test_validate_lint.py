@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from pathlib import Path
 
@@ -189,3 +190,61 @@ def test_specs_only_skips_other_yaml(tmp_path: Path) -> None:
     (tmp_path / "broken.yaml").write_text("apiVersion: v1\nkind: [\n")
     result = run_cli("validate", "--specs-only", "--lint", str(tmp_path / "values.yaml"), str(tmp_path / "broken.yaml"))
     assert result.code == 0, result.err
+
+
+def _codes(text: str) -> list[str]:
+    return sorted(m for m in (line.partition("[")[2].partition("]")[0] for line in text.splitlines()) if m)
+
+
+@pytest.mark.parametrize("extra", ["", "    worker:\n      jvmOptions: [-Xmx12G, -XX:ActiveProcessorCount=24]\n",
+                                   "lint: {ignore: [FG109]}\n"])
+def test_lint_of_fluidgens_own_build_agrees_with_the_build(extra: str, tmp_path: Path) -> None:
+    """Issue 42 (6): the bundled alluxio-imagenet profile waives FG109 at fuse/jvmOptions and
+    fuse/resources (ActiveProcessorCount=24 over a 16-CPU limit, on purpose), so the build is
+    quiet; `validate --lint` of that very output warned FG109. The build now writes its waivers
+    (and the spec's lint.ignore) on the object as fluidgen.io/lint-ignore, at the paths they
+    cover: lint of the output says what the build said, no less (a worker set over its limit by
+    the spec is still reported by both) and no more."""
+    spec = tmp_path / "spec.yaml"
+    text = (EXAMPLES / "alluxio-imagenet-oss.yaml").read_text()
+    if extra.startswith("lint"):
+        text += extra
+    elif extra:
+        assert "  profile: alluxio-imagenet\n" in text
+        text = text.replace("  profile: alluxio-imagenet\n", "  profile: alluxio-imagenet\n  overrides:\n" + extra)
+    spec.write_text(text)
+    shutil.copytree(EXAMPLES / "credentials", tmp_path / "credentials")
+    built = run_cli("build", str(spec), env={})
+    assert built.code == 0, built.err
+    out = tmp_path / "out.yaml"
+    out.write_text(built.out)
+    linted = run_cli("validate", "--lint", str(out), env={})
+    assert linted.code == 0, linted.err
+    assert _codes(linted.err) == _codes(built.err)
+    assert ("FG109" in built.err) is (extra.startswith("    worker")), built.err
+    if extra.startswith("    worker"):
+        assert "spec.worker.jvmOptions" in linted.err and "spec.fuse" not in linted.err
+
+
+def test_a_path_waiver_in_the_annotation_covers_its_path_and_below(tmp_path: Path) -> None:
+    manifest = tmp_path / "rt.yaml"
+    body = """apiVersion: data.fluid.io/v1alpha1
+kind: AlluxioRuntime
+metadata:
+  name: demo
+  annotations: {fluidgen.io/lint-ignore: "%s"}
+spec:
+  fuse:
+    jvmOptions: ["-XX:ActiveProcessorCount=24"]
+    resources: {limits: {cpu: 16}}
+  worker:
+    jvmOptions: ["-XX:ActiveProcessorCount=24"]
+    resources: {limits: {cpu: 8}}
+"""
+    for value, fuse, worker in (("FG109@spec/fuse", False, True), ("FG109@spec/worker/jvmOptions", True, False),
+                                ("FG109", False, False), ("FG110@spec/fuse", True, True)):
+        manifest.write_text(body % value)
+        err = run_cli("lint", str(manifest)).err
+        assert ("spec.fuse.jvmOptions" in err) is fuse and ("spec.worker.jvmOptions" in err) is worker, (value, err)
+    manifest.write_text(body % "FG999@spec/fuse")
+    assert "unknown lint rule FG999" in run_cli("lint", str(manifest)).err

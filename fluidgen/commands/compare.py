@@ -60,7 +60,7 @@ def execute_diff(args: DiffArgs) -> int:
     sys.stdout.write(text)
     # What Fluid will do with each changed field once the new manifests are applied
     old = [o for path in rendered for o in rendered_objects(Reader(), path)]
-    for edit in classify(old, result.objects, options.fluid_version):
+    for edit in classify(old, result.objects, options.fluid_version, result.built_for):
         sys.stdout.write(f"# plan: {edit.line()}\n")
     click.echo(f"fluidgen: {' '.join(rendered)} {'is' if len(rendered) == 1 else 'are'} out of date; regenerate "
                f"{'it' if len(rendered) == 1 else 'them'} from the specs", err=True)
@@ -85,28 +85,31 @@ def execute_plan(args: PlanArgs) -> int:
     options = args.target_args.options(read_credentials=False)
     env_name = args.target_args.environment_name()
     result = compile_paths(args.specs, options, args.overlays, environment=env_name)
-    old, old_problems = _deployed(args, options, env_name)
+    old, old_problems, running = _deployed(args, options, env_name)
     problems = [*result.diagnostics, *old_problems]
     report.text(problems, sys.stderr)
     if any(d.severity == "error" for d in problems):
         return EXIT_USER
-    edits = classify(old, result.objects, options.fluid_version)
+    edits = classify(old, result.objects, options.fluid_version, result.built_for, running)
     sys.stdout.write(plan_report(edits))
     return EXIT_USER if any(e.ignored for e in edits) and not args.allow_recreate else EXIT_OK
 
 
-def _deployed(args: PlanArgs, options: Options, env_name: str | None) -> tuple[list[Manifest], list[Diagnostic]]:
-    """What is deployed now (every --against) and the problems reading it."""
+def _deployed(args: PlanArgs, options: Options, env_name: str | None
+              ) -> tuple[list[Manifest], list[Diagnostic], dict[tuple[str, str, str], str]]:
+    """What is deployed now (every --against), the problems reading it, and the Fluid version
+    each deployed object was built for where that is known (the specs at a git revision; a
+    rendered file or a dump does not say)."""
     revisions = [a for a in args.against if a.startswith("git:")]
     if revisions and len(args.against) > 1:
         raise click.UsageError("--against git:REV compares with the specs at that revision; give it alone")
     if revisions:
         old_result = compile_at_revision(revisions[0][4:], args.specs, args.overlays, options, env_name)
-        return old_result.objects, old_result.diagnostics
+        return old_result.objects, old_result.diagnostics, old_result.built_for
     objects: list[Manifest] = []
     problems: list[Diagnostic] = []
     for path in args.against:
         absent = missing(path)
         problems += absent
         objects += [] if absent else rendered_objects(Reader(), path)
-    return objects, problems
+    return objects, problems, {}

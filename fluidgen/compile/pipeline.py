@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -19,23 +19,24 @@ from ..base import versions
 from ..base.diagnostics import Diagnostic, FluidgenError, errors_in
 from ..base.manifest import Manifest, Tree
 from ..base.options import Options
+from ..base.uri import is_reference
 from ..catalog import kinds
 from ..catalog.kinds import FLUX_FORCE_ANNOTATION, FLUX_SUBSTITUTE_ANNOTATION, SYNC_WAVE_ANNOTATION, sync_wave
 from ..catalog.objectcheck import check_object
 from ..catalog.schemas import spec_validator
-from ..engines.engine_table import ENGINES
+from ..engines.engine_table import BY_KIND, ENGINES
 from ..fluid.jobkinds import WORKLOADS as JOB_KINDS
 from ..fluid.updates import fixed_when_written
 from ..io.buildinputs import BuildInputs
 from ..io.inputs import Reader
 from ..io.lists import open_items
 from ..io.yamlreader import Document, overlay
-from ..lint import lint_objects
+from ..lint import IGNORE_ANNOTATION, ignore_annotation, lint_objects
 from ..lower import mounts, runtime
 from ..lower.dataflow import lower_dataflow
 from ..lower.dataset import dataset, merge_secrets, secret
 from ..lower.workloads import lower_workloads, submitter_rbac
-from ..model.context import Context
+from ..model.context import BuiltDataset, Context
 from ..spec.spec import Spec, is_spec, near_miss, parse_spec
 from . import project
 from .helm import values
@@ -51,6 +52,9 @@ class CompileResult:
     inputs: BuildInputs = field(default_factory=BuildInputs)
     gitops: set[str] = field(default_factory=set)  # the GitOps modes the specs were built in
     fluid_versions: set[str] = field(default_factory=set)  # the Fluid versions they target
+    # (kind, namespace, name) of each built object -> the Fluid version its spec was built for
+    # (its fluid:, else the setting): `plan` and `diff` judge its edits at that version
+    built_for: dict[tuple[str, str, str], str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -67,18 +71,22 @@ def gitops_mode(spec: Any, options: Options) -> str:
     return own if isinstance(own, str) and own else options.gitops or "none"
 
 
-def compile_document(doc: Document, options: Options, reader: Reader | None = None
+def compile_document(doc: Document, options: Options, reader: Reader | None = None,
+                     datasets: Mapping[tuple[str, str], BuiltDataset] | None = None
                      ) -> tuple[list[Manifest], list[Diagnostic]]:
-
+    """One spec's objects and diagnostics; `datasets`: the Datasets the run built already, which a
+    dataset:// reference of this spec may name."""
     spec = parse_spec(doc)
     mode = gitops_mode(doc.data, options)
     ctx = _context(spec, doc, options, reader, mode)
+    ctx.datasets = datasets or {}
     engine = ENGINES[spec.runtime.engine]
     runtime.check(ctx, engine)
     mounts.check(ctx, engine)
     if not versions.has(ctx.version, engine.name):
         return [], ctx.diagnostics  # there is no schema to lower into
     objects = _lower(ctx)
+    _record_waivers(ctx, objects, spec.lint.ignore)
     _for_gitops(mode, objects)
     ctx.diagnostics += without_consequences(self_check(ctx, objects), ctx.diagnostics)
     if options.lint:
@@ -88,6 +96,19 @@ def compile_document(doc: Document, options: Options, reader: Reader | None = No
     if options.target == "alluxio-helm" and not errors_in(ctx.diagnostics):
         return _helm(objects, ctx, engine.name)
     return objects, ctx.diagnostics
+
+
+def _record_waivers(ctx: Context, objects: list[Manifest], ignore: Iterable[str]) -> None:
+    """The spec's lint.ignore and its profiles' waivers, written on each object they concern
+    (lint.IGNORE_ANNOTATION): `validate --lint` of the output then stays as quiet as the build."""
+    rules = sorted(set(ignore))
+    for obj in objects:
+        waived = ctx.origins.waivers(obj)
+        meta = obj.get("metadata")
+        if not (rules or waived) or not isinstance(meta, dict):
+            continue
+        annotations = meta.setdefault("annotations", {})
+        annotations[IGNORE_ANNOTATION] = ignore_annotation(str(annotations.get(IGNORE_ANNOTATION, "")), rules, waived)
 
 
 def _context(spec: Spec, doc: Document, options: Options, reader: Reader | None, mode: str) -> Context:
@@ -110,11 +131,11 @@ def _lower(ctx: Context) -> list[Manifest]:
     plans += [shared.secret] if shared is not None and shared.secret is not None else []
     operations, operation_plans = lower_dataflow(ctx, engine)
     objects = [secret(ctx, p) for p in merge_secrets(ctx, plans + operation_plans)]
+    # the Dataset first: what reads its access modes (FUSE ro/rw, the jobs' volumes) reads it as built
+    built = dataset(ctx, mount_list, shared.encrypt_options if shared else None)
     objects += mounts.nfs_objects(ctx)
     objects += engine.hooks.extra_objects(ctx)
-    shared_options = shared.encrypt_options if shared else None
-    objects += [dataset(ctx, mount_list, shared_options), runtime.runtime(ctx, engine), *submitter_rbac(ctx),
-                *operations, *lower_workloads(ctx, engine)]
+    objects += [built, runtime.runtime(ctx, engine), *submitter_rbac(ctx), *operations, *lower_workloads(ctx, engine)]
     return objects
 
 
@@ -436,26 +457,56 @@ def overlay_files(files: list[str], reader: Reader, diagnostics: list[Diagnostic
 
 
 def _compile_all(docs: list[Document], options: Options, result: CompileResult, reader: Reader) -> None:
+    """Every spec, those whose source is a dataset:// reference after the others, so that a
+    reference sees the layout of a Dataset the same run builds; objects and diagnostics keep the
+    order of the specs."""
     ranked: list[tuple[int, int, int, Tree]] = []
     origin: dict[int, Document] = {}
-    for doc in docs:
+    said: dict[int, list[Diagnostic]] = {}
+    built: dict[tuple[str, str], BuiltDataset] = {}
+    for at in sorted(range(len(docs)), key=lambda i: _references_a_dataset(docs[i].data)):
+        doc = docs[at]
         if not is_spec(doc.data):
-            result.diagnostics.append(_not_a_spec(doc))
+            said[at] = [_not_a_spec(doc)]
             continue
         try:
-            objects, diags = compile_document(doc, options, reader)
+            objects, diags = compile_document(doc, options, reader, built)
         except FluidgenError as exc:
-            result.diagnostics += exc.diagnostics
+            said[at] = exc.diagnostics
             continue
-        result.diagnostics += diags
+        said[at] = diags
         result.specs += 1
         result.gitops.add(gitops_mode(doc.data, options))
-        result.fluid_versions.add(_fluid_version(doc.data, options))
+        version = _fluid_version(doc.data, options)
+        result.fluid_versions.add(version)
+        result.built_for.update({_identity(o): version for o in objects if isinstance(o.get("metadata"), dict)})
+        built.update(_built_datasets(objects))
         origin.update({id(o): doc for o in objects})
-        ranked += [(kinds.rank(str(o.get("kind", ""))), result.specs, i, o) for i, o in enumerate(objects)]
+        ranked += [(kinds.rank(str(o.get("kind", ""))), at, i, o) for i, o in enumerate(objects)]
+    result.diagnostics += [d for at in sorted(said) for d in said[at]]
     ranked.sort(key=lambda r: r[:3])
     result.objects = [r[3] for r in ranked]
     result.diagnostics += _duplicates(result.objects, origin)
+
+
+def _references_a_dataset(spec: Any) -> bool:
+    source = spec.get("source") if isinstance(spec, dict) else None
+    first = source[0] if isinstance(source, list) and source else None
+    return isinstance(first, dict) and is_reference(first.get("uri"))
+
+
+def _built_datasets(objects: list[Manifest]) -> dict[tuple[str, str], BuiltDataset]:
+    """The Dataset among one spec's objects, as a reference sees it: its runtime's data layout
+    and its mounts as built."""
+    runtimes = [BY_KIND[str(o.get("kind"))] for o in objects if str(o.get("kind")) in BY_KIND]
+    out = {}
+    for obj in objects:
+        if obj.get("kind") == "Dataset" and runtimes and isinstance(obj.get("spec"), dict):
+            mounts = [m for m in obj["spec"].get("mounts") or [] if isinstance(m, dict)]
+            _, namespace, name = _identity(obj)
+            out[(namespace, name)] = BuiltDataset(runtimes[0].workloads.data_layout,
+                                                  tuple((m.get("name"), m.get("path")) for m in mounts))
+    return out
 
 
 def _not_a_spec(doc: Document) -> Diagnostic:

@@ -12,6 +12,8 @@ after and classifies every changed field:
 - on-restart: written to an OnDelete workload (the FUSE DaemonSet; on newer Fluid the
   StatefulSets too), taken up only as its pods are recreated;
 - fuse-config: written to the FUSE program's config file in the running FUSE pods (Thin);
+- fuse-only: a Dataset edit the FUSE mount command follows as FUSE pods are recreated while
+  the PersistentVolume and claim keep what they were created with (JuiceFS accessModes);
 - recreate: ignored until the runtime is deleted and created again, which loses the cache
   and leaves the Dataset unbound meanwhile;
 - same-path: a Dataset mount edit at an unchanged namespace path, which the runtime never
@@ -48,6 +50,7 @@ from ..fluid.operations import OPERATIONS
 from ..fluid.sync import (
     APPLIED,
     FUSE_CONFIG,
+    FUSE_ONLY,
     NO_MOUNT_SYNC,
     ON_RESTART,
     RECREATE,
@@ -71,7 +74,7 @@ MOVED = "moved"  # the same kind and name, in another namespace now
 KUBERNETES = "kubernetes"
 REFUSED = "refused"  # the API server refuses the update (fluid/updates.py)
 RECREATED = "recreated"  # ... and Flux re-creates the object (its force annotation)
-IGNORED = frozenset({RECREATE, SAME_PATH, RERUN, REFUSED})  # the edits plan fails on
+IGNORED = frozenset({RECREATE, SAME_PATH, RERUN, REFUSED, FUSE_ONLY})  # the edits plan fails on
 
 WORKLOADS = {"master": "master StatefulSet", "worker": "worker StatefulSet", "fuse": "FUSE DaemonSet"}
 MEANING = {
@@ -83,6 +86,8 @@ MEANING = {
     RECREATE: "ignored until the runtime is re-created (the cache is lost and the dataset unbound meanwhile)",
     SAME_PATH: "ignored: the runtime remounts only mounts whose namespace path appears or disappears",
     RERUN: "ignored: the operation already ran; it runs again only under a new name",
+    FUSE_ONLY: "the FUSE mount follows it as the {workload}'s pods are recreated, but the PersistentVolume and claim "
+               "Fluid created keep the access modes they were made with, and pods mount the claim by those",
     RUNS: "a new operation: Fluid runs it",
     REMOVED: "removed",
     MOVED: "created in this namespace; the one in the old namespace stays until it is deleted (Argo CD prunes it)",
@@ -101,6 +106,8 @@ ADVICE = {
     ON_RESTART: "delete those pods to take it up now",
     REFUSED: "delete it and apply again (plan --allow-recreate accepts this); a training job with "
              "workloads[].nameHash: true gets a new name for each edit instead",
+    FUSE_ONLY: "to apply it whole, delete the runtime and apply again (plan --allow-recreate accepts this); "
+               "recreating only the FUSE pods leaves the FUSE mount and the claim disagreeing",
 }
 MOUNT_KEYS = ("mounts", "sharedOptions", "sharedEncryptOptions")
 
@@ -226,10 +233,13 @@ def _bound_runtime(dataset: Key, objects: Iterable[Tree]) -> Tree | None:
     return None
 
 
-def classify(old: list[Manifest], new: list[Manifest], version: str | None = None) -> list[Edit]:
+def classify(old: list[Manifest], new: list[Manifest], version: str | None = None,
+             built_for: Mapping[Key, str] | None = None, running: Mapping[Key, str] | None = None) -> list[Edit]:
     """Every changed field of every object present before and after, and the operations added
-    or removed, with what Fluid (at `version`, default versions.DEFAULT) will do about it."""
-    version = version or versions.DEFAULT
+    or removed, with what Fluid will do about it. Each object is judged at the Fluid version
+    that runs it (judged_at): `running` (what the deployed objects were built for, when known:
+    plan --against git:REV), else `built_for` (the version its spec builds for: its fluid:, else
+    the setting), else `version`, else versions.DEFAULT."""
     old = in_build_namespace(old, new)
     before = {_key(o): _without_defaults(o, after_of(o, new)) for o in old if isinstance(o, dict)}
     after = {_key(o): o for o in new if isinstance(o, dict)}
@@ -237,8 +247,22 @@ def classify(old: list[Manifest], new: list[Manifest], version: str | None = Non
     left = {(kind, was, name) for (kind, _, name), was in moved.items()}
     edits: list[Edit] = []
     for key in sorted((set(before) | set(after)) - left):
-        edits += _key_edits(key, before, after, moved, version)
+        at, note = judged_at(key, version, built_for or {}, running or {})
+        edits += [replace(e, note=f"{e.note}; {note}" if e.note else note) if note else e
+                  for e in _key_edits(key, before, after, moved, at)]
     return edits
+
+
+def judged_at(key: Key, version: str | None, built_for: Mapping[Key, str], running: Mapping[Key, str]
+              ) -> tuple[str, str]:
+    """(the Fluid version an edit of object `key` is judged at, a note when the edit also moves
+    the spec's fluid: pin). Edits are carried out by the Fluid that runs the object now: after a
+    pin change that is still the old version, until Fluid itself is upgraded."""
+    new = built_for.get(key) or version or versions.DEFAULT
+    now = running.get(key)
+    if now is None or now == new:
+        return new, ""
+    return now, f"judged at Fluid {now}, which runs it now; the spec's fluid: pin moves it to {new}"
 
 
 def _key_edits(key: Key, before: dict[Key, Tree], after: dict[Key, Tree], moved: dict[Key, str],
@@ -296,10 +320,10 @@ def _dataset_edits(key: Key, old: Tree, new: Tree, objects: list[Manifest],
     kind, ns, name = key
     rest_old, mounts_old = _split_mounts(old)
     rest_new, mounts_new = _split_mounts(new)
-    # Fluid reads the rest when it binds the Dataset to its runtime
-    out = _recreated(key, rest_old, rest_new)
     runtime = _bound_runtime(key, objects)
     engine = BY_KIND.get(str(runtime.get("kind"))) if runtime is not None else None
+    # Fluid reads the rest when it binds the Dataset to its runtime, but for what its sync reads again
+    out = _rest_edits(key, engine, rest_old, rest_new, version)
     if engine is None or runtime is None:
         return out + _recreated(key, mounts_old, mounts_new)
     sync = mount_sync(engine, version)
@@ -309,6 +333,20 @@ def _dataset_edits(key: Key, old: Tree, new: Tree, objects: list[Manifest],
         edits = _field_mode(engine, sync, mounts_old, mounts_new)
     return out + [Edit(kind, ns, name, format_path(("spec", *p)), effect, workload, note)
                   for p, effect, workload, note in edits]
+
+
+def _rest_edits(key: Key, engine: Engine | None, old: Tree, new: Tree, version: str) -> list[Edit]:
+    """The edits of a Dataset's fields outside its mounts: what the bound engine's sync takes up
+    at `version` (Engine.edits.dataset), every other one waits for a re-created runtime."""
+    kind, ns, name = key
+    facts = [f for f in engine.edits.dataset if f.holds_for(version)] if engine is not None else []
+    out = []
+    for path in [p for p in changed_paths(old, new) if p]:  # (): an empty side, which the other paths say
+        dotted = ".".join(str(p) for p in path if isinstance(p, str))
+        fact = next((f for f in facts if dotted == f.prefix or dotted.startswith(f.prefix + ".")), None)
+        out.append(Edit(kind, ns, name, format_path(("spec", *path)), fact.effect if fact else RECREATE,
+                        fact.workload if fact else ""))
+    return out
 
 
 def _split_mounts(spec: Tree) -> tuple[Tree, Tree]:

@@ -10,9 +10,10 @@ Sources in fluid-cloudnative/fluid, the same in every version versions.py lists:
   configmap, where the encryptOption (a Secret file path) silently wins (mount_options below).
 - pkg/ddc/alluxio/transform.go (FullnameOverride = runtime name) and charts/alluxio/templates:
   the StatefulSets, DaemonSet, Service and ConfigMaps Fluid creates.
-- pkg/utils/ufs_path_builder.go (GenAlluxioUFSRootPath): `path: /` puts a mount at the root
-  only when it is the Dataset's one mount and not pvc:// or local://; otherwise the root is
-  /underFSStorage (#3379).
+- pkg/utils/ufs_path_builder.go (GenAlluxioUFSRootPath): `path: /` puts an object-store mount at
+  the root only when it is the Dataset's one mount; otherwise the root is /underFSStorage (#3379),
+  where a pvc:// or local:// mount at `/` lands itself (GenLocalStoragePath): Mounts.alluxio_root,
+  FG124 in lint/storage.py.
 Option names per storage are Alluxio's own UFS properties, as Fluid's docs use them
 (docs/en/samples/s3_configuration.md, docs/zh/samples/... ; docs.alluxio.io ufs/*).
 """
@@ -29,7 +30,6 @@ from ..base.manifest import Tree, fuse_options, fuse_spec, mapping, mounts_of, n
 from ..base.manifest_index import Entry, ManifestIndex
 from ..base.rules import Example, Finding, Rule
 from ..base.structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
-from ..base.uri import is_native
 from ..fluid.common import (
     IMAGE,
     IMAGE_PULL_SECRETS,
@@ -186,19 +186,6 @@ def _option_given_twice(entry: Entry, index: ManifestIndex) -> Iterator[Finding]
             seen.add(name)
 
 
-def _root_path_with_many_mounts(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
-    if not _bound_here(entry, index):
-        return
-    mounts = mounts_of(entry.obj)
-    for i, m in enumerate(mounts):
-        native = is_native(m.get("mountPoint", ""))
-        if isinstance(m.get("path"), str) and m["path"].strip("/") == "" and (len(mounts) > 1 or native):
-            why = "a pvc:// or local:// mount" if native and len(mounts) == 1 else "one mount of several"
-            yield Finding(("spec", "mounts", i, "path"), f'path "/" is honoured only for a Dataset\'s single '
-                                                         f"object-store mount, not for {why}; Alluxio keeps "
-                                                         "/underFSStorage at the root. Drop path or the other mounts")
-
-
 # -- Fluid's own defaults for an AlluxioRuntime --------------------------------------------------
 # pkg/ddc/alluxio/transform_optimization.go, the same at every version versions.py lists.
 
@@ -353,7 +340,7 @@ def _finish(ctx: Context, tree: Tree) -> Tree:
     opts = args[at][len(FUSE_OPTS):].split(",")
     if {"ro", "rw"} & set(opts):
         return tree
-    mode = "ro" if read_only_dataset(ctx.spec.accessModes) else "rw"
+    mode = "ro" if read_only_dataset(ctx.access_modes()) else "rw"
     opts.insert(1 if opts[:1] == ["kernel_cache"] else 0, mode)  # where Fluid's own sets have it
     args[at] = FUSE_OPTS + ",".join(o for o in opts if o)
     return tree
@@ -441,23 +428,6 @@ spec:
           valueFrom: {secretKeyRef: {name: imagenet-oss, key: fs.oss.accessKeyId}}
 """ + _BOUND_DATASET, "fs.oss.accessKeyId is both an option and an encryptOption: which value is mounted "
                             "depends on how the Fluid install stores mount options.")),
-    Rule(
-        "FG124", "error", 'Alluxio honours path "/" only for a Dataset\'s single object-store mount',
-        _root_path_with_many_mounts, kinds=frozenset({"Dataset"}),
-        description="Alluxio mounts a Dataset's storage at the root of its namespace only when the Dataset has "
-                    'exactly one mount, it sets `path: /`, and it is not pvc:// or local://; otherwise the root '
-                    "is /underFSStorage and every mount appears below it, so `path: /` on one of several mounts "
-                    "(or on a pvc:// mount) is not honoured.",
-        sources=(source("pkg/utils/ufs_path_builder.go", "GenAlluxioUFSRootPath"),),
-        example=Example("""\
-apiVersion: data.fluid.io/v1alpha1
-kind: Dataset
-metadata: {name: imagenet, namespace: default}
-spec:
-  mounts:
-    - {mountPoint: "oss://imagenet-bucket/train/", name: train, path: /}
-    - {mountPoint: "oss://imagenet-bucket/val/", name: val}
-""" + _BOUND_DATASET, 'path "/" cannot be honoured for one mount of two.')),
     Rule("FG132", "warning", "a UFS journal with several Alluxio masters; Fluid chooses EMBEDDED for them",
          _ufs_journal_with_several_masters,
          description="Fluid sets alluxio.master.journal.type to UFS for one master and EMBEDDED for more, "
@@ -504,7 +474,14 @@ ENGINE = Engine(
         storage=STORAGE,
         # the runtime's properties become alluxio-site.properties, which Alluxio's UFS reads too
         options_in_properties=source("pkg/ddc/alluxio/transform.go", "transformCommonPart"),
-        sources={"schemes": (source("pkg/ddc/alluxio/ufs_internal.go", "mountUFS",
+        alluxio_root=True,
+        sources={"alluxio_root": (source("pkg/ddc/alluxio/transform.go", "transformCommonPart",
+                                         note="the root UFS is GenAlluxioUFSRootPath's"),
+                                  source("pkg/ddc/alluxio/ufs_internal.go", "mountUFS",
+                                         note="a mount whose path IsMounted already is skipped"),
+                                  source("pkg/ddc/alluxio/transform_ufs.go", "transformDatasetToVolume",
+                                         note="local:// and pvc:// at GenLocalStoragePath")),
+                 "schemes": (source("pkg/ddc/alluxio/ufs_internal.go", "mountUFS",
                                     note="every mountPoint but local:// and pvc:// goes to `alluxio fs mount` as "
                                          "written; the remote schemes listed are Alluxio's documented UFS"),
                              source("pkg/ddc/alluxio/transform_ufs.go", "transformDatasetToVolume",

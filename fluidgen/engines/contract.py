@@ -25,6 +25,7 @@ from ..base.structural.dsl import Schema
 from ..fluid.sync import (
     APPLIED,
     FUSE_CONFIG,
+    FUSE_ONLY,
     NO_MOUNT_SYNC,
     ON_RESTART,
     RECREATE,
@@ -41,8 +42,8 @@ if TYPE_CHECKING:
 
     from ..model.specparts import CacheTier
 
-__all__ = ["APPLIED", "FUSE_CONFIG", "NO_MOUNT_SYNC", "ON_RESTART", "RECREATE", "ROLLING", "Context", "EditFact",
-           "Engine", "ExtraKind", "MountSync", "SpecSection", "Storage", "edits", "scales"]
+__all__ = ["APPLIED", "FUSE_CONFIG", "FUSE_ONLY", "NO_MOUNT_SYNC", "ON_RESTART", "RECREATE", "ROLLING", "Context",
+           "EditFact", "Engine", "ExtraKind", "MountSync", "SpecSection", "Storage", "edits", "scales"]
 
 
 @dataclass(frozen=True)
@@ -226,6 +227,9 @@ class Mounts:
     # (thin: mounts added later, vineyard: none at all). Whether it takes mounts is `takes_mounts`.
     needs_mounts: bool = True
     references: bool = False  # the runtime a dataset:// reference Dataset gets (Fluid ignores its spec)
+    # Its namespace root is chosen as Alluxio's (GenAlluxioUFSRootPath): a mount at path "/" is
+    # honoured only when it is the single mount or local:// / pvc:// (fluidbase.unmounted_at_root; FG124).
+    alluxio_root: bool = False
     # Where plain storage options (an endpoint, a region) may also come from the runtime's
     # properties (Alluxio's site properties), not only the mount's options and sharedOptions.
     options_in_properties: FluidSource | None = None
@@ -325,6 +329,9 @@ class Edits:
     runtime: tuple[EditFact, ...] = ()
     # How it takes up edits of its Dataset's mounts, per Fluid version (fluid/sync.py MountSync).
     mounts: tuple[MountSync, ...] = (NO_MOUNT_SYNC,)
+    # What its sync does with an edit of its Dataset's other fields (a prefix of the Dataset's spec,
+    # such as accessModes), per Fluid version: fields not listed wait for a re-created runtime.
+    dataset: tuple[EditFact, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -68,7 +68,14 @@ ENGINE = Engine(
     operations=frozenset({"DataLoad", "DataBackup"}),
     mounts=Mounts(
         schemes=frozenset({"cos", "cosn", "oss", "s3", "hdfs", "http", "https", "pvc", "local"}),
-        sources={"schemes": (source("pkg/ddc/goosefs/ufs_internal.go", "mountUFS", versions=_OLD,
+        alluxio_root=True,
+        sources={"alluxio_root": (source(_TRANSFORM, "transformCommonPart", versions=_OLD,
+                                         note="goosefs.master.mount.table.root.ufs is GenAlluxioUFSRootPath's"),
+                                  source("pkg/ddc/goosefs/ufs_internal.go", "mountUFS", versions=_OLD,
+                                         note="a mount whose path IsMounted already is skipped"),
+                                  source("pkg/ddc/goosefs/transform_ufs.go", "transformDatasetToVolume", versions=_OLD,
+                                         note="local:// and pvc:// at GenLocalStoragePath")),
+                 "schemes": (source("pkg/ddc/goosefs/ufs_internal.go", "mountUFS", versions=_OLD,
                                     note="every mountPoint but local:// and pvc:// goes to `goosefs fs mount` as "
                                          "written; the remote schemes listed are GooseFS's documented UFS"),
                              source("pkg/ddc/goosefs/transform_ufs.go", "transformDatasetToVolume", versions=_OLD,

@@ -316,7 +316,7 @@ def _finish(ctx: Context, tree: Tree) -> Tree:
     set has it). A ReadWriteMany Dataset's args are left as given; FG131 reports an -oro there."""
     fuse = tree.get("fuse")
     args = fuse.get("args") if isinstance(fuse, dict) else None
-    if not isinstance(args, list) or not args or not read_only_dataset(ctx.spec.accessModes):
+    if not isinstance(args, list) or not args or not read_only_dataset(ctx.access_modes()):
         return tree
     if any(isinstance(a, str) and "ro" in a.removeprefix("-o").split(",") for a in args):
         return tree

@@ -43,10 +43,12 @@ from ..fluid.common import (
     VOLUMES,
 )
 from .contract import (
+    FUSE_ONLY,
     ON_RESTART,
     ROLLING,
     Context,
     Created,
+    EditFact,
     Edits,
     Engine,
     Health,
@@ -164,6 +166,19 @@ _MOUNT_SYNC = MountSync(
     fields={"mountPoint": ON_RESTART, "options": ON_RESTART},
     unsynced_options=frozenset({"storage", "bucket", "bucket2", "quota"}), workload="fuse")
 
+# An accessModes edit: SyncRuntime renders the runtime again (transform), and genFuseMount reads the
+# Dataset's modes now, adding or dropping ro and the read-only metadata cache options (attr-cache,
+# entry-cache; attrcacheto, entrycacheto for the enterprise edition) in the FUSE mount command;
+# updateFuseCmdConfigmapOnChanged writes it to the FUSE script, which FUSE pods run as they are
+# recreated (the DaemonSet is OnDelete). The PersistentVolume and claim keep the modes they were
+# created with (pkg/utils/dataset/volume/create.go CreatePersistentVolumeForRuntime creates them
+# once), and the CSI plugin mounts pods by those (pkg/csi/plugins/nodeserver.go NodePublishVolume).
+_DATASET_EDITS = (
+    EditFact("accessModes", FUSE_ONLY, source(_FUSE_GO, "genFuseMount", note="ro and the read-only cache options "
+                                               "follow the Dataset's access modes at every sync"), "fuse"),
+)
+
+
 def _check(ctx: Context) -> None:
     """JuiceFS reads a tier's path as cache-dir, split on ":" (transform_fuse.go genValue), and one
     quota as cache-size over all of them (genMountOptions); Fluid's runtime info splits the path
@@ -232,6 +247,7 @@ ENGINE = Engine(
     edits=Edits(
         runtime=(*scales("juicefs"), *_SYNC_EDITS),
         mounts=(_MOUNT_SYNC,),
+        dataset=_DATASET_EDITS,
     ),
     # No master: CheckMasterReady is always true, and no workers wanted (replicas 0) reads as Ready.
     health=Health(sources={"status_shape": runtime_status("api/v1alpha1/juicefsruntime_types.go", "JuiceFSRuntime",

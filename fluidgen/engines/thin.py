@@ -189,7 +189,7 @@ def _keep_read_only(ctx: Context, profile_spec: Tree) -> None:
     adding to it, so the read-only dataset would be mounted read-write. Put `ro` back."""
     fuse = profile_spec.get("fuse")
     options = fuse.get("options") if isinstance(fuse, dict) else None
-    if isinstance(options, dict) and read_only_dataset(ctx.spec.accessModes) and not {"ro", "rw"} & set(options):
+    if isinstance(options, dict) and read_only_dataset(ctx.access_modes()) and not {"ro", "rw"} & set(options):
         options["ro"] = ""
 
 

@@ -16,7 +16,7 @@ from ..base.fluidsource import decided_by, source
 from ..base.quantity import to_bytes
 from ..base.uri import REFERENCE_PREFIX, is_reference
 
-READ_ONLY, READ_WRITE = "ReadOnlyMany", "ReadWriteMany"
+READ_ONLY = "ReadOnlyMany"
 LOCAL_STORAGE_ROOT = "/underFSStorage"  # pkg/common/ufs_path.go LocalStorageRootPath
 
 
@@ -41,6 +41,21 @@ def alluxio_root_ufs(mounts: Sequence[tuple[str | None, str, str | None]]) -> tu
         if not is_native(point) and mount_path(name, path) == "/":
             return point, 0
     return LOCAL_STORAGE_ROOT, None
+
+
+@decided_by(source("pkg/utils/ufs_path_builder.go", "GenAlluxioUFSRootPath"),
+            source("pkg/utils/ufs_path_builder.go", "GenLocalStoragePath"),
+            source("pkg/ddc/alluxio/ufs_internal.go", "mountUFS"))
+def unmounted_at_root(mounts: Sequence[tuple[str | None, str, str | None]]) -> list[int]:
+    """The indexes of the mounts (name, mountPoint, path) an Alluxio-style namespace never shows
+    at its root `/`: an object-store mount (not local:// or pvc://) at `/` beside other mounts.
+    The root is then the local /underFSStorage (alluxio_root_ufs), and mountUFS skips a mount
+    whose namespace path is mounted already, which the root always is. A local:// or pvc://
+    mount at `/` is honoured, alone or not: it is a volume at /underFSStorage joined with `/`,
+    the root's own directory; and a single object-store mount at `/` is the root."""
+    if len(mounts) < 2:
+        return []
+    return [i for i, (name, point, path) in enumerate(mounts) if not is_native(point) and mount_path(name, path) == "/"]
 
 
 @decided_by(source("pkg/utils/dataset.go", "GetAccessModesOfDataset"),

@@ -24,6 +24,9 @@ ON_RESTART = "on-restart"  # written to an OnDelete workload: taken up as its po
 FUSE_CONFIG = "fuse-config"  # written to the FUSE program's config file in the running FUSE pods
 RECREATE = "recreate"  # ignored until the runtime is deleted and created again
 SAME_PATH = "same-path"  # a mount edit at an unchanged namespace path: never remounted
+# a Dataset edit the FUSE mount command follows as the FUSE pods are recreated, while the
+# PersistentVolume and claim Fluid created keep what they were made with (access modes)
+FUSE_ONLY = "fuse-only"
 
 SYNC_SOURCE = source("pkg/ddc/base/syncs.go", "Sync")
 

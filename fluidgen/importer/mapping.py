@@ -17,6 +17,7 @@ from ..base.manifest import Tree
 from ..base.uri import REFERENCE, scheme_of
 from ..engines.contract import Engine
 from ..engines.engine_table import ENGINES
+from ..lint import without_path_waivers
 from ..lower import runtimekeys
 from ..model.specparts import DEFAULT_GPU_LABEL
 from .credentials import credential_name
@@ -322,8 +323,13 @@ def placement(spec: Tree) -> Section[Tree]:
 
 
 def own_metadata(obj: Obj) -> Tree:
+    """The object's labels and annotations, but the lint waivers a profile's settings write on a
+    build (its profile, recognised or kept in overrides, is what says them)."""
     meta = obj.data.get("metadata", {})
-    return {k: dict(meta[k]) for k in ("labels", "annotations") if isinstance(meta.get(k), dict) and meta[k]}
+    own = {k: dict(meta[k]) for k in ("labels", "annotations") if isinstance(meta.get(k), dict) and meta[k]}
+    if "annotations" in own:
+        own["annotations"] = without_path_waivers(own["annotations"])
+    return {k: v for k, v in own.items() if v}
 
 
 def shared(scenario: Scenario, ds: Tree, taken: set[str]) -> Section[Tree]:
@@ -409,7 +415,7 @@ def _tier(engine: Engine, level: Any, out: Findings) -> Tree:
     if not isinstance(level, dict):
         out.failures.append("a tieredstore level that is not a mapping")
         return {}
-    tier: Tree = {"medium": level.get("mediumtype"), **_tier_path(level, engine.lowering.path_separator),
+    tier: Tree = {"medium": level.get("mediumtype"), **tier_path(level, engine.lowering.path_separator),
                   **_quota(level), **{k: str(level[k]) for k in ("high", "low") if k in level},
                   **_picked(level, ("volumeType",))}
     left = set(level) - {"mediumtype", "path", "quota", "quotaList", "high", "low", "volumeType"}
@@ -418,7 +424,7 @@ def _tier(engine: Engine, level: Any, out: Findings) -> Tree:
     return tier
 
 
-def _tier_path(level: Tree, separator: str) -> Tree:
+def tier_path(level: Tree, separator: str) -> Tree:
     """path: one directory as text, several as a list."""
     if not level.get("path"):
         return {}

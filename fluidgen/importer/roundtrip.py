@@ -22,6 +22,7 @@ from typing import Any
 
 from ..base.manifest import Manifest, Tree, mapping
 from ..catalog.kinds import table
+from ..lint import without_path_waivers
 
 Key = tuple[str, str, str]
 # (kind, spec path) -> the value a build may add where the input has none
@@ -93,18 +94,30 @@ CREDENTIAL_HOLDERS = {"Dataset": _dataset_holders, "DataMigrate": _migrate_holde
 
 
 def _normalised_object(obj: Manifest, kind: str, namespace: str, namespaced: bool,
-                       values: dict[tuple[str, str], str]) -> Tree:
+                       values: dict[tuple[str, str], str], generated: bool = False) -> Tree:
     """A copy with the build's namespace where it has none (namespaced kinds) and its
-    credentials resolved."""
+    credentials resolved, without the lint waivers a profile's settings write (RULE@path entries
+    of lint.IGNORE_ANNOTATION: the profile writes them again, import leaves them out)."""
     o = copy.deepcopy(obj)
     meta = o.setdefault("metadata", {})
     if namespaced:
         meta["namespace"] = meta.get("namespace") or namespace
+    _without_profile_waivers(meta)
     spec = mapping(o.get("spec"))
     holders = CREDENTIAL_HOLDERS[kind](spec) if kind in CREDENTIAL_HOLDERS else []
     for holder, options_key, encrypt_key in holders:
         _resolve(holder, options_key, encrypt_key, values)
     return o
+
+
+def _without_profile_waivers(meta: Tree) -> None:
+    annotations = meta.get("annotations")
+    if isinstance(annotations, dict):
+        kept = without_path_waivers(annotations)
+        if kept:
+            meta["annotations"] = kept
+        else:
+            del meta["annotations"]
 
 
 def normalised(objects: list[Manifest], namespace: str, generated: bool) -> dict[Key, Any]:
@@ -117,7 +130,7 @@ def normalised(objects: list[Manifest], namespace: str, generated: bool) -> dict
         kind = str(obj.get("kind"))
         if kind in ("Secret", "ExternalSecret"):
             continue
-        o = _normalised_object(obj, kind, namespace, kind not in rows or rows[kind].namespaced, values)
+        o = _normalised_object(obj, kind, namespace, kind not in rows or rows[kind].namespaced, values, generated)
         meta = o["metadata"]
         out[(kind, str(meta.get("namespace", "")), str(meta.get("name")))] = _text(o)
     return out

@@ -8,7 +8,9 @@ in lower/mounts.py, lower/runtime.py and the engines' check hooks.
 
 Silence a rule for one spec with `lint: {ignore: [FG103]}`, for one manifest file with a
 comment line `# fluidgen-lint: ignore=FG103,FG109`, for one object with the annotation
-`fluidgen.io/lint-ignore: FG103`, or for a run with `--ignore FG103`.
+`fluidgen.io/lint-ignore: FG103` (or at one of its fields and below: `FG109@spec/fuse/jvmOptions`),
+or for a run with `--ignore FG103`. fluidgen writes that annotation on what it builds, for the
+spec's lint.ignore and its profiles' waivers, so lint of its output agrees with the build.
 
 Every run targets one Fluid version (the spec's `fluid:`, `--fluid-version`): a rule runs only
 for the versions its sources hold for (Rule.versions), and reads the version on the index.
@@ -89,10 +91,58 @@ def index_of(objects: Iterable[Manifest], version: str = DEFAULT) -> ManifestInd
     return ManifestIndex(objects, runtime_kinds_at(version), version)
 
 
-def _ignored(obj: Manifest) -> set[str]:
+def _entries(obj: Manifest) -> list[str]:
+    """The annotation's entries: a rule ID (the whole object), or RULE@a/b/c (at spec path a.b.c and
+    below, the `/`-separated path a profile's `set:` writes)."""
     annotations = meta(obj).get("annotations")
     value = annotations.get(IGNORE_ANNOTATION, "") if isinstance(annotations, dict) else ""
-    return {v.strip() for v in str(value).split(",") if v.strip()}
+    return [v.strip() for v in str(value).split(",") if v.strip()]
+
+
+def _ignored(obj: Manifest) -> set[str]:
+    """The rule IDs the annotation silences for the whole object."""
+    return {e for e in _entries(obj) if "@" not in e}
+
+
+def _named(obj: Manifest) -> set[str]:
+    """Every rule ID the annotation names (for the unknown-ID check)."""
+    return {e.split("@", 1)[0].strip() for e in _entries(obj)}
+
+
+def _waived_at(obj: Manifest, path: PathT, rule: str) -> bool:
+    """Whether the annotation silences `rule` at `path` (RULE@a/b: a finding at a.b or below)."""
+    shown = [str(p) for p in path]
+    for entry in _entries(obj):
+        rule_id, at, where = entry.partition("@")
+        parts = where.split("/")
+        if at and rule_id.strip() == rule and shown[:len(parts)] == parts:
+            return True
+    return False
+
+
+def ignore_annotation(given: str, rules: Iterable[str], waived: Iterable[tuple[str, PathT]]) -> str:
+    """The annotation's value for an object fluidgen builds, so that lint of its output agrees with
+    the build: `given` (the spec's own value of it), the spec's lint.ignore `rules` (whole object)
+    and what its profiles waive where (`waived`: rule, object path; a path that cannot be written
+    as RULE@a/b silences the rule for the whole object)."""
+    out = [v.strip() for v in given.split(",") if v.strip()]
+    out += sorted(rules)
+    for rule, path in waived:
+        parts = [str(p) for p in path]
+        plain = parts and all(p and not set(p) & set(",@/") for p in parts)
+        out.append(f"{rule}@{'/'.join(parts)}" if plain else rule)
+    return ",".join(dict.fromkeys(out))
+
+
+def without_path_waivers(annotations: dict[str, object]) -> dict[str, object]:
+    """`annotations` without the RULE@path entries of IGNORE_ANNOTATION (the key gone when nothing
+    is left): what a profile's waivers write on a build, which the profile writes again."""
+    value = annotations.get(IGNORE_ANNOTATION)
+    if not isinstance(value, str):
+        return dict(annotations)
+    kept = ",".join(e for e in value.split(",") if e.strip() and "@" not in e)
+    rest = {k: v for k, v in annotations.items() if k != IGNORE_ANNOTATION}
+    return {**rest, IGNORE_ANNOTATION: kept} if kept else rest
 
 
 def run_rules(entry: Entry, index: ManifestIndex, ignore: set[str]) -> Iterator[tuple[Rule, Finding]]:
@@ -102,7 +152,8 @@ def run_rules(entry: Entry, index: ManifestIndex, ignore: set[str]) -> Iterator[
     for rule in rules_for(index.version):
         if rule.id not in skip and rule.applies_to(entry.kind):
             for finding in rule.check(entry, index):
-                yield rule, finding
+                if not _waived_at(entry.obj, finding.path, rule.id):
+                    yield rule, finding
 
 
 def lint_manifests(docs: list[tuple[Document, set[str]]], context: Iterable[Manifest] = (),
@@ -114,7 +165,7 @@ def lint_manifests(docs: list[tuple[Document, set[str]]], context: Iterable[Mani
     index = index_of([*(d.data for d, _ in linted), *context], version)
     out = []
     for (doc, ignore), entry in zip(linted, index.entries, strict=False):
-        for rule_id in unknown_ids(_ignored(entry.obj)):
+        for rule_id in unknown_ids(_named(entry.obj)):
             out.append(doc.diag(("metadata", "annotations", IGNORE_ANNOTATION), f"unknown lint rule {rule_id}"
                                 f"{did_you_mean(rule_id, RULE_IDS)}", stage="lint"))
         for rule, f in run_rules(entry, index, ignore):

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 
 from ..base.diagnostics import PathT
-from ..base.fluidsource import source
+from ..base.fluidsource import source, sources_of_function
 from ..base.manifest import Tree, levels_of, mounts_of, walk_strings
 from ..base.manifest_index import Entry, ManifestIndex
 from ..base.names import dns1035_label, dns1123_subdomain
@@ -18,7 +18,7 @@ from ..base.uri import is_reference, scheme_of
 from ..catalog.kinds import table
 from ..engines.contract import Engine
 from ..engines.engine_table import ENGINES
-from ..fluid.fluidbase import fastest_level
+from ..fluid.fluidbase import fastest_level, unmounted_at_root
 from .binding import engine_of
 from .docs import runtime_head
 
@@ -47,6 +47,26 @@ def plain_credentials(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
                                                           "use sharedEncryptOptions")
 
 
+def root_path_not_mounted(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
+    """FG124: an object-store mount at path "/" beside other mounts, for an engine whose namespace
+    root is Alluxio's (Mounts.alluxio_root; the fact: fluidbase.unmounted_at_root)."""
+    runtime = index.bound_runtime(entry)
+    engine = engine_of(runtime.obj) if runtime is not None else None
+    if engine is None or not engine.mounts.alluxio_root:
+        return
+    mounts = mounts_of(entry.obj)
+    given = [(_text(m.get("name")), str(m.get("mountPoint", "")), _text(m.get("path"))) for m in mounts]
+    for i in unmounted_at_root(given):
+        yield Finding(("spec", "mounts", i, "path"),
+                      f'path "/" on one mount of {len(mounts)} is never mounted: {engine.kind} keeps its local '
+                      "/underFSStorage at the root and skips a mount at a path already mounted, which the root "
+                      "always is. Drop path (the mount appears at /<name>) or the other mounts")
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
 def _read_as_secret(engine: Engine | None, mount: Tree) -> frozenset[str]:
     """The engine's own credential names for a mount's storage (fs.oss.accessKeyId beside the
     secret); flagged in plain options as well as every name that looks like a secret."""
@@ -60,9 +80,26 @@ def placeholders(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
     if not _may_hold_placeholder(entry.obj):
         return
     for path, text in walk_strings(entry.obj):
-        match = PLACEHOLDER.search(text)
+        match = PLACEHOLDER.search(SHELL_DEFAULT.sub("", text) if _shell_text(path) else text)
         if match:
             yield Finding(path, f"placeholder {match.group(0)} was never filled in")
+
+
+# A shell parameter expansion with a word to use when the variable is unset or empty: ${v:-word},
+# ${v-word}, ${v:=word}, ${v:?word}, ${v:+word} and the forms without ':' (POSIX Shell Command
+# Language 2.6.2). The word is the script's own text ("<empty>" in `echo "${v:-<empty>}"`, as in
+# Fluid's test/gha-e2e/jindo/multi-oss-job.yaml at master), never a value left to fill in.
+SHELL_DEFAULT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=?+][^}]*\}")
+_CONTAINERS = frozenset({"containers", "initContainers", "ephemeralContainers"})
+
+
+def _shell_text(path: PathT) -> bool:
+    """Whether the string at `path` is a container's command or args (what a shell may run: a
+    pod template of any kind) or a DataProcess script (spec.processor.script command, args or
+    source), where shell expansions are the program's text."""
+    strings = [p for p in path if isinstance(p, str)]
+    in_container = len(strings) >= 2 and strings[-2] in _CONTAINERS and strings[-1] in ("command", "args")
+    return in_container or (strings[-2:-1] == ["script"] and strings[-1] in ("command", "args", "source"))
 
 
 def _may_hold_placeholder(obj: object) -> bool:
@@ -269,12 +306,36 @@ spec:
         fs.oss.accessKeySecret: s3cr3t
 """, "The key secret sits in the Dataset in plain text; put it in a Secret and name it in encryptOptions.")),
     Rule(
+        "FG124", "error", 'path "/" on one object-store mount of several is never mounted (Alluxio, GooseFS)',
+        root_path_not_mounted, kinds=frozenset({"Dataset"}),
+        description="An Alluxio or GooseFS runtime mounts a Dataset's storage at the root of its namespace only "
+                    "when it is the Dataset's single mount; with several mounts the root is the master's local "
+                    '/underFSStorage, and an object-store mount at `path: /` is skipped as already mounted, so its '
+                    "data never appears. A `pvc://` or `local://` mount at `/` is honoured, alone or beside others: "
+                    "Fluid puts its volume at /underFSStorage itself, the root.",
+        # GooseFS's own sources (the versions that have it) are on its engine record's Mounts.alluxio_root
+        sources=sources_of_function(unmounted_at_root),
+        example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: imagenet, namespace: default}
+spec:
+  mounts:
+    - {mountPoint: "oss://imagenet-bucket/train/", name: train, path: /}
+    - {mountPoint: "oss://imagenet-bucket/val/", name: val}
+---
+""" + runtime_head("alluxio") + "  replicas: 1\n",
+            'train at path "/" is never mounted: the root is /underFSStorage, mounted already.')),
+    Rule(
         "FG102", "error", "a <placeholder> from documentation is not a real value", placeholders,
         description="Fluid's samples write values to fill in as `<bucket-name>` or `<s3-bucket-region>`. A "
                     "manifest copied without filling them in is accepted by the API server and fails only when "
                     "the engine mounts the storage. Every string of every object except Secrets is checked "
-                    "(Secret values are never read or quoted).",
+                    "(Secret values are never read or quoted), except the word of a shell expansion such as "
+                    "`${v:-<empty>}` in a container's command or args or a DataProcess script: that is the "
+                    "script's own text.",
         sources=(source("docs/en/samples/s3_configuration.md", "bucket-name"),),
+        elsewhere=("POSIX Shell Command Language 2.6.2 Parameter Expansion: the word of ${parameter:-word}",),
         example=Example("""\
 apiVersion: data.fluid.io/v1alpha1
 kind: Dataset

@@ -83,6 +83,8 @@ def dataset(ctx: Context, mounts: list[Tree], shared: list[Tree] | None = None
     s = ctx.spec
     spec = overrides.apply(ctx, "Dataset", _spec(ctx, mounts, shared), s.dataset.overrides, ("dataset", "overrides"),
                            _COMPUTED)
+    modes = spec.get("accessModes")
+    ctx.built_access_modes = [m for m in modes if isinstance(m, str)] if isinstance(modes, list) else []
     obj = ctx.fluid_object("Dataset", ctx.name, spec, at=("metadata", "name"), own=s.dataset)
     overrides.trace(ctx, obj, s.dataset.overrides, ("dataset", "overrides"))
     ctx.trace(obj, ("spec", "sharedEncryptOptions"), ("sharedCredentials",))

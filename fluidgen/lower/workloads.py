@@ -13,13 +13,13 @@ import posixpath
 
 from ..base.diagnostics import PathT
 from ..base.manifest import Manifest, Tree
-from ..base.uri import is_reference
+from ..base.uri import REFERENCE_PREFIX, is_reference
 from ..engines.contract import Engine
 from ..engines.contract import replicas as cache_workers
 from ..engines.engine_table import ENGINES
 from ..fluid.fluidbase import mount_path, read_only_dataset, reference_subpath
 from ..fluid.jobkinds import GPU, WORKLOADS, Pod, submit_reasons, submit_rules
-from ..model.context import Context
+from ..model.context import BuiltDataset, Context
 from ..model.specparts import Process, Workload
 from .dataflow import hashed_name, step_name
 from .dataset import node_affinity
@@ -32,10 +32,15 @@ WHY_ANNOTATION = "fluidgen.io/why"
 def data_dir(ctx: Context, engine: Engine, w: Workload) -> str:
     """Where the data is inside the pod: the mount path, the mount's place in the engine's
     namespace (one mount: its absolute path, else /<name>, and "/" for an unnamed one:
-    fluidbase.mount_path, GenUFSPathInUnifiedNamespace), and the folder the spec names."""
+    fluidbase.mount_path, GenUFSPathInUnifiedNamespace), and the folder the spec names. For a
+    dataset:// reference to the root of a Dataset the run builds, the place its own engine
+    gives its mounts (the reference's volume is that Dataset's: _referenced)."""
     where = w.mountPath
     mounts = ctx.spec.source
-    if engine.workloads.data_layout == "per-mount" and len(mounts) == 1:
+    target = _referenced(ctx)
+    if target is not None:
+        where = posixpath.join(where, _layout_path(target.layout, list(target.mounts)).lstrip("/"))
+    elif engine.workloads.data_layout == "per-mount" and len(mounts) == 1:
         mount = mounts[0]
         unnamed = mount.name is None and "name" in mount.model_fields_set  # `name: null`: no name in the Dataset
         path = mount_path(None if unnamed else mount_name_for(ctx, 0, mount), mount.path)
@@ -45,20 +50,46 @@ def data_dir(ctx: Context, engine: Engine, w: Workload) -> str:
     return posixpath.normpath(where)
 
 
-def _reference_layout(ctx: Context, w: Workload, at: PathT) -> None:
-    """A dataset:// reference's volume is the referenced Dataset's volume plus the subpath
-    (pkg/ddc/thin/referencedataset/volume.go createFusePersistentVolume), so the data sits where
-    the referenced engine puts it, which the spec does not show."""
+def _layout_path(layout: str, mounts: list[tuple[str | None, str | None]]) -> str:
+    """Where a Dataset's data sits in its volume: the one mount's place in the namespace of a
+    per-mount engine (fluidbase.mount_path), else the volume's root (several mounts sit at their
+    own paths below it; the other engines mount their one mount at the root)."""
+    if layout == "per-mount" and len(mounts) == 1:
+        return mount_path(*mounts[0])
+    return "/"
+
+
+def _reference(ctx: Context) -> tuple[str, str, str] | None:
+    """(uri, namespace, name) of the spec's dataset:// reference to another Dataset's root (no
+    subpath: with one the volume is that folder), or None."""
     mounts = ctx.spec.source
     uri = mounts[0].uri if len(mounts) == 1 else None
-    if uri is None or not is_reference(uri) or reference_subpath(uri) or w.dataSubPath:
+    if uri is None or not is_reference(uri) or reference_subpath(uri):
+        return None
+    namespace, _, rest = uri[len(REFERENCE_PREFIX):].partition("/")
+    return uri, namespace, rest.strip("/")
+
+
+def _referenced(ctx: Context) -> BuiltDataset | None:
+    """The Dataset a reference names, when this run built it: a dataset:// reference's volume is
+    the referenced Dataset's volume plus the subpath (pkg/ddc/thin/referencedataset/volume.go
+    createFusePersistentVolume), so its data sits where that Dataset's engine puts it."""
+    ref = _reference(ctx)
+    return ctx.datasets.get((ref[1], ref[2])) if ref is not None else None
+
+
+def _reference_layout(ctx: Context, w: Workload, at: PathT) -> None:
+    """A reference to a Dataset this run does not build: its layout is not known here."""
+    ref = _reference(ctx)
+    if ref is None or w.dataSubPath or _referenced(ctx) is not None:
         return
+    uri = ref[0]
     per_mount = ", ".join(sorted(n for n, e in ENGINES.items() if e.workloads.data_layout == "per-mount"))
     ctx.report((*at, "dataSubPath"),
                f"{w.dataEnv or 'the job'} is the root of {uri}, laid out by the referenced Dataset's engine "
                f"(its layout: {per_mount} put each mount at /<mount name>, the others their one mount at the "
                "root); set dataSubPath to the mount name, or reference "
-               f"{uri.rstrip('/')}/<folder>", "warning")
+               f"{uri.rstrip('/')}/<folder>, or build the referenced Dataset in the same run", "warning")
 
 
 def lower_workloads(ctx: Context, engine: Engine) -> list[Manifest]:
@@ -177,7 +208,7 @@ def _resources(w: Workload) -> Tree:
 def _volumes(ctx: Context, w: Workload) -> tuple[list[Tree], list[Tree]]:
     """The container's volume mounts and the pod's volumes: the Dataset's claim (read-only when
     Fluid serves the Dataset read-only: fluidbase.read_only_dataset) and the shared memory."""
-    read_only = {"readOnly": True} if read_only_dataset(ctx.spec.accessModes) else {}
+    read_only = {"readOnly": True} if read_only_dataset(ctx.access_modes()) else {}
     mounts: list[Tree] = [{"name": DATA_VOLUME, "mountPath": posixpath.normpath(w.mountPath), **read_only}]
     volumes: list[Tree] = [{"name": DATA_VOLUME, "persistentVolumeClaim": {"claimName": ctx.name, **read_only}}]
     if w.shm is not None:

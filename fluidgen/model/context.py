@@ -44,6 +44,10 @@ class Origins:
         """Rules a profile breaks on purpose at `path` (and below), with its reason given there."""
         self._waived.setdefault(id(obj), []).append((path, rules))
 
+    def waivers(self, obj: Tree) -> list[tuple[str, PathT]]:
+        """(rule, path) of every waiver recorded on `obj`, in the order recorded."""
+        return [(rule, at) for at, rules in self._waived.get(id(obj), ()) for rule in sorted(rules)]
+
     def waived(self, obj: Tree, path: PathT, rule: str) -> bool:
         return any(rule in rules and path[:len(at)] == at for at, rules in self._waived.get(id(obj), ()))
 
@@ -55,6 +59,15 @@ class Origins:
             if where is not None:
                 return where
         return None
+
+
+@dataclass(frozen=True)
+class BuiltDataset:
+    """A Dataset built in the same run, as a dataset:// reference to it sees it: its engine's
+    data layout (Engine.workloads.data_layout) and the (name, path) of each of its mounts."""
+
+    layout: str
+    mounts: tuple[tuple[str | None, str | None], ...]
 
 
 @dataclass
@@ -76,6 +89,16 @@ class Context:
     origins: Origins = field(default_factory=Origins)
     # spec key path -> its file position: a profile traces sixty settings to one key
     located: dict[PathT, tuple[str, int, int]] = field(default_factory=dict, repr=False)
+    # the access modes of the Dataset as built (lower/dataset.py sets them, overrides included)
+    built_access_modes: list[str] | None = None
+    # (namespace, name) -> the Datasets the run built before this spec (a reference's target)
+    datasets: Mapping[tuple[str, str], BuiltDataset] = field(default_factory=dict)
+
+    def access_modes(self) -> list[str]:
+        """The Dataset's access modes as finally built: the spec's accessModes, or what
+        dataset.overrides made of them. Every fact that reads them (FUSE ro/rw, the jobs'
+        volumes) reads these; before the Dataset is built, the spec's."""
+        return list(self.spec.accessModes if self.built_access_modes is None else self.built_access_modes)
 
     @property
     def name(self) -> str:
