@@ -122,8 +122,8 @@ def test_a_job_processor_must_not_restart_always(tmp_path: Path) -> None:
     result = _build(tmp_path, "alluxio", f"  - process: {{mountPath: /data, job: {pod % ''}}}\n")
     assert result.code == 1 and "restartPolicy Never or OnFailure" in _says(
         result, "error", "dataflow[0].process.job", "processor.job.podSpec")
-    _quiet(_build(tmp_path, "alluxio", f"  - process: {{mountPath: /data, job: {pod % ', restartPolicy: Never'}}}\n"),
-           "processor.job.podSpec")
+    never = pod % ", restartPolicy: Never"
+    _quiet(_build(tmp_path, "alluxio", f"  - process: {{mountPath: /data, job: {never}}}\n"), "processor.job.podSpec")
 
 
 def test_migrate_local_storage_and_the_migrate_fields_fluid_drops(tmp_path: Path) -> None:
@@ -133,8 +133,8 @@ def test_migrate_local_storage_and_the_migrate_fields_fluid_drops(tmp_path: Path
     result = _build(tmp_path, "juicefs", "  - migrate: {from: 'local:///mnt/x', to: /raw}\n")
     assert result.code == 1 and "genDataUrl handles only pvc://" in _says(
         result, "error", "dataflow[0].migrate.from", "from.externalStorage.uri")
-    result = _build(tmp_path, "juicefs", "  - migrate: {from: 's3://b/x', to: /raw}\n"
-                                         "    overrides: {block: true, imagePullPolicy: Always, runtimeType: alluxio}\n")
+    dropped = "{block: true, imagePullPolicy: Always, runtimeType: alluxio}"
+    result = _build(tmp_path, "juicefs", f"  - migrate: {{from: 's3://b/x', to: /raw}}\n    overrides: {dropped}\n")
     assert result.code == 1
     _says(result, "warning", "dataflow[0].overrides.block", "block")
     _says(result, "warning", "dataflow[0].overrides.imagePullPolicy", "imagePullPolicy")

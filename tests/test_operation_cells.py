@@ -21,7 +21,7 @@ from fluidgen.catalog.schemas import spec_validator
 from fluidgen.fluid import operations as ops
 from fluidgen.fluid.operations import CELLS, EVERY_ENGINE, KINDS, LOAD_OPTION_KEYS, RELATIVE, Cell
 
-from .conftest import ROOT
+from .conftest import ROOT, run_cli
 from .fluid_src import missing_reason, tree
 
 PAGE = ROOT / "docs" / "data-operations.md"
@@ -472,3 +472,22 @@ def test_page_shows_every_row_and_the_counts() -> None:
                      if line.startswith("| Data") and f"| {version} |" in line)
         assert listed == total
 
+
+
+def test_explain_shows_the_rows_of_each_step_key() -> None:
+    """`fluidgen explain dataflow.<op>.<key>` prints every row of the operation fields that key
+    writes (the same cells the build checks)."""
+    from fluidgen.commands.explain import explain
+    from fluidgen.lower.dataflow import step_keys
+
+    for kind in KINDS:
+        for field, key in step_keys(kind).items():
+            if not _schema_has(NAMES[-1], kind, field):
+                continue  # a step key other kinds have (DataBackup has no nodeSelector)
+            text = explain("dataflow." + ".".join(key))
+            rows = [c for c in CELLS if c.kind == kind and (c.field == field or c.field.startswith(f"{field}."))]
+            assert rows, (kind, field)
+            for cell in rows:
+                assert f"{cell.field} (" in text and f": {cell.verdict}: {cell.what} [" in text, (kind, field, cell)
+    assert "FLUID" not in explain("runtime.cache")
+    assert "ignored: genDataLoadValue never copies spec.options" in run_cli("explain", "dataflow[0].load.options").out
