@@ -466,9 +466,12 @@ def test_page_shows_every_row_and_the_counts() -> None:
     text = page()
     for cell in CELLS:
         assert f"| `{cell.field}` |" in text
+    for r in ops.RENDERED:
+        assert f"| {r.kind} | {'every engine' if EVERY_ENGINE in r.engines else ', '.join(r.engines)} |" in text
     for version in NAMES:
         total = len(expanded(version))
-        listed = sum(int(line.split("|")[4]) for line in text.splitlines()
+        summary = text.split("## What each operation renders")[0]
+        listed = sum(int(line.split("|")[4]) for line in summary.splitlines()
                      if line.startswith("| Data") and f"| {version} |" in line)
         assert listed == total
 
@@ -491,3 +494,41 @@ def test_explain_shows_the_rows_of_each_step_key() -> None:
                 assert f"{cell.field} (" in text and f": {cell.verdict}: {cell.what} [" in text, (kind, field, cell)
     assert "FLUID" not in explain("runtime.cache")
     assert "ignored: genDataLoadValue never copies spec.options" in run_cli("explain", "dataflow[0].load.options").out
+
+
+def _rendered_problems(rows: tuple[ops.Rendered, ...]) -> list[str]:
+    """Each row against its chart's templates: the kinds they make, the pod's restartPolicy, the
+    Job's backoffLimit, and no hostNetwork."""
+    out = []
+    for r in rows:
+        for version in r.versions:
+            root = tree(version)
+            if root is None:
+                continue
+            texts = [p.read_text() for p in sorted((root / r.chart).glob("*.yaml"))]
+            kinds = tuple(sorted({k for t in texts for k in re.findall(r"^kind: (\w+)", t, re.M)}))
+            main = _read(version, f"{r.chart}/{'databackup' if r.kind == 'DataBackup' else 'job'}.yaml")
+            limit = re.search(r'backoffLimit: (?:\{\{[^}]*default "(\d+)" \}\}|(\d+))', main)
+            backoff = int(limit.group(1) or limit.group(2)) if limit else None
+            restart = re.search(r'restartPolicy: (?:\{\{[^}]*default "(\w+)"[^}]*\}\}|(\w+))', main)
+            restart_word = (restart.group(1) or restart.group(2)) if restart else ""
+            host = any("hostNetwork" in t for t in texts)
+            got = (kinds, backoff, host, restart_word in r.restart_policy)
+            if got != (r.objects, r.backoff_limit, r.host_network, True):
+                out.append(f"{r.kind} {r.engines} {version}: chart says {got}, row says "
+                           f"{(r.objects, r.backoff_limit, r.host_network, r.restart_policy)}")
+    return out
+
+
+def test_what_each_operation_renders() -> None:
+    """RENDERED against the charts, and each field of each row flipped is noticed."""
+    _needs_source()
+    assert not _rendered_problems(ops.RENDERED), _rendered_problems(ops.RENDERED)
+    flips = {"objects": lambda r: (*r.objects, "Deployment"), "backoff_limit": lambda r: (r.backoff_limit or 0) + 1,
+             "host_network": lambda r: not r.host_network, "restart_policy": lambda r: "Always"}
+    for i, row in enumerate(ops.RENDERED):
+        for name, flip in flips.items():
+            changed = dataclasses.replace(row, **{name: flip(row)})
+            assert _rendered_problems((*ops.RENDERED[:i], changed, *ops.RENDERED[i + 1:])), (row.kind, name)
+    engines = {(e, v) for r in ops.RENDERED if r.kind == "DataLoad" for e in r.engines for v in r.versions}
+    assert engines == {(e, v) for e, (_, _, vs) in ops.LOADERS.items() for v in vs}

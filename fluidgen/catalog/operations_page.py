@@ -8,7 +8,7 @@ from collections import Counter
 
 from ..base.versions import NAMES, has
 from ..engines.engine_table import ENGINES
-from ..fluid.operations import CELLS, EVERY_ENGINE, KINDS, VERDICTS, Cell
+from ..fluid.operations import CELLS, EVERY_ENGINE, KINDS, RENDERED, VERDICTS, Cell
 
 GENERATED = ("<!-- Generated from fluidgen/fluid/operations.py by fluidgen/catalog/operations_page.py; "
              "regenerate: pytest tests/test_operation_cells.py --update-golden -->")
@@ -64,6 +64,17 @@ def page() -> str:
     for (kind, engine, version), got in sorted(counts().items()):
         lines.append(f"| {kind} | {engine} | {version} | {sum(got.values())} | "
                      + " | ".join(str(got[v]) for v in VERDICTS) + " |")
+    lines += ["", "## What each operation renders", "",
+              "No operation chart sets hostNetwork: every operation pod is on the pod network, whatever the "
+              "runtime's networkMode.", "",
+              "| operation | engines | versions | objects | restartPolicy | backoffLimit | image | source |",
+              "|---|---|---|---|---|---|---|---|"]
+    for r in RENDERED:
+        engines = "every engine" if EVERY_ENGINE in r.engines else ", ".join(r.engines)
+        versions = "every version" if r.versions == NAMES else ", ".join(r.versions)
+        cites = "<br>".join(f"`{s.path}` {s.function}" for s in r.sources)
+        lines.append(f"| {r.kind} | {engines} | {versions} | {', '.join(r.objects)} | {_esc(r.restart_policy)} | "
+                     f"{'no Job' if r.backoff_limit is None else r.backoff_limit} | {_esc(r.image)} | {cites} |")
     for kind in KINDS:
         lines += ["", f"## {kind}", "",
                   "| field | engines | versions | verdict | condition | what Fluid does | source |",

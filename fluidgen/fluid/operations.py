@@ -184,8 +184,8 @@ _NOT_ONCE = (("policy", "Cron|OnEvent"),)
 # runAfter.affinityStrategy is carried out by fluidapp's DataOpJob controller, which runs only with
 # the Alpha feature gate DataflowAffinity, off by default (the chart passes DataflowAffinity=false);
 # without it the preceding operation's status has no nodeAffinity and nothing is injected.
-_GATE = (source("pkg/dataflow/features.go", "DataflowAffinity"),
-         source("cmd/fluidapp/app/fluidapp.go", "DataflowAffinity"),
+_GATE = (source("pkg/dataflow/features.go", "DataflowAffinity",
+                note="cmd/fluidapp/app/fluidapp.go starts the DataOpJob controller only with this gate"),
          source("pkg/dataflow/helper.go", "GenerateNodeAffinity"),
          source("charts/fluid/fluid/values.yaml", "featureGates"))
 GATED_AFFINITY = ("takes effect only when Fluid's fluidapp controller runs with --feature-gates=DataflowAffinity=true; "
@@ -536,3 +536,57 @@ def must_be_absolute(kind: str, field: str, engine: str, version: str) -> Cell |
     """The row saying a path field must start with / on that engine and version, if one does."""
     return next((c for c in cells_for(kind, field, engine, version)
                  if c.when == (("", RELATIVE),) and c.verdict in ("broken", "refused")), None)
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """What an operation's Helm chart renders on some engines: the objects, and the settings of
+    its pod that no spec field changes."""
+
+    kind: str
+    engines: tuple[str, ...]
+    chart: str  # the chart's templates directory
+    objects: tuple[str, ...]  # the kinds its templates make (sorted)
+    restart_policy: str  # the pod's restartPolicy, or how it is chosen
+    backoff_limit: int | None  # the Job's backoffLimit (None: no Job)
+    image: str  # where the pod's image comes from
+    sources: tuple[FluidSource, ...]
+    host_network: bool = False  # no operation chart sets hostNetwork: the pods are on the pod network
+
+    @property
+    def versions(self) -> tuple[str, ...]:
+        return holding(self.sources)
+
+
+_RUNTIME_IMAGE = "the runtime's image (docker.GetWorkerImage), else the engine's default image"
+
+
+def _rendered_loader(engine: str) -> Rendered:
+    impl, go_file, versions = LOADERS[engine]
+    chart = f"charts/fluid-dataloader/{impl}/templates"
+    image = "the class's DataLoad image, else the worker's" if engine == "cache" else _RUNTIME_IMAGE
+    objects = ("CronJob", "Job") if engine == "cache" else ("ConfigMap", "CronJob", "Job")
+    return Rendered("DataLoad", (engine,), chart, objects, "Never", 1 if engine == "jindo" else 3, image,
+                    (source(go_file, "generateDataLoadValueFile", versions),
+                     source(f"{chart}/job.yaml", "backoffLimit", versions)))
+
+
+RENDERED: tuple[Rendered, ...] = (
+    *[_rendered_loader(engine) for engine in LOADERS],
+    Rendered("DataMigrate", ("juicefs",), MIGRATE_CHART, ("ConfigMap", "CronJob", "Job", "Service", "StatefulSet"),
+             "Never", 3, "spec.image:spec.imageTag, else the JuiceFS edition's default image",
+             (source(MIGRATE_GO, "generateDataMigrateValueFile"), source(f"{MIGRATE_CHART}/job.yaml", "backoffLimit"))),
+    *[Rendered("DataBackup", (engine,), f"charts/fluid-databackup/{engine}/templates", ("ConfigMap", "Pod"), "Never",
+               None, _RUNTIME_IMAGE, (source(go_file, "generateDataBackupValueFile", versions),
+                                      source(f"charts/fluid-databackup/{engine}/templates/databackup.yaml",
+                                             "restartPolicy", versions)))
+      for engine, (go_file, versions) in BACKUPS.items()],
+    Rendered("DataProcess", (EVERY_ENGINE,), PROCESS_CHART, ("ConfigMap", "Job"), "script: restartPolicy (default "
+             "Never); job: the pod spec's", 3, "processor.script image:imageTag, or the job processor's pod spec",
+             (source("pkg/dataprocess/processor_types.go", "TransformDataProcessValues", _OLD),
+              source(f"{PROCESS_CHART}/job.yaml", "backoffLimit", _OLD))),
+    Rendered("DataProcess", (EVERY_ENGINE,), PROCESS_CHART, ("ConfigMap", "CronJob", "Job"), "script: restartPolicy "
+             "(default Never); job: the pod spec's", 3, "processor.script image:imageTag, or the job processor's "
+             "pod spec", (source("pkg/dataprocess/processor_types.go", "TransformDataProcessValues", _NEW),
+                          source(f"{PROCESS_CHART}/job.yaml", "backoffLimit", _NEW))),
+)
