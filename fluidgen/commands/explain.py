@@ -7,7 +7,10 @@ import re
 from typing import Any
 
 from ..base.diagnostics import did_you_mean
+from ..base.fluidsource import ALL
 from ..base.manifest import Tree
+from ..fluid.operations import CELLS, EVERY_ENGINE, KINDS, Cell
+from ..lower.dataflow import step_keys
 from ..spec.specschema import spec_schema_text
 
 
@@ -114,4 +117,29 @@ def explain(path: str) -> str:
         lines.append(f"DEFAULT: {json.dumps(node['default'])}")
     if node.get("description"):
         lines += ["", node["description"]]
-    return "\n".join(lines + _fields(node, defs)) + "\n"
+    return "\n".join(lines + _fields(node, defs) + _fluid(parts)) + "\n"
+
+
+def _fluid(parts: list[str]) -> list[str]:
+    """For a step key: what Fluid does with the operation fields it writes, per engine and
+    version (the cells of fluid/operations.py, as `fluidgen build` checks them)."""
+    if not parts or parts[0] != "dataflow":
+        return []
+    key = tuple(parts[1:])
+    fields = [(kind, field) for kind in KINDS for field, at in step_keys(kind).items() if at == key]
+    if not fields:
+        return []
+    lines = ["", "FLUID (what Fluid does with it, per engine and version; docs/data-operations.md):"]
+    for kind, field in fields:
+        rows = [c for c in CELLS if c.kind == kind and (c.field == field or c.field.startswith((f"{field}.",
+                                                                                                f"{field}[]")))]
+        lines += [f"  {kind} spec.{field}:"] + [f"    {_row(c)}" for c in rows]
+    return lines
+
+
+def _row(cell: Cell) -> str:
+    engines = "every engine" if EVERY_ENGINE in cell.engines else ", ".join(cell.engines)
+    versions = "" if cell.versions == ALL else f", Fluid {', '.join(cell.versions)}"
+    when = "".join(f" when {path or 'the value'} is /{pattern}/" for path, pattern in cell.when)
+    cites = "; ".join(f"{s.path} {s.function}" for s in cell.sources)
+    return f"{cell.field} ({engines}{versions}){when}: {cell.verdict}: {cell.what} [{cites}]"

@@ -8,7 +8,7 @@ from ..base.manifest import Manifest, Tree
 from ..base.uri import scheme_of
 from ..catalog.schemas import has_field
 from ..engines.contract import Engine
-from ..fluid.operations import BY_STEP, DATAFLOW_AFFINITY_GATE, POLICIES_THAT_RUN
+from ..fluid.operations import BY_STEP, SEVERITY, decide
 from ..model.context import Context
 from ..model.specparts import Backup, Load, Migrate, Process, Step
 from . import overrides
@@ -50,7 +50,10 @@ def lower_dataflow(ctx: Context, engine: Engine) -> tuple[list[Manifest], list[S
             name = hashed_name(name, kind, spec)
         previous = ctx.fluid_object(kind, name, spec, at=("dataflow", i), own=step)
         ctx.trace(previous, ("spec",), at)
+        _trace_keys(ctx, previous, kind, step, i)
         overrides.trace(ctx, previous, step.overrides, ("dataflow", i, "overrides"))
+        if kind in engine.operations:
+            _check_fields(ctx, engine, kind, previous, i)
         if step.name is not None:
             ctx.trace(previous, ("metadata", "name"), ("dataflow", i, "name"))
             by_name[step.name] = previous
@@ -62,6 +65,63 @@ def lower_dataflow(ctx: Context, engine: Engine) -> tuple[list[Manifest], list[S
 _COMPUTED = {"runAfter": "after and affinityStrategy", "dataset": "the spec's dataset",
              "ttlSecondsAfterFinished": "ttlSecondsAfterFinished", "target": "load.paths"}
 _PLACEMENT = ("nodeSelector", "affinity", "tolerations", "schedulerName")
+
+# The step key (below dataflow[i]) each operation field is written from, for messages and for
+# `fluidgen explain`; a step's overrides are traced to their own keys.
+STEP_KEYS: dict[str, dict[str, PathT]] = {
+    "DataLoad": {"target": ("load", "paths"), "loadMetadata": ("load", "metadata"), "options": ("load", "options"),
+                 "policy": ("load", "policy"), "schedule": ("load", "schedule")},
+    "DataMigrate": {"from": ("migrate", "from"), "to": ("migrate", "to"), "image": ("migrate", "image"),
+                    "imageTag": ("migrate", "imageTag"), "parallelism": ("migrate", "parallelism"),
+                    "parallelOptions": ("migrate", "sshSecretName"), "options": ("migrate", "options"),
+                    "policy": ("migrate", "policy"), "schedule": ("migrate", "schedule")},
+    "DataProcess": {"dataset.mountPath": ("process", "mountPath"), "dataset.subPath": ("process", "subPath"),
+                    "processor.serviceAccountName": ("process", "serviceAccount"),
+                    "processor.job": ("process", "job"), "processor.script.image": ("process", "image"),
+                    "processor.script.imageTag": ("process", "imageTag"),
+                    "processor.script.command": ("process", "command"),
+                    "processor.script.source": ("process", "script"), "processor.script.env": ("process", "env"),
+                    "processor.script.restartPolicy": ("process", "restartPolicy"),
+                    "policy": ("process", "policy"), "schedule": ("process", "schedule")},
+    "DataBackup": {"backupPath": ("backup", "path"), "runAs": ("backup", "runAs")},
+}
+COMMON_STEP_KEYS: dict[str, PathT] = {
+    **{key: (key,) for key in (*_PLACEMENT, "ttlSecondsAfterFinished")},
+    "runAfter": ("after",), "runAfter.affinityStrategy": ("affinityStrategy",)}
+_PROBLEM = {"ignored": "is ignored", "refused": "is refused", "broken": "breaks the operation",
+            "gated": "is off by default"}
+
+
+def step_keys(kind: str) -> dict[str, PathT]:
+    """Operation field -> the step key it is written from."""
+    return {**COMMON_STEP_KEYS, **STEP_KEYS[kind]}
+
+
+def _trace_keys(ctx: Context, obj: Tree, kind: str, step: Step, index: int) -> None:
+    """Each operation field the step wrote comes from its own step key (when the spec gives it)."""
+    for field, key in step_keys(kind).items():
+        path = tuple(field.split("."))
+        node: object = obj["spec"]
+        for part in path:
+            node = node.get(part) if isinstance(node, dict) else None
+        if node is not None and ctx.doc.positions.get(("dataflow", index, *key)) is not None:
+            ctx.trace(obj, ("spec", *path), ("dataflow", index, *key))
+
+
+def _dotted(path: tuple[str | int, ...]) -> str:
+    return "".join(f"[{p}]" if isinstance(p, int) else (f".{p}" if i else p) for i, p in enumerate(path))
+
+
+def _check_fields(ctx: Context, engine: Engine, kind: str, obj: Tree, index: int) -> None:
+    """Every field the operation sets that Fluid ignores, refuses, breaks on or gates on this
+    engine and version (fluid/operations.py CELLS): a warning or an error at the spec key."""
+    for path, cell in decide(kind, obj["spec"], engine.name, ctx.version):
+        where = ctx.origins.locate(obj, ("spec", *path))
+        at = where[3] if where is not None and where[3] else ("dataflow", index)
+        cites = "; ".join(s.cite() for s in cell.sources)
+        ctx.report(at, f"{kind} spec.{_dotted(path)} {_PROBLEM[cell.verdict]} on {engine.name} in Fluid "
+                       f"{ctx.version}: {cell.what} ({cites})", severity="error" if SEVERITY[cell.verdict] == "error"
+                   else "warning")
 
 
 def _after(ctx: Context, step: Step, index: int, previous: Tree | None,
@@ -87,14 +147,8 @@ def _run_after(ctx: Context, step: Step, index: int, after: Tree | None, spec: T
                                                                 "runs after, and this step runs after none")
         return
     spec["runAfter"] = {"kind": after["kind"], "name": after["metadata"]["name"], "namespace": ctx.namespace}
-    if step.affinityStrategy is not None:
+    if step.affinityStrategy is not None:  # gated: a warning from its cell (_check_fields)
         spec["runAfter"]["affinityStrategy"] = dict(step.affinityStrategy)
-        gate = DATAFLOW_AFFINITY_GATE.value
-        ctx.report(("dataflow", index, "affinityStrategy"),
-                   f"affinityStrategy takes effect only when Fluid's fluidapp controller runs with "
-                   f"--feature-gates={gate}=true; the gate is Alpha and off by default "
-                   f"(pkg/dataflow/features.go), so on a default install the pods are placed as if it "
-                   f"were not set", severity="warning")
 
 
 def _ttl(ctx: Context, step: Step, index: int, kind: str, spec: Tree) -> None:
@@ -144,10 +198,6 @@ def _scheduling(ctx: Context, op: Migrate | Process | Load, at: PathT, out: Tree
         out["schedule"] = op.schedule
     if op.policy == "Cron" and not op.schedule:
         ctx.report((*at, "policy"), "policy Cron needs a schedule")
-    if op.policy is not None and op.policy not in POLICIES_THAT_RUN.value:
-        ctx.report((*at, "policy"), f"policy {op.policy} never runs on Fluid: its operation charts render a Job for "
-                                    "Once and a CronJob for Cron, nothing for OnEvent "
-                                    f"({POLICIES_THAT_RUN.sources[0].path}); use Once (the default) or Cron")
 
 
 def _migrate(ctx: Context, m: Migrate, at: PathT, name: str, secrets: list[SecretPlan]) -> Tree:
@@ -214,14 +264,33 @@ def _process(ctx: Context, p: Process, at: PathT) -> Tree:
 
 
 def _script(ctx: Context, p: Process, at: PathT) -> Tree:
-    script: Tree = {"image": p.image, "command": list(p.command), "source": _script_source(ctx, p, at)}
-    if p.imageTag:
-        script["imageTag"] = p.imageTag
+    image, tag = _image_and_tag(ctx, p, at)
+    script: Tree = {"image": image, "command": list(p.command), "source": _script_source(ctx, p, at)}
+    if tag:
+        script["imageTag"] = tag
     if p.env:
         script["env"] = [{"name": k, "value": p.env[k]} for k in sorted(p.env)]
     if p.restartPolicy:
         script["restartPolicy"] = p.restartPolicy
     return script
+
+
+def _image_and_tag(ctx: Context, p: Process, at: PathT) -> tuple[str, str]:
+    """The script processor's image and imageTag. Fluid runs image + ":" + imageTag (the cells of
+    processor.script.image), so an image given with its tag is split, and an untagged one gets
+    the tag a container runtime gives it, latest; a digest cannot be said that way."""
+    image = p.image or ""
+    if p.imageTag:
+        return image, p.imageTag
+    if "@" in image:
+        ctx.report((*at, "image"), f'"{image}" is a digest reference, but Fluid runs the script image as '
+                                   "image:imageTag (pkg/dataprocess/processor_types.go TransformDataProcessValues): "
+                                   "give the image by name and tag (image and imageTag)")
+        return image, ""
+    repository, colon, tag = image.rpartition(":")
+    if colon and "/" not in tag:
+        return repository, tag
+    return image, "latest"
 
 
 def _script_source(ctx: Context, p: Process, at: PathT) -> str:
