@@ -46,6 +46,18 @@ from ..fluid.common import (
     VOLUME_MOUNTS,
     VOLUMES,
 )
+from ..fluid.fields import (
+    CONDITION,
+    MERGED,
+    OWN_DEFAULT,
+    READ,
+    FieldRead,
+    Fields,
+    dataset_node_affinity,
+    dataset_placement,
+    fuse_clean_policy,
+    memory_limit_given,
+)
 from ..fluid.fluidbase import read_only_dataset
 from .contract import (
     Context,
@@ -491,6 +503,72 @@ spec:
 )
 
 
+# -- What Fluid does with each runtime and Dataset field (fluid/fields.py; docs/runtime-fields.md) ----
+# The same at every version versions.py lists unless a source says otherwise.
+_RES = "pkg/ddc/alluxio/transform_resources.go"
+_FUSE = "pkg/ddc/alluxio/transform_fuse.go"
+FUSE_RESOURCES = FieldRead(
+    "fuse.resources", CONDITION, source(_RES, "transformResourcesForFuse"), go="Spec.Fuse.Resources",
+    note="applied only when limits.memory is set: without it the FUSE container gets no limits and no requests "
+         "at all; with it Fluid adds the quota of every MEM cache tier to that memory limit (a zero limit "
+         "becomes 50Gi plus the tiers)",
+    instead="give limits.memory too", when=memory_limit_given("fuse"), adds_mem_tier=True)
+FIELDS = Fields(
+    package="pkg/ddc/alluxio", types="api/v1alpha1/alluxioruntime_types.go", base_var="alluxioRuntime",
+    runtime=(
+        FieldRead("runAs", READ, source("pkg/ddc/alluxio/transform_init_users.go", "transformInitUsers"),
+                  go="Spec.RunAs", note="the uid and gid of the cache processes, and the users the init "
+                                        "container creates"),
+        FieldRead("master.replicas", READ, source(_TRANSFORM, "transformMasters"), go="Spec.Master.Replicas",
+                  note="0 or left out: 1; above 1, Fluid chooses the EMBEDDED journal (FG132)"),
+        FieldRead("master.networkMode", READ, source(_TRANSFORM, "transformMasters"), go="Spec.Master.NetworkMode",
+                  note="left out: host network (IsHostNetwork)"),
+        FieldRead("worker.networkMode", READ, source(_TRANSFORM, "transformWorkers"), go="Spec.Worker.NetworkMode",
+                  note="left out: host network (IsHostNetwork)"),
+        FieldRead("fuse.networkMode", READ, source(_FUSE, "transformFuse"), go="Spec.Fuse.NetworkMode",
+                  note="left out: host network (IsHostNetwork)"),
+        FieldRead("management.metadataSyncPolicy", OWN_DEFAULT, source("pkg/ddc/alluxio/metadata.go",
+                                                                       "shouldSyncMetadata"),
+                  go="Spec.RuntimeManagement.MetadataSyncPolicy", note="autoSync left out: on (AutoSyncEnabled)"),
+        FieldRead("fuse.nodeSelector", READ, source(_FUSE, "transformFuse"), go="Spec.Fuse.NodeSelector"),
+        fuse_clean_policy(),
+        FieldRead("properties", MERGED, source(_TRANSFORM, "transformCommonPart"), go="Spec.Properties",
+                  note="master.properties, worker.properties and fuse.properties are merged over them for "
+                       "every component (transformMasters, transformWorkers, transformFuse); Fluid's own "
+                       "defaults fill the rest (optimizeDefaultProperties)"),
+        FieldRead("master.properties", MERGED, source(_TRANSFORM, "transformMasters"), go="Spec.Master.Properties",
+                  note="merged over properties, for every component"),
+        FieldRead("worker.properties", MERGED, source(_TRANSFORM, "transformWorkers"), go="Spec.Worker.Properties",
+                  note="merged over properties, for every component"),
+        FieldRead("fuse.properties", MERGED, source(_FUSE, "transformFuse"), go="Spec.Fuse.Properties",
+                  note="merged over properties, for every component"),
+        FieldRead("master.jvmOptions", READ, source(_OPTIMIZE, "optimizeDefaultForMaster"),
+                  go="Spec.Master.JvmOptions", note="replace Fluid's default master JVM options"),
+        FieldRead("worker.jvmOptions", READ, source(_OPTIMIZE, "optimizeDefaultForWorker"),
+                  go="Spec.Worker.JvmOptions", note="replace Fluid's default worker JVM options"),
+        FieldRead("fuse.jvmOptions", READ, source(_OPTIMIZE, "optimizeDefaultFuse"), go="Spec.Fuse.JvmOptions",
+                  note="replace Fluid's default FUSE JVM options"),
+        FieldRead("fuse.args", READ, source(_OPTIMIZE, "optimizeDefaultFuse"), go="Spec.Fuse.Args",
+                  note="replace Fluid's default FUSE args, ro or rw included (FG131)"),
+        FieldRead("fuse.env", READ, source(_FUSE, "transformFuse"), go="Spec.Fuse.Env"),
+        FieldRead("master.resources", READ, source(_RES, "transformResourcesForMaster"), go="Spec.Master.Resources"),
+        FieldRead("worker.resources", MERGED, source(_RES, "transformResourcesForWorker"), go="Spec.Worker.Resources",
+                  note="a MEM cache tier raises the memory request to its quota, and must fit the memory limit"),
+        FUSE_RESOURCES,
+    ),
+    dataset=(
+        FieldRead("owner", READ, source(_FUSE, "transformFuse"), go="Spec.Owner",
+                  note="its uid and gid are added to the FUSE mount options"),
+        FieldRead("tolerations", READ, source(_RES, "transformTolerations"), go="Spec.Tolerations",
+                  note="every component's pods tolerate them"),
+        dataset_node_affinity("pkg/ddc/alluxio", "alluxio"),
+        dataset_placement("pkg/ddc/alluxio"),
+        FieldRead("sharedOptions", READ, source(_TRANSFORM, "transformCommonPart"), go="Spec.SharedOptions",
+                  note="under each mount's options"),
+    ),
+)
+
+
 ENGINE = Engine(
     name="alluxio",
     kind=KIND,
@@ -570,4 +648,5 @@ ENGINE = Engine(
         data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
         sources={"data_layout": source("pkg/utils/ufs_path_builder.go", "GenUFSPathInUnifiedNamespace")},
     ),
+    fields=FIELDS,
 )

@@ -23,6 +23,16 @@ from ..fluid.common import (
     RUN_AS,
     TIEREDSTORE,
 )
+from ..fluid.fields import (
+    CONDITION,
+    READ,
+    FieldRead,
+    Fields,
+    dataset_node_affinity,
+    dataset_placement,
+    fuse_clean_policy,
+    memory_limit_given,
+)
 from .contract import (
     Created,
     Edits,
@@ -58,6 +68,56 @@ SPEC = obj(
 
 _OLD = (V1_0_8,)  # the versions that have GooseFS
 _TRANSFORM = "pkg/ddc/goosefs/transform.go"
+
+# -- What Fluid does with each runtime and Dataset field (fluid/fields.py; docs/runtime-fields.md) ----
+_RES = "pkg/ddc/goosefs/transform_resources.go"
+_FUSE = "pkg/ddc/goosefs/transform_fuse.go"
+_OPT = "pkg/ddc/goosefs/transform_optimization.go"
+FIELDS = Fields(
+    package="pkg/ddc/goosefs", types="api/v1alpha1/goosefsruntime_types.go", base_var="goosefsRuntime",
+    runtime=(
+        FieldRead("runAs", READ, source("pkg/ddc/goosefs/transform_init_users.go", "transformInitUsers", _OLD),
+                  go="Spec.RunAs", note="the uid and gid of the cache processes, and the users the init "
+                                        "container creates"),
+        FieldRead("master.replicas", READ, source(_TRANSFORM, "transformMasters", _OLD), go="Spec.Master.Replicas",
+                  note="0 or left out: 1"),
+        FieldRead("fuse.nodeSelector", READ, source(_FUSE, "transformFuse", _OLD), go="Spec.Fuse.NodeSelector"),
+        fuse_clean_policy(_OLD),
+        FieldRead("properties", READ, source(_TRANSFORM, "transformCommonPart", _OLD), go="Spec.Properties",
+                  note="Fluid's own defaults fill the rest (optimizeDefaultProperties)"),
+        FieldRead("fuse.properties", READ, source(_FUSE, "transformFuse", _OLD), go="Spec.Fuse.Properties"),
+        FieldRead("master.jvmOptions", READ, source(_OPT, "optimizeDefaultForMaster", _OLD),
+                  go="Spec.Master.JvmOptions", note="replace Fluid's default master JVM options"),
+        FieldRead("worker.jvmOptions", READ, source(_OPT, "optimizeDefaultForWorker", _OLD),
+                  go="Spec.Worker.JvmOptions", note="replace Fluid's default worker JVM options"),
+        FieldRead("fuse.jvmOptions", READ, source(_OPT, "optimizeDefaultFuse", _OLD), go="Spec.Fuse.JvmOptions",
+                  note="replace Fluid's default FUSE JVM options"),
+        FieldRead("fuse.args", READ, source(_OPT, "optimizeDefaultFuse", _OLD), go="Spec.Fuse.Args",
+                  note="replace Fluid's default FUSE args"),
+        FieldRead("fuse.env", READ, source(_FUSE, "transformFuse", _OLD), go="Spec.Fuse.Env"),
+        FieldRead("master.resources", READ, source(_RES, "transformResourcesForMaster", _OLD),
+                  go="Spec.Master.Resources"),
+        FieldRead("worker.resources", READ, source(_RES, "transformResourcesForWorker", _OLD),
+                  go="Spec.Worker.Resources"),
+        FieldRead("fuse.resources", CONDITION, source(_RES, "transformResourcesForFuse", _OLD),
+                  go="Spec.Fuse.Resources",
+                  note="applied only when limits.memory is set: without it the FUSE container gets no limits and "
+                       "no requests at all; with it Fluid adds the quota of every MEM cache tier to that memory "
+                       "limit (a zero limit becomes 50Gi plus the tiers)",
+                  instead="give limits.memory too", when=memory_limit_given("fuse"), adds_mem_tier=True),
+    ),
+    dataset=(
+        FieldRead("owner", READ, source(_FUSE, "transformFuse", _OLD), go="Spec.Owner",
+                  note="its uid and gid are added to the FUSE mount options"),
+        FieldRead("tolerations", READ, source(_RES, "transformTolerations", _OLD), go="Spec.Tolerations",
+                  note="every component's pods tolerate them"),
+        dataset_node_affinity("pkg/ddc/goosefs", "goosefs", _OLD),
+        dataset_placement("pkg/ddc/goosefs", _OLD),
+        FieldRead("sharedOptions", READ, source(_TRANSFORM, "transformCommonPart", _OLD), go="Spec.SharedOptions",
+                  note="under each mount's options"),
+    ),
+)
+
 
 ENGINE = Engine(
     name="goosefs",
@@ -130,4 +190,5 @@ ENGINE = Engine(
         sources={"data_layout": source("pkg/ddc/goosefs/ufs_internal.go", "GenUFSPathInUnifiedNamespace",
                                        versions=_OLD)},
     ),
+    fields=FIELDS,
 )

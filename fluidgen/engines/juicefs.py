@@ -42,6 +42,17 @@ from ..fluid.common import (
     VOLUME_MOUNTS,
     VOLUMES,
 )
+from ..fluid.fields import (
+    IGNORED,
+    MERGED,
+    OWN_DEFAULT,
+    READ,
+    FieldRead,
+    Fields,
+    dataset_node_affinity,
+    dataset_placement,
+    fuse_clean_policy,
+)
 from .contract import (
     ON_RESTART,
     ROLLING,
@@ -179,6 +190,45 @@ def _check(ctx: Context) -> None:
                        f'":"-joined path, and the runtime never sets up. Give one quota: {hint}', stage="check")
 
 
+# -- What Fluid does with each runtime and Dataset field (fluid/fields.py; docs/runtime-fields.md) ----
+_JT = "pkg/ddc/juicefs/transform.go"
+_JRES = "pkg/ddc/juicefs/transform_resources.go"
+FIELDS = Fields(
+    package="pkg/ddc/juicefs", types="api/v1alpha1/juicefsruntime_types.go", base_var="juicefsRuntime",
+    runtime=(
+        FieldRead("runAs", IGNORED, source(_JT, "transform"), go="Spec.RunAs"),
+        FieldRead("master", IGNORED, source(_JT, "transform"), go="Spec.Master",
+                  note="JuiceFS runs no master: no code reads any master field"),
+        FieldRead("worker.networkMode", READ, source(_JT, "transformWorkers"), go="Spec.Worker.NetworkMode",
+                  note="left out: host network (IsHostNetwork)"),
+        FieldRead("fuse.networkMode", READ, source(_FUSE_GO, "transformFuse"), go="Spec.Fuse.NetworkMode",
+                  note="left out: host network (IsHostNetwork)"),
+        FieldRead("management.metadataSyncPolicy", OWN_DEFAULT, source("pkg/ddc/juicefs/metadata.go",
+                                                                       "shouldSyncMetadata"),
+                  go="Spec.RuntimeManagement.MetadataSyncPolicy", note="autoSync left out: on (AutoSyncEnabled)"),
+        FieldRead("fuse.nodeSelector", READ, source(_FUSE_GO, "transformFuseNodeSelector"),
+                  go="Spec.Fuse.NodeSelector"),
+        fuse_clean_policy(),
+        FieldRead("fuse.options", READ, source(_FUSE_GO, "transformFuse"), go="Spec.Fuse.Options"),
+        FieldRead("fuse.env", READ, source(_FUSE_GO, "transformFuse"), go="Spec.Fuse.Env"),
+        FieldRead("worker.resources", MERGED, source(_JRES, "transformResourcesForWorker"), go="Spec.Worker.Resources",
+                  note="the enterprise edition's MEM tier (no worker.options cache-size) raises the memory request "
+                       "to its quota, which must fit the memory limit"),
+        FieldRead("fuse.resources", MERGED, source(_JRES, "transformResourcesForFuse"), go="Spec.Fuse.Resources",
+                  note="a MEM tier (no fuse.options cache-size) raises the memory request to its quota, which must "
+                       "fit the memory limit"),
+    ),
+    dataset=(
+        FieldRead("owner", IGNORED, source(_JT, "transform"), go="Spec.Owner"),
+        FieldRead("tolerations", READ, source(_JT, "transformTolerations"), go="Spec.Tolerations"),
+        dataset_node_affinity("pkg/ddc/juicefs", "juicefs"),
+        dataset_placement("pkg/ddc/juicefs"),
+        FieldRead("sharedOptions", READ, source(_FUSE_GO, "transformFuse"), go="Spec.SharedOptions",
+                  note="under the mount's options"),
+    ),
+)
+
+
 ENGINE = Engine(
     name="juicefs",
     kind=KIND,
@@ -241,4 +291,5 @@ ENGINE = Engine(
                                         note="subdir = the mount's juicefs:///<subpath>, the FUSE's root"),
                                  source(_FUSE_GO, "genValue", note="Fuse.MountPath: the one mount point"))},
     ),
+    fields=FIELDS,
 )
