@@ -11,13 +11,16 @@ import dataclasses
 import re
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from fluidgen.base import versions
+from fluidgen.base.diagnostics import FluidgenError
 from fluidgen.engines.engine_table import ENGINES
 from fluidgen.fluid.fields import CONDITION, IGNORED, PARTS, READ, FieldRead, Fields
 
+from .conftest import run_cli
 from .fluid_src import missing_reason, tree
 
 _COMMENT = re.compile(r"(^|[ \t])//.*$", re.M)
@@ -135,3 +138,119 @@ def test_every_cell_is_one_per_field_and_version() -> None:
                     assert len(holding) <= 1, f"{name} {part}.{field}: {len(holding)} cells at {version}"
             for cell in engine.fields.cells(part):
                 assert cell.how != CONDITION or (cell.when is not None and cell.note)
+
+
+def _profile_cases() -> list[tuple[str, str]]:
+    from fluidgen.spec import profiles
+
+    return [(name, version) for name in profiles.bundled_names() for version in versions.NAMES
+            if versions.has(version, _engine_of(name))]
+
+
+def _engine_of(name: str) -> str:
+    """The engine a bundled profile is for (profiles.chain refuses every other)."""
+    from fluidgen.spec import profiles
+
+    for engine in ENGINES:
+        try:
+            profiles.chain(name, engine)
+        except FluidgenError:
+            continue
+        return engine
+    raise AssertionError(f"{name}: no engine takes it")
+
+
+@pytest.mark.parametrize(("name", "version"), _profile_cases())
+def test_every_bundled_profile_sets_only_fields_fluid_applies(name: str, version: str) -> None:
+    """Every setting of a bundled profile has a cell, and none sits in a cell Fluid does not apply
+    (ignored, another name, or a condition the profile's runtime does not meet) at any version."""
+    from fluidgen.spec import profiles
+
+    engine = ENGINES[_engine_of(name)]
+    chain = profiles.chain(name, engine.name)
+    tree, _ = profiles.apply(chain, version, engine.kind, {})
+    paths = [entry.path for p in chain for entry in p.entries]
+    unknown = [".".join(path) for path in paths if engine.fields.cell("runtime", path, version) is None]
+    assert not unknown, f"{name}: settings without a cell in {engine.name}'s runtime fields: {unknown}"
+    wrong = [f"{c.field}: {c.says()}" for c in engine.fields.unapplied("runtime", tree, version)]
+    assert not wrong, f"{name} at {version}: " + "; ".join(wrong)
+
+
+_SOURCES = {
+    "juicefs": "source: [{uri: 'juicefs:///', options: {bucket: 'http://minio:9000/b', storage: minio}, "
+               "credentials: {existingSecret: {name: jfs, keys: [access-key, secret-key, metaurl]}}}]\n",
+    "jindo": "source: [{uri: 'oss://b/p', options: {fs.oss.endpoint: e}, credentials: {existingSecret: "
+             "{name: s, keys: [fs.oss.accessKeyId, fs.oss.accessKeySecret]}}}]\n",
+    "thin": "source: [{uri: 'minio://b/x'}]\n",
+    "alluxio": "source: [{uri: 'https://example.com/data/'}]\n",
+}
+_SECTIONS = {"thin": "  thin: {fileSystemType: fuse, profile: {fuse: {image: example.com/fuse}}}\n"}
+
+
+def _build(tmp_path: Path, engine: str, runtime: str, fluid: str = "v1.0.8") -> tuple[int, Any, str]:
+    import yaml
+
+    spec = tmp_path / "s.yaml"
+    spec.write_text(f"apiVersion: fluidgen.io/v1alpha1\nkind: CachedDataset\nmetadata: {{name: a}}\nfluid: {fluid}\n"
+                    f"{_SOURCES[engine]}runtime:\n  engine: {engine}\n{runtime}{_SECTIONS.get(engine, '')}")
+    result = run_cli("build", str(spec))
+    docs = [d for d in yaml.safe_load_all(result.out) if d] if result.code == 0 else []
+    kind = ENGINES[engine].kind
+    return result.code, next((d["spec"] for d in docs if d.get("kind") == kind), None), result.err
+
+
+@pytest.mark.parametrize("engine", ["jindo", "juicefs", "thin"])
+def test_run_as_is_refused_where_fluid_ignores_it(tmp_path: Path, engine: str) -> None:
+    """runAs is read by Alluxio and GooseFS only (transformInitUsers): JindoCache reads spec.user, JuiceFS
+    and Thin nothing. fluidgen wrote runAs for them, a setting that did nothing; now it says so."""
+    code, _, err = _build(tmp_path, engine, "  runAs: {uid: 1000, gid: 1000, user: u, group: g}\n")
+    kind = ENGINES[engine].kind
+    assert code == 1 and f"error: runtime.runAs: {kind} ignores runAs" in err, err
+    code, spec, _ = _build(tmp_path, "alluxio", "  runAs: {uid: 1000, gid: 1000, user: u, group: g}\n")
+    assert code == 0 and spec["runAs"]["uid"] == 1000
+
+
+def test_juicefs_gets_no_master_fields(tmp_path: Path) -> None:
+    """JuiceFS runs no master and reads no master field: `masters` is refused and `networkMode`
+    sets the worker (and not master.networkMode, which fluidgen wrote before)."""
+    code, _, err = _build(tmp_path, "juicefs", "  masters: 3\n")
+    assert code == 1 and "error: runtime.masters: JuiceFSRuntime ignores master: JuiceFS runs no master" in err, err
+    code, spec, err = _build(tmp_path, "juicefs", "  networkMode: ContainerNetwork\n")
+    assert code == 0, err
+    assert spec["worker"]["networkMode"] == "ContainerNetwork" and "networkMode" not in spec.get("master", {})
+
+
+def test_jindo_network_mode_is_its_networkmode(tmp_path: Path) -> None:
+    """JindoRuntime has one networkmode (so spelt) for master, worker and FUSE (transformNetworkMode):
+    `networkMode` was refused as a field JindoRuntime lacks; it now sets spec.networkmode."""
+    code, spec, err = _build(tmp_path, "jindo", "  networkMode: ContainerNetwork\n")
+    assert code == 0, err
+    assert spec["networkmode"] == "ContainerNetwork" and "master" not in spec
+
+
+@pytest.mark.parametrize(("masters", "ok"), [(1, True), (3, True), (2, False), (5, False)])
+def test_jindo_masters_other_than_one_or_three_are_refused(tmp_path: Path, masters: int, ok: bool) -> None:
+    """jindocache transformReplicasCount runs 3 masters for 3 and 1 for any other count."""
+    code, spec, err = _build(tmp_path, "jindo", f"  masters: {masters}\n")
+    if ok:
+        assert code == 0 and spec["master"]["replicas"] == masters, err
+    else:
+        assert code == 1 and "JindoRuntime applies master.replicas only on a condition: only 3 is honoured" in err
+
+
+def test_the_headline_profile_keeps_its_cpu_limit_with_a_derived_memory_limit() -> None:
+    """alluxio-imagenet keeps the guide's 16-CPU FUSE limit in a form Fluid applies: with a memory limit
+    (transformResourcesForFuse), of the FUSE's heap + direct memory + the 2Gi Fluid's own pairing leaves
+    (fuse_memory_limit); the cell says Fluid adds MEM tiers on top."""
+    from fluidgen.base.quantity import to_bytes
+    from fluidgen.engines.alluxio import FUSE_RESOURCES, fuse_memory_limit
+    from fluidgen.spec import profiles
+
+    tree, _ = profiles.apply(profiles.chain("alluxio-imagenet", "alluxio"), "v1.0.8", "AlluxioRuntime", {})
+    fuse = tree["fuse"]
+    assert fuse["resources"]["limits"]["cpu"] == 16
+    assert to_bytes(fuse["resources"]["limits"]["memory"]) == fuse_memory_limit(fuse["jvmOptions"])
+    assert FUSE_RESOURCES.holds(tree) and FUSE_RESOURCES.adds_mem_tier
+    assert not FUSE_RESOURCES.holds({"fuse": {"resources": {"limits": {"cpu": 16}}}})
+    assert fuse_memory_limit(["-Xmx8G"]) is None  # no direct memory size: nothing to derive
+    assert fuse_memory_limit(["-Xmx8G", "-XX:MaxDirectMemorySize=8g"]) == 18 * 2**30

@@ -25,8 +25,9 @@ from types import MappingProxyType
 from typing import Any
 
 from ..base.fluidsource import decided_by, fact, source
-from ..base.manifest import Tree, fuse_options, fuse_spec, mapping, mounts_of, names_given
+from ..base.manifest import Tree, fuse_options, fuse_spec, jvm_flag, mapping, mounts_of, names_given
 from ..base.manifest_index import Entry, ManifestIndex
+from ..base.quantity import java_size_to_bytes, to_bytes
 from ..base.rules import Example, Finding, Rule
 from ..base.structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
 from ..base.uri import is_native
@@ -501,6 +502,30 @@ spec:
     args: [fuse, "--fuse-opts=kernel_cache,ro,nonempty"]
 """, "nonempty is a libfuse 2 option, but the JNI FUSE runs on libfuse 3 unless the properties say 2.")),
 )
+
+
+# transformResourcesForFuse: a FUSE memory limit given as 0 becomes 50Gi (its TODO: "it should be xmx +
+# direct memory"), beside the default FUSE JVM of optimizeDefaultFuse (DEFAULT_JVM["fuse"]).
+FUSE_ZERO_MEMORY_LIMIT = fact("50Gi", source("pkg/ddc/alluxio/transform_resources.go", "transformResourcesForFuse"))
+
+
+def _heap_and_direct(jvm_options: Sequence[str]) -> int | None:
+    sizes = [jvm_flag(list(jvm_options), flag) for flag in ("-Xmx", "-XX:MaxDirectMemorySize=")]
+    parsed = [java_size_to_bytes(found[1]) if found else None for found in sizes]
+    return None if None in parsed else sum(p for p in parsed if p is not None)
+
+
+@decided_by(source("pkg/ddc/alluxio/transform_resources.go", "transformResourcesForFuse"),
+            source(_OPTIMIZE, "optimizeDefaultFuse"))
+def fuse_memory_limit(jvm_options: Sequence[str]) -> int | None:
+    """A FUSE memory limit (bytes) for these JVM options by Fluid's own pairing: the limit it sets for a
+    zero one (50Gi) is its default FUSE JVM's heap + direct memory (16Gi + 32Gi) + 2Gi for the JVM's own
+    memory; the same 2Gi over the options' heap + direct memory. Fluid adds MEM tiers on top. None: the
+    options name no heap or no direct memory size."""
+    given, default = _heap_and_direct(jvm_options), _heap_and_direct(DEFAULT_JVM["fuse"])
+    if given is None or default is None:
+        return None
+    return given + int(to_bytes(FUSE_ZERO_MEMORY_LIMIT.value)) - default
 
 
 # -- What Fluid does with each runtime and Dataset field (fluid/fields.py; docs/runtime-fields.md) ----

@@ -70,6 +70,17 @@ class FieldRead:
         condition met; another name's field agreeing), else whether Fluid applies it at all."""
         return self.when(spec) if self.when is not None else self.applied
 
+    def message(self, kind: str, where: str = "") -> str:
+        """What Fluid does with the field, in one sentence: the field that works and the source."""
+        cite = self.source.cite()
+        note = f": {self.note}" if self.note else ""
+        if self.how == IGNORED:
+            fix = f"; use {self.instead}" if self.instead else "; drop it"
+            return f"{kind} ignores {where}{self.field}{note}{fix} ({cite})"
+        if self.how == CONDITION:
+            return f"{kind} applies {where}{self.field} only on a condition{note}; {self.instead} ({cite})"
+        return f"{kind} does not apply {where}{self.field} as written{note}; set {self.instead} ({cite})"
+
     def says(self) -> str:
         """The cell in words, for diagnostics and the page."""
         words = {READ: "read as written", MERGED: "read, merged", OWN_DEFAULT: "read, with a default of its own",
@@ -79,7 +90,7 @@ class FieldRead:
         if self.note:
             parts.append(self.note)
         if self.instead:
-            parts.append(f"instead: {self.instead}")
+            parts.append(f"to apply it: {self.instead}" if self.how == CONDITION else f"instead: {self.instead}")
         return "; ".join(parts)
 
 
@@ -108,6 +119,17 @@ class Fields:
                     best is None or len(f) > len(best.field.split("."))):
                 best = c
         return best
+
+    def unapplied(self, part: str, spec: Spec, version: str) -> Iterator[FieldRead]:
+        """The cells of the fields `spec` sets that do not do what they say at `version` (ignored,
+        read under another name, or their condition unmet), each once, in the spec's order."""
+        seen: set[str] = set()
+        for path in set_fields(spec):
+            c = self.cell(part, path, version)
+            if c is not None and c.field not in seen:
+                seen.add(c.field)
+                if not c.holds(spec):
+                    yield c
 
     def fields(self, part: str) -> tuple[str, ...]:
         """The fields with a cell, in the order first written."""
