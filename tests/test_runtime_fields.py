@@ -20,7 +20,7 @@ from fluidgen.base.diagnostics import FluidgenError
 from fluidgen.engines.engine_table import ENGINES
 from fluidgen.fluid.fields import CONDITION, IGNORED, PARTS, READ, FieldRead, Fields
 
-from .conftest import run_cli
+from .conftest import ROOT, run_cli
 from .fluid_src import missing_reason, tree
 
 _COMMENT = re.compile(r"(^|[ \t])//.*$", re.M)
@@ -254,3 +254,68 @@ def test_the_headline_profile_keeps_its_cpu_limit_with_a_derived_memory_limit() 
     assert not FUSE_RESOURCES.holds({"fuse": {"resources": {"limits": {"cpu": 16}}}})
     assert fuse_memory_limit(["-Xmx8G"]) is None  # no direct memory size: nothing to derive
     assert fuse_memory_limit(["-Xmx8G", "-XX:MaxDirectMemorySize=8g"]) == 18 * 2**30
+
+
+_FUSE_48G = """\
+apiVersion: data.fluid.io/v1alpha1
+kind: AlluxioRuntime
+metadata: {name: d, namespace: default}
+spec:
+  tieredstore: {levels: [TIERS]}
+  fuse:
+    jvmOptions: ["-Xmx16G", "-XX:MaxDirectMemorySize=32g"]
+    resources: {limits: {memory: LIMIT}}
+"""
+
+
+@pytest.mark.parametrize(("tiers", "limit", "fires"), [
+    ("{mediumtype: MEM, path: /dev/shm, quota: 10Gi}", "40Gi", False),  # 40Gi + 10Gi Fluid adds >= 48Gi
+    ("{mediumtype: MEM, path: '/a,/b', quotaList: '5Gi,5Gi'}", "40Gi", False),
+    ("{mediumtype: SSD, path: /ssd, quota: 10Gi}", "40Gi", True),  # a disk tier adds nothing
+    ("{mediumtype: MEM, path: /dev/shm, quota: 4Gi}", "40Gi", True),  # 44Gi < 48Gi
+])
+def test_the_fuse_memory_budget_counts_the_mem_tiers_fluid_adds(tmp_path: Path, tiers: str, limit: str,
+                                                                fires: bool) -> None:
+    """FG110 judges the FUSE limit Fluid sets: the written one plus every MEM tier's quota
+    (transformResourcesForFuse, GetLevelStorageMap). It reported 40Gi + a 10Gi MEM tier as too small for
+    48Gi of heap and direct memory, a limit of 50Gi in the running pod."""
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text(_FUSE_48G.replace("TIERS", tiers).replace("LIMIT", limit))
+    result = run_cli("lint", str(manifest))
+    assert ("[FG110]" in result.err) == fires, result.err
+    if fires and "MEM" in tiers:
+        assert "exceeds the fuse memory limit 40Gi + the MEM tiers' 4.0GiB Fluid adds to it" in result.err
+
+
+def test_the_runtime_fields_page_is_fresh(update_golden: bool) -> None:
+    """docs/runtime-fields.md is rendered from the cells; a changed cell without a regenerated page fails."""
+    import difflib
+
+    from fluidgen.catalog.runtime_fields import page
+
+    path = ROOT / "docs" / "runtime-fields.md"
+    text = page()
+    if update_golden:
+        path.write_text(text)
+    committed = path.read_text() if path.is_file() else ""
+    if committed != text:
+        diff = "".join(difflib.unified_diff(committed.splitlines(True), text.splitlines(True),
+                                            "docs/runtime-fields.md", "generated"))
+        pytest.fail(f"docs/runtime-fields.md is stale (run pytest tests/test_runtime_fields.py --update-golden):\n"
+                    f"{diff}")
+
+
+def test_the_page_shows_every_cell_and_a_changed_cell_changes_it() -> None:
+    from fluidgen.catalog import runtime_fields
+
+    text = runtime_fields.page()
+    for _, _, cell in _cells():
+        assert f"| `{cell.field}` |" in text and f"`{cell.source.path}` {cell.source.function} |" in text
+    engine = ENGINES["alluxio"]
+    flipped = dataclasses.replace(engine.fields, runtime=tuple(
+        _flipped(c) if c.field == "runAs" else c for c in engine.fields.runtime))
+    try:
+        ENGINES["alluxio"] = dataclasses.replace(engine, fields=flipped)
+        assert runtime_fields.page() != text
+    finally:
+        ENGINES["alluxio"] = engine
