@@ -319,3 +319,15 @@ def test_the_page_shows_every_cell_and_a_changed_cell_changes_it() -> None:
         assert runtime_fields.page() != text
     finally:
         ENGINES["alluxio"] = engine
+
+
+def test_explain_says_what_each_engine_does_with_a_key() -> None:
+    """`fluidgen explain` reads the cells: runAs per engine, networkMode's Jindo spelling, a Dataset key."""
+    run_as = run_cli("explain", "runtime.runAs").out
+    assert "  jindo (v1.0.8, v1.1.0-dev): runAs: ignored; instead: spec.user" in run_as
+    assert "  alluxio (v1.0.8, v1.1.0-dev): runAs: read as written" in run_as
+    assert "  vineyard (v1.0.8, v1.1.0-dev): VineyardRuntime has no such field" in run_as
+    assert "  jindo (v1.0.8, v1.1.0-dev): networkmode: read as written" in run_cli("explain", "runtime.networkMode").out
+    owner = run_cli("explain", "dataset.owner").out
+    assert "  juicefs (v1.0.8, v1.1.0-dev): Dataset owner: ignored" in owner
+    assert "FLUID" not in run_cli("explain", "runtime.cache").out
