@@ -41,12 +41,12 @@ def _body(text: str, function: str) -> str | None:
 def _selector(fields: Fields, cell: FieldRead) -> re.Pattern[str]:
     if cell.source.path == "pkg/ddc/base/runtime.go" and fields.base_var:
         return re.compile(rf"\b{re.escape(fields.base_var)}\.{re.escape(cell.go)}\b")
-    return re.compile(rf"\.{re.escape(cell.go)}\b")
+    return re.compile(rf"(?<!profile)\.{re.escape(cell.go)}\b")  # a ThinRuntimeProfile's field is not the runtime's
 
 
 def _readers(root: Path, fields: Fields, go: str) -> list[str]:
     """Every place the engine's code reads the selector: its package, its API type, its base case."""
-    pattern = re.compile(rf"\.{re.escape(go)}\b")
+    pattern = re.compile(rf"(?<!profile)\.{re.escape(go)}\b")
     found = []
     package = root / fields.package
     for f in sorted(package.rglob("*.go")):
