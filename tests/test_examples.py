@@ -32,17 +32,26 @@ def build(example: str, *extra: str) -> dict[str, dict[str, Any]]:
 
 
 def test_alluxio_runtime_equals_reference_minus_short_circuit_policy() -> None:
-    """The guide's runtime, with the two deviations today's Fluid needs: no
-    fuse.shortCircuitPolicy (no Fluid version has it) and libfuse 2 pinned, because the guide's
+    """The guide's runtime, with the three deviations today's Fluid needs: no
+    fuse.shortCircuitPolicy (no Fluid version has it); libfuse 2 pinned, because the guide's
     FUSE options include nonempty, which the libfuse 3 Fluid defaults to refuses
-    (pkg/ddc/alluxio/transform_optimization.go optimizeDefaultProperties, optimizeDefaultFuse)."""
+    (pkg/ddc/alluxio/transform_optimization.go optimizeDefaultProperties, optimizeDefaultFuse); and a
+    FUSE memory limit beside the guide's 16-CPU limit, which Fluid applies only with one
+    (transform_resources.go transformResourcesForFuse), derived from the FUSE JVM as Fluid pairs them."""
+    from fluidgen.base.quantity import to_bytes
+    from fluidgen.engines.alluxio import fuse_memory_limit
+
     ref = reference("alluxio-imagenet-oss.yaml")
     expected = copy.deepcopy(ref["AlluxioRuntime"]["spec"])
     del expected["fuse"]["shortCircuitPolicy"]
     assert "nonempty" in expected["fuse"]["args"][1]
     expected["properties"]["alluxio.fuse.jnifuse.libfuse.version"] = "2"
+    assert expected["fuse"]["resources"] == {"limits": {"cpu": 16}}
+    expected["fuse"]["resources"]["limits"]["memory"] = "50Gi"
     out = build("alluxio-imagenet-oss.yaml")
     assert out["AlluxioRuntime"]["spec"] == expected
+    # 50Gi = the FUSE's 16 GiB heap + 32 GiB direct memory + the 2 GiB Fluid's own 50Gi leaves its default JVM
+    assert to_bytes("50Gi") == fuse_memory_limit(expected["fuse"]["jvmOptions"]) == (16 + 32 + 2) * 2**30
     assert out["AlluxioRuntime"]["metadata"]["name"] == out["Dataset"]["metadata"]["name"]
 
 

@@ -156,6 +156,8 @@ spec:
                                         '{fs.oss.endpoint: e}, encryptOptions: [{name: fs.oss.accessKeyId, '
                                         'valueFrom: {secretKeyRef: {name: s2, key: id}}}]}]'),
                          runtime("JindoRuntime")]),
+    "FG140": ("v1.0.8", [dataset(), runtime(spec="fuse: {resources: {limits: {cpu: 16}}}")]),
+    "FG141": ("v1.1.0-dev", [dataset(extra="  owner: {uid: 1000, gid: 1000}\n"), runtime("JuiceFSRuntime")]),
 }
 
 

@@ -9,9 +9,20 @@ from typing import Any
 from ..base.diagnostics import did_you_mean
 from ..base.fluidsource import ALL
 from ..base.manifest import Tree
+from ..base.versions import NAMES, has
+from ..catalog.schemas import has_field
+from ..engines.engine_table import ENGINES
+from ..fluid.fields import DATASET, RUNTIME
 from ..fluid.operations import CELLS, EVERY_ENGINE, KINDS, Cell
 from ..lower.dataflow import step_keys
+from ..lower.runtimekeys import KEYS
 from ..spec.specschema import spec_schema_text
+
+# Spec keys that set a Dataset field one engine reads and another does not (docs/runtime-fields.md).
+DATASET_KEYS: dict[tuple[str, ...], str] = {
+    ("dataset", "owner"): "owner", ("placement",): "nodeAffinity", ("placement", "gpu"): "nodeAffinity",
+    ("placement", "nodeSelector"): "nodeAffinity", ("placement", "tolerations"): "tolerations",
+    ("placement", "exclusive"): "placement", ("sharedOptions",): "sharedOptions"}
 
 
 def _schema() -> Tree:
@@ -117,10 +128,32 @@ def explain(path: str) -> str:
         lines.append(f"DEFAULT: {json.dumps(node['default'])}")
     if node.get("description"):
         lines += ["", node["description"]]
-    return "\n".join(lines + _fields(node, defs) + _fluid(parts)) + "\n"
+    return "\n".join(lines + _runtime_fluid(tuple(parts)) + _fields(node, defs) + _operation_fluid(parts)) + "\n"
 
 
-def _fluid(parts: list[str]) -> list[str]:
+def _runtime_fluid(key: tuple[str, ...]) -> list[str]:
+    """What each engine's Fluid does with the fields a spec key sets, from the runtime-fields cells."""
+    runtime_key = next((k for k in KEYS if key == ("runtime", *k.key)), None)
+    dataset_field = DATASET_KEYS.get(key)
+    if runtime_key is None and dataset_field is None:
+        return []
+    lines = ["", "FLUID (each engine's runtime-fields cells, docs/runtime-fields.md):"]
+    for name, engine in sorted(ENGINES.items()):
+        said: dict[str, list[str]] = {}
+        for version in (v for v in NAMES if has(v, name)):
+            if runtime_key is not None:
+                paths = [p for p in runtime_key.paths if has_field(version, engine.kind, p)]
+                cells = [(".".join(p), engine.fields.cell(RUNTIME, p, version)) for p in paths]
+            else:
+                cells = [(f"Dataset {dataset_field}", engine.fields.cell(DATASET, (str(dataset_field),), version))]
+            text = "; ".join(f"{field}: {cell.says() if cell else 'not in the matrix'}" for field, cell in cells)
+            said.setdefault(text or f"{engine.kind} has no such field", []).append(version)
+        for text, held in said.items():
+            lines.append(f"  {name} ({', '.join(held)}): {text}")
+    return lines
+
+
+def _operation_fluid(parts: list[str]) -> list[str]:
     """For a step key: what Fluid does with the operation fields it writes, per engine and
     version (the cells of fluid/operations.py, as `fluidgen build` checks them)."""
     if not parts or parts[0] != "dataflow":

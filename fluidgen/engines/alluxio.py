@@ -26,8 +26,9 @@ from types import MappingProxyType
 from typing import Any
 
 from ..base.fluidsource import decided_by, fact, source
-from ..base.manifest import Tree, fuse_options, fuse_spec, mapping, mounts_of, names_given
+from ..base.manifest import Tree, fuse_options, fuse_spec, jvm_flag, mapping, mounts_of, names_given
 from ..base.manifest_index import Entry, ManifestIndex
+from ..base.quantity import java_size_to_bytes, to_bytes
 from ..base.rules import Example, Finding, Rule
 from ..base.structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
 from ..fluid.common import (
@@ -45,6 +46,19 @@ from ..fluid.common import (
     TIEREDSTORE,
     VOLUME_MOUNTS,
     VOLUMES,
+)
+from ..fluid.fields import (
+    CONDITION,
+    IGNORED,
+    MERGED,
+    OWN_DEFAULT,
+    READ,
+    FieldRead,
+    Fields,
+    dataset_node_affinity,
+    dataset_placement,
+    fuse_clean_policy,
+    memory_limit_given,
 )
 from ..fluid.fluidbase import read_only_dataset
 from .contract import (
@@ -462,6 +476,197 @@ spec:
 )
 
 
+# transformResourcesForFuse: a FUSE memory limit given as 0 becomes 50Gi (its TODO: "it should be xmx +
+# direct memory"), beside the default FUSE JVM of optimizeDefaultFuse (DEFAULT_JVM["fuse"]).
+FUSE_ZERO_MEMORY_LIMIT = fact("50Gi", source("pkg/ddc/alluxio/transform_resources.go", "transformResourcesForFuse"))
+
+
+def _heap_and_direct(jvm_options: Sequence[str]) -> int | None:
+    sizes = [jvm_flag(list(jvm_options), flag) for flag in ("-Xmx", "-XX:MaxDirectMemorySize=")]
+    parsed = [java_size_to_bytes(found[1]) if found else None for found in sizes]
+    return None if None in parsed else sum(p for p in parsed if p is not None)
+
+
+@decided_by(source("pkg/ddc/alluxio/transform_resources.go", "transformResourcesForFuse"),
+            source(_OPTIMIZE, "optimizeDefaultFuse"))
+def fuse_memory_limit(jvm_options: Sequence[str]) -> int | None:
+    """A FUSE memory limit (bytes) for these JVM options by Fluid's own pairing: the limit it sets for a
+    zero one (50Gi) is its default FUSE JVM's heap + direct memory (16Gi + 32Gi) + 2Gi for the JVM's own
+    memory; the same 2Gi over the options' heap + direct memory. Fluid adds MEM tiers on top. None: the
+    options name no heap or no direct memory size."""
+    given, default = _heap_and_direct(jvm_options), _heap_and_direct(DEFAULT_JVM["fuse"])
+    if given is None or default is None:
+        return None
+    return given + int(to_bytes(FUSE_ZERO_MEMORY_LIMIT.value)) - default
+
+
+# -- What Fluid does with each runtime and Dataset field (fluid/fields.py; docs/runtime-fields.md) ----
+# The same at every version versions.py lists unless a source says otherwise.
+_RES = "pkg/ddc/alluxio/transform_resources.go"
+_FUSE = "pkg/ddc/alluxio/transform_fuse.go"
+FUSE_RESOURCES = FieldRead(
+    "fuse.resources", CONDITION, source(_RES, "transformResourcesForFuse"), go="Spec.Fuse.Resources",
+    note="applied only when limits.memory is set: without it the FUSE container gets no limits and no requests "
+         "at all; with it Fluid adds the quota of every MEM cache tier to that memory limit (a zero limit "
+         "becomes 50Gi plus the tiers)",
+    instead="give limits.memory too", when=memory_limit_given("fuse"), adds_mem_tier=True)
+FIELDS = Fields(
+    package="pkg/ddc/alluxio", types="api/v1alpha1/alluxioruntime_types.go", base_var="alluxioRuntime",
+    runtime=(
+        FieldRead("runAs", READ, source("pkg/ddc/alluxio/transform_init_users.go", "transformInitUsers"),
+                  go="Spec.RunAs", note="the uid and gid of the cache processes, and the users the init "
+                                        "container creates"),
+        FieldRead("master.replicas", READ, source(_TRANSFORM, "transformMasters"), go="Spec.Master.Replicas",
+                  note="0 or left out: 1; above 1, Fluid chooses the EMBEDDED journal (FG132)"),
+        FieldRead("master.networkMode", READ, source(_TRANSFORM, "transformMasters"), go="Spec.Master.NetworkMode",
+                  note="left out: host network (IsHostNetwork)"),
+        FieldRead("worker.networkMode", READ, source(_TRANSFORM, "transformWorkers"), go="Spec.Worker.NetworkMode",
+                  note="left out: host network (IsHostNetwork)"),
+        FieldRead("fuse.networkMode", READ, source(_FUSE, "transformFuse"), go="Spec.Fuse.NetworkMode",
+                  note="left out: host network (IsHostNetwork)"),
+        FieldRead("management.metadataSyncPolicy", OWN_DEFAULT, source("pkg/ddc/alluxio/metadata.go",
+                                                                       "shouldSyncMetadata"),
+                  go="Spec.RuntimeManagement.MetadataSyncPolicy", note="autoSync left out: on (AutoSyncEnabled)"),
+        FieldRead("fuse.nodeSelector", READ, source(_FUSE, "transformFuse"), go="Spec.Fuse.NodeSelector"),
+        fuse_clean_policy(),
+        FieldRead("properties", MERGED, source(_TRANSFORM, "transformCommonPart"), go="Spec.Properties",
+                  note="master.properties, worker.properties and fuse.properties are merged over them for "
+                       "every component (transformMasters, transformWorkers, transformFuse); Fluid's own "
+                       "defaults fill the rest (optimizeDefaultProperties)"),
+        FieldRead("master.properties", MERGED, source(_TRANSFORM, "transformMasters"), go="Spec.Master.Properties",
+                  note="merged over properties, for every component"),
+        FieldRead("worker.properties", MERGED, source(_TRANSFORM, "transformWorkers"), go="Spec.Worker.Properties",
+                  note="merged over properties, for every component"),
+        FieldRead("fuse.properties", MERGED, source(_FUSE, "transformFuse"), go="Spec.Fuse.Properties",
+                  note="merged over properties, for every component"),
+        FieldRead("master.jvmOptions", READ, source(_OPTIMIZE, "optimizeDefaultForMaster"),
+                  go="Spec.Master.JvmOptions", note="replace Fluid's default master JVM options"),
+        FieldRead("worker.jvmOptions", READ, source(_OPTIMIZE, "optimizeDefaultForWorker"),
+                  go="Spec.Worker.JvmOptions", note="replace Fluid's default worker JVM options"),
+        FieldRead("fuse.jvmOptions", READ, source(_OPTIMIZE, "optimizeDefaultFuse"), go="Spec.Fuse.JvmOptions",
+                  note="replace Fluid's default FUSE JVM options"),
+        FieldRead("fuse.args", READ, source(_OPTIMIZE, "optimizeDefaultFuse"), go="Spec.Fuse.Args",
+                  note="replace Fluid's default FUSE args, ro or rw included (FG131)"),
+        FieldRead("fuse.env", READ, source(_FUSE, "transformFuse"), go="Spec.Fuse.Env"),
+        FieldRead("master.resources", READ, source(_RES, "transformResourcesForMaster"), go="Spec.Master.Resources"),
+        FieldRead("worker.resources", MERGED, source(_RES, "transformResourcesForWorker"), go="Spec.Worker.Resources",
+                  note="a MEM cache tier raises the memory request to its quota, and must fit the memory limit"),
+        FUSE_RESOURCES,
+        # components' fields that Fluid reads as written, or that no code of the engine reads
+        FieldRead("master.env", READ, source("pkg/ddc/alluxio/transform.go", "transformMasters"), go="Spec.Master.Env"),
+        FieldRead("master.nodeSelector", READ, source("pkg/ddc/alluxio/transform.go", "transformMasterSelector"),
+                  go="Spec.Master.NodeSelector"),
+        FieldRead("master.podMetadata", READ, source("pkg/ddc/alluxio/transform.go", "transformPodMetadata"),
+                  go="Spec.Master.PodMetadata"),
+        FieldRead("master.volumeMounts", READ, source("pkg/ddc/alluxio/transform_volumes.go", "transformMasterVolumes"),
+                  go="Spec.Master.VolumeMounts"),
+        FieldRead("master.imagePullSecrets", READ, source("pkg/ddc/alluxio/transform.go", "transformMasters"),
+                  go="Spec.Master.ImagePullSecrets"),
+        FieldRead("worker.env", READ, source("pkg/ddc/alluxio/transform.go", "transformWorkers"), go="Spec.Worker.Env"),
+        FieldRead("worker.nodeSelector", READ, source("pkg/ddc/alluxio/transform.go", "transformWorkers"),
+                  go="Spec.Worker.NodeSelector"),
+        FieldRead("worker.podMetadata", READ, source("pkg/ddc/alluxio/transform.go", "transformPodMetadata"),
+                  go="Spec.Worker.PodMetadata"),
+        FieldRead("worker.volumeMounts", READ, source("pkg/ddc/alluxio/transform_volumes.go", "transformWorkerVolumes"),
+                  go="Spec.Worker.VolumeMounts"),
+        FieldRead("worker.imagePullSecrets", READ, source("pkg/ddc/alluxio/transform.go", "transformWorkers"),
+                  go="Spec.Worker.ImagePullSecrets"),
+        FieldRead("fuse.podMetadata", READ, source("pkg/ddc/alluxio/transform.go", "transformPodMetadata"),
+                  go="Spec.Fuse.PodMetadata"),
+        FieldRead("fuse.volumeMounts", READ, source("pkg/ddc/alluxio/transform_volumes.go", "transformFuseVolumes"),
+                  go="Spec.Fuse.VolumeMounts"),
+        FieldRead("fuse.imagePullSecrets", READ, source("pkg/ddc/alluxio/transform_fuse.go", "transformFuse"),
+                  go="Spec.Fuse.ImagePullSecrets"),
+        FieldRead("fuse.image", READ, source("pkg/ddc/alluxio/transform_fuse.go", "transformFuse"),
+                  go="Spec.Fuse.Image"),
+        FieldRead("fuse.imageTag", READ, source("pkg/ddc/alluxio/transform_fuse.go", "transformFuse"),
+                  go="Spec.Fuse.ImageTag"),
+        FieldRead("fuse.imagePullPolicy", READ, source("pkg/ddc/alluxio/transform_fuse.go", "transformFuse"),
+                  go="Spec.Fuse.ImagePullPolicy"),
+        FieldRead("jobMaster.env", IGNORED, source("pkg/ddc/alluxio/transform.go", "transform"),
+                  go="Spec.JobMaster.Env"),
+        FieldRead("jobMaster.nodeSelector", IGNORED, source("pkg/ddc/alluxio/transform.go", "transform"),
+                  go="Spec.JobMaster.NodeSelector"),
+        FieldRead("jobMaster.podMetadata", IGNORED, source("pkg/ddc/alluxio/transform.go", "transform"),
+                  go="Spec.JobMaster.PodMetadata"),
+        FieldRead("jobMaster.volumeMounts", IGNORED, source("pkg/ddc/alluxio/transform.go", "transform"),
+                  go="Spec.JobMaster.VolumeMounts"),
+        FieldRead("jobMaster.imagePullSecrets", IGNORED, source("pkg/ddc/alluxio/transform.go", "transform"),
+                  go="Spec.JobMaster.ImagePullSecrets"),
+        FieldRead("jobMaster.resources", READ,
+                  source("pkg/ddc/alluxio/transform_resources.go", "transformResourcesForMaster"),
+                  go="Spec.JobMaster.Resources"),
+        FieldRead("jobMaster.jvmOptions", IGNORED, source("pkg/ddc/alluxio/transform.go", "transform"),
+                  go="Spec.JobMaster.JvmOptions"),
+        FieldRead("jobMaster.properties", IGNORED, source("pkg/ddc/alluxio/transform.go", "transform"),
+                  go="Spec.JobMaster.Properties"),
+        FieldRead("jobMaster.networkMode", IGNORED, source("pkg/ddc/alluxio/transform.go", "transform"),
+                  go="Spec.JobMaster.NetworkMode"),
+        FieldRead("jobWorker.env", IGNORED, source("pkg/ddc/alluxio/transform.go", "transform"),
+                  go="Spec.JobWorker.Env"),
+        FieldRead("jobWorker.nodeSelector", IGNORED, source("pkg/ddc/alluxio/transform.go", "transform"),
+                  go="Spec.JobWorker.NodeSelector"),
+        FieldRead("jobWorker.podMetadata", IGNORED, source("pkg/ddc/alluxio/transform.go", "transform"),
+                  go="Spec.JobWorker.PodMetadata"),
+        FieldRead("jobWorker.volumeMounts", IGNORED, source("pkg/ddc/alluxio/transform.go", "transform"),
+                  go="Spec.JobWorker.VolumeMounts"),
+        FieldRead("jobWorker.imagePullSecrets", IGNORED, source("pkg/ddc/alluxio/transform.go", "transform"),
+                  go="Spec.JobWorker.ImagePullSecrets"),
+        FieldRead("jobWorker.resources", READ,
+                  source("pkg/ddc/alluxio/transform_resources.go", "transformResourcesForWorker"),
+                  go="Spec.JobWorker.Resources"),
+        FieldRead("jobWorker.jvmOptions", IGNORED, source("pkg/ddc/alluxio/transform.go", "transform"),
+                  go="Spec.JobWorker.JvmOptions"),
+        FieldRead("jobWorker.properties", IGNORED, source("pkg/ddc/alluxio/transform.go", "transform"),
+                  go="Spec.JobWorker.Properties"),
+        FieldRead("jobWorker.networkMode", IGNORED, source("pkg/ddc/alluxio/transform.go", "transform"),
+                  go="Spec.JobWorker.NetworkMode"),
+        FieldRead("apiGateway.env", IGNORED, source("pkg/ddc/alluxio/transform.go", "transform"),
+                  go="Spec.APIGateway.Env"),
+        FieldRead("apiGateway.nodeSelector", IGNORED, source("pkg/ddc/alluxio/transform.go", "transform"),
+                  go="Spec.APIGateway.NodeSelector"),
+        FieldRead("apiGateway.podMetadata", IGNORED, source("pkg/ddc/alluxio/transform.go", "transform"),
+                  go="Spec.APIGateway.PodMetadata"),
+        FieldRead("apiGateway.volumeMounts", IGNORED, source("pkg/ddc/alluxio/transform.go", "transform"),
+                  go="Spec.APIGateway.VolumeMounts"),
+        FieldRead("apiGateway.imagePullSecrets", IGNORED, source("pkg/ddc/alluxio/transform.go", "transform"),
+                  go="Spec.APIGateway.ImagePullSecrets"),
+        FieldRead("apiGateway.resources", IGNORED, source("pkg/ddc/alluxio/transform.go", "transform"),
+                  go="Spec.APIGateway.Resources"),
+        FieldRead("apiGateway.jvmOptions", IGNORED, source("pkg/ddc/alluxio/transform.go", "transform"),
+                  go="Spec.APIGateway.JvmOptions"),
+        FieldRead("apiGateway.properties", IGNORED, source("pkg/ddc/alluxio/transform.go", "transform"),
+                  go="Spec.APIGateway.Properties"),
+        FieldRead("apiGateway.networkMode", IGNORED, source("pkg/ddc/alluxio/transform.go", "transform"),
+                  go="Spec.APIGateway.NetworkMode"),
+        FieldRead("podMetadata", READ, source("pkg/ddc/alluxio/transform.go", "transformPodMetadata"),
+                  go="Spec.PodMetadata"),
+        FieldRead("volumes", READ, source("pkg/ddc/alluxio/transform_volumes.go", "transformFuseVolumes"),
+                  go="Spec.Volumes"),
+        FieldRead("imagePullSecrets", READ, source("pkg/ddc/alluxio/transform.go", "transformCommonPart"),
+                  go="Spec.ImagePullSecrets"),
+        FieldRead("disablePrometheus", READ, source("pkg/ddc/alluxio/transform.go", "transformCommonPart"),
+                  go="Spec.DisablePrometheus"),
+        FieldRead("initUsers", READ, source("pkg/ddc/alluxio/transform_init_users.go", "transformInitUsers"),
+                  go="Spec.InitUsers"),
+        FieldRead("jvmOptions", READ, source("pkg/ddc/alluxio/transform.go", "transformCommonPart"),
+                  go="Spec.JvmOptions"),
+        FieldRead("hadoopConfig", READ, source("pkg/ddc/alluxio/transform_hadoop_config.go", "transformHadoopConfig"),
+                  go="Spec.HadoopConfig"),
+    ),
+    dataset=(
+        FieldRead("owner", READ, source(_FUSE, "transformFuse"), go="Spec.Owner",
+                  note="its uid and gid are added to the FUSE mount options"),
+        FieldRead("tolerations", READ, source(_RES, "transformTolerations"), go="Spec.Tolerations",
+                  note="every component's pods tolerate them"),
+        dataset_node_affinity("pkg/ddc/alluxio", "alluxio"),
+        dataset_placement("pkg/ddc/alluxio"),
+        FieldRead("sharedOptions", READ, source(_TRANSFORM, "transformCommonPart"), go="Spec.SharedOptions",
+                  note="under each mount's options"),
+    ),
+)
+
+
 ENGINE = Engine(
     name="alluxio",
     kind=KIND,
@@ -549,4 +754,5 @@ ENGINE = Engine(
         data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
         sources={"data_layout": source("pkg/utils/ufs_path_builder.go", "GenUFSPathInUnifiedNamespace")},
     ),
+    fields=FIELDS,
 )

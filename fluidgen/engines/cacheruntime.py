@@ -49,6 +49,12 @@ from ..fluid.common import (
     VOLUME_MOUNTS,
     VOLUMES,
 )
+from ..fluid.fields import (
+    IGNORED,
+    READ,
+    FieldRead,
+    Fields,
+)
 from .contract import (
     APPLIED,
     ROLLING,
@@ -233,6 +239,26 @@ _SYNC = source("pkg/ddc/cache/engine/sync.go", "syncRuntimeSpec", since(V1_1_0_D
 
 _TIERS = source("pkg/ddc/cache/engine/transform_tiered_store.go", "TransformRuntimeTieredStore", versions=_NEW)
 
+# -- What Fluid does with each runtime and Dataset field (fluid/fields.py; docs/runtime-fields.md) ----
+_CE = "pkg/ddc/cache/engine"
+FIELDS = Fields(
+    package="pkg/ddc/cache", types="api/v1alpha1/cacheruntime_types.go", base_var="cacheRuntime",
+    runtime=(
+        FieldRead("master.replicas", READ, source(f"{_CE}/transform_master.go", "transformMaster", _NEW),
+                  evidence=((f"{_CE}/transform_master.go", "runtimeMaster.Replicas", True),)),
+    ),
+    dataset=(
+        FieldRead("owner", IGNORED, source(f"{_CE}/transform.go", "transform", _NEW), go="Spec.Owner"),
+        FieldRead("tolerations", READ, source(f"{_CE}/transform_common.go", "transformComponentPodTemplate", _NEW),
+                  go="Spec.Tolerations"),
+        FieldRead("nodeAffinity", READ, source(f"{_CE}/transform_worker.go", "buildWorkerAffinity", _NEW),
+                  go="Spec.NodeAffinity", note="the cache workers' node affinity (not the client's)"),
+        FieldRead("sharedOptions", READ, source(f"{_CE}/cm.go", "generateRuntimeConfigData", _NEW),
+                  go="Spec.SharedOptions", note="in the runtime config the components read"),
+    ),
+)
+
+
 ENGINE = Engine(
     name="cache",
     kind=KIND,
@@ -313,4 +339,5 @@ ENGINE = Engine(
         data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
         sources={"data_layout": source("pkg/ddc/cache/engine/ufs.go", "GenUFSPathInUnifiedNamespace", versions=_NEW)},
     ),
+    fields=FIELDS,
 )

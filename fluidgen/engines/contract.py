@@ -22,6 +22,7 @@ from ..base.fluidsource import ALL, FluidSource, source
 from ..base.manifest import Manifest, Tree
 from ..base.rules import Rule
 from ..base.structural.dsl import Schema
+from ..fluid.fields import Fields
 from ..fluid.sync import (
     APPLIED,
     FUSE_CONFIG,
@@ -383,3 +384,5 @@ class Engine:
     edits: Edits = Edits()
     health: Health = Health()
     workloads: Workloads = Workloads()
+    # What its Fluid does with each runtime and Dataset field (fluid/fields.py, docs/runtime-fields.md).
+    fields: Fields = field(default_factory=Fields)

@@ -25,6 +25,16 @@ from ..fluid.common import (
     RESOURCES,
     TIEREDSTORE,
 )
+from ..fluid.fields import (
+    IGNORED,
+    MERGED,
+    READ,
+    FieldRead,
+    Fields,
+    dataset_node_affinity,
+    dataset_placement,
+    fuse_clean_policy,
+)
 from ..fluid.fluidbase import TierError, tier_paths
 from .contract import (
     Context,
@@ -101,6 +111,58 @@ def _finish(ctx: Context, tree: dict[str, Any]) -> dict[str, Any]:
     return tree
 
 
+# -- What Fluid does with each runtime and Dataset field (fluid/fields.py; docs/runtime-fields.md) ----
+_ET = "pkg/ddc/efc/transform.go"
+_ERES = "pkg/ddc/efc/transform_resources.go"
+FIELDS = Fields(
+    package="pkg/ddc/efc", types="api/v1alpha1/efcruntime_types.go", base_var="efcRuntime",
+    runtime=(
+        FieldRead("master.replicas", READ, source("api/v1alpha1/efcruntime_types.go", "MasterReplicas"),
+                  go="Spec.Master.Replicas", note="0 or left out: 1; none with master.disabled"),
+        FieldRead("master.networkMode", READ, source(_ET, "transformMasters"), go="Spec.Master.NetworkMode",
+                  note="left out: host network (IsHostNetwork)"),
+        FieldRead("worker.networkMode", READ, source(_ET, "transformWorkers"), go="Spec.Worker.NetworkMode",
+                  note="left out: host network (IsHostNetwork)"),
+        FieldRead("fuse.networkMode", READ, source(_ET, "transformFuse"), go="Spec.Fuse.NetworkMode",
+                  note="left out: host network (IsHostNetwork)"),
+        FieldRead("fuse.nodeSelector", READ, source(_ET, "transformFuse"), go="Spec.Fuse.NodeSelector"),
+        fuse_clean_policy(),
+        FieldRead("fuse.properties", READ, source("pkg/ddc/efc/transform_option.go", "transformFuseOptions"),
+                  go="Spec.Fuse.Properties", note="become the FUSE's mount options"),
+        FieldRead("master.resources", READ, source(_ERES, "transformResourcesForMaster"), go="Spec.Master.Resources"),
+        FieldRead("worker.resources", MERGED, source(_ERES, "transformResourcesForWorker"), go="Spec.Worker.Resources",
+                  note="a MEM tier raises the memory request to its quota, which must fit the memory limit"),
+        FieldRead("fuse.resources", MERGED, source(_ERES, "transformResourcesForFuse"), go="Spec.Fuse.Resources",
+                  note="a MEM tier raises the memory request to its quota, which must fit the memory limit"),
+        # components' fields that Fluid reads as written, or that no code of the engine reads
+        FieldRead("master.nodeSelector", READ, source("pkg/ddc/efc/transform.go", "transformMasters"),
+                  go="Spec.Master.NodeSelector"),
+        FieldRead("master.podMetadata", READ, source("pkg/ddc/efc/transform.go", "transformPodMetadata"),
+                  go="Spec.Master.PodMetadata"),
+        FieldRead("master.properties", READ, source("pkg/ddc/efc/transform_option.go", "transformMasterOptions"),
+                  go="Spec.Master.Properties"),
+        FieldRead("worker.nodeSelector", READ, source("pkg/ddc/efc/transform.go", "transformWorkers"),
+                  go="Spec.Worker.NodeSelector"),
+        FieldRead("worker.podMetadata", READ, source("pkg/ddc/efc/transform.go", "transformPodMetadata"),
+                  go="Spec.Worker.PodMetadata"),
+        FieldRead("worker.properties", READ, source("pkg/ddc/efc/transform_option.go", "transformWorkerOptions"),
+                  go="Spec.Worker.Properties"),
+        FieldRead("fuse.podMetadata", READ, source("pkg/ddc/efc/transform.go", "transformPodMetadata"),
+                  go="Spec.Fuse.PodMetadata"),
+        FieldRead("podMetadata", READ, source("pkg/ddc/efc/transform.go", "transformPodMetadata"),
+                  go="Spec.PodMetadata"),
+    ),
+    dataset=(
+        FieldRead("owner", IGNORED, source(_ET, "transform"), go="Spec.Owner"),
+        FieldRead("tolerations", READ, source(_ET, "transformTolerations"), go="Spec.Tolerations"),
+        dataset_node_affinity("pkg/ddc/efc", "efc"),
+        dataset_placement("pkg/ddc/efc"),
+        FieldRead("sharedOptions", IGNORED, source(_ET, "transform"), go="Spec.SharedOptions",
+                  instead="each mount's options"),
+    ),
+)
+
+
 ENGINE = Engine(
     name="efc",
     kind=KIND,
@@ -153,4 +215,5 @@ ENGINE = Engine(
         sources={"data_layout": source("pkg/ddc/efc/transform.go", "transformFuse",
                                        note="Fuse.MountPoint = the first mount's path (getMountInfo)")},
     ),
+    fields=FIELDS,
 )

@@ -41,6 +41,18 @@ from ..fluid.common import (
     VOLUME_MOUNTS,
     VOLUMES,
 )
+from ..fluid.fields import (
+    CONDITION,
+    IGNORED,
+    MERGED,
+    READ,
+    FieldRead,
+    Fields,
+    Spec,
+    dataset_node_affinity,
+    dataset_placement,
+    fuse_clean_policy,
+)
 from ..fluid.fluidbase import read_only_dataset
 from .contract import (
     ON_RESTART,
@@ -324,6 +336,102 @@ def _finish(ctx: Context, tree: Tree) -> Tree:
     return tree
 
 
+# -- What Fluid does with each runtime and Dataset field (fluid/fields.py; docs/runtime-fields.md) ----
+# JindoRuntime is served by the jindocache engine (pkg/ddc/jindocache), the default one.
+_JT = "pkg/ddc/jindocache/transform.go"
+_JR = "pkg/ddc/jindocache/transform_resources.go"
+_OLD, _NEW = before(V1_1_0_DEV), since(V1_1_0_DEV)
+_CPU_MEMORY = "only cpu and memory are read"
+JINDO_MASTERS = (1, 3)  # transformReplicasCount: 3 (JINDO_HA_MASTERNUM) or else 1 (JINDO_MASTERNUM_DEFAULT)
+
+
+def _honoured_masters(spec: Spec) -> bool:
+    count = mapping(spec.get("master")).get("replicas")
+    return count is None or count in JINDO_MASTERS
+
+
+FIELDS = Fields(
+    package="pkg/ddc/jindocache", types="api/v1alpha1/jindoruntime_types.go", base_var="jindoRuntime",
+    runtime=(
+        FieldRead("runAs", IGNORED, source(_JT, "transformRunAsUser"), go="Spec.RunAs",
+                  instead="spec.user, the user name the FUSE runs as (transformRunAsUser)"),
+        FieldRead("master.replicas", CONDITION, source(_JT, "transformReplicasCount"), go="Spec.Master.Replicas",
+                  note="only 3 is honoured (HA masters); any other value runs 1 master",
+                  instead="1 or 3", when=_honoured_masters),
+        FieldRead("networkmode", READ, source(_JT, "transformNetworkMode"), go="Spec.NetworkMode",
+                  note="spelt networkmode; one mode for master, worker and FUSE; left out: host network"),
+        FieldRead("properties", IGNORED, source(_JT, "transformMaster"), go="Spec.Properties",
+                  instead="master.properties, worker.properties or fuse.properties"),
+        FieldRead("master.properties", READ, source(_JT, "transformMaster"), go="Spec.Master.Properties"),
+        FieldRead("worker.properties", READ, source(_JT, "transformWorker"), go="Spec.Worker.Properties"),
+        FieldRead("fuse.properties", READ, source(_JT, "transformFuse"), go="Spec.Fuse.Properties"),
+        FieldRead("fuse.nodeSelector", READ, source(_JT, "transformFuseNodeSelector"), go="Spec.Fuse.NodeSelector"),
+        fuse_clean_policy(),
+        FieldRead("fuse.args", READ, source(_JT, "transformFuseArg"), go="Spec.Fuse.Args",
+                  note="replace Fluid's default args, which it chooses from the access modes"),
+        FieldRead("fuse.env", READ, source(_JT, "transformEnvVariables"), go="Spec.Fuse.Env"),
+        FieldRead("master.resources", READ, source(_JT, "transformMasterResources", _OLD), go="Spec.Master.Resources",
+                  note=_CPU_MEMORY),
+        FieldRead("master.resources", READ, source(_JR, "transformMasterResources", _NEW), go="Spec.Master.Resources"),
+        FieldRead("worker.resources", READ, source(_JT, "transformWorkerResources", _OLD), go="Spec.Worker.Resources",
+                  note=_CPU_MEMORY),
+        FieldRead("worker.resources", READ, source(_JR, "transformWorkerResources", _NEW), go="Spec.Worker.Resources"),
+        FieldRead("fuse.resources", READ, source(_JT, "transformFuseResources", _OLD), go="Spec.Fuse.Resources",
+                  note=_CPU_MEMORY),
+        FieldRead("fuse.resources", READ, source(_JR, "transformFuseResources", _NEW), go="Spec.Fuse.Resources"),
+        # components' fields that Fluid reads as written, or that no code of the engine reads
+        FieldRead("master.env", READ, source("pkg/ddc/jindocache/transform.go", "transformEnvVariables"),
+                  go="Spec.Master.Env"),
+        FieldRead("master.nodeSelector", READ, source("pkg/ddc/jindocache/transform.go", "transformMasterSelector"),
+                  go="Spec.Master.NodeSelector"),
+        FieldRead("master.podMetadata", READ, source("pkg/ddc/jindocache/transform.go", "transformPodMetadata"),
+                  go="Spec.Master.PodMetadata"),
+        FieldRead("master.volumeMounts", READ, source("pkg/ddc/jindocache/transform.go", "transformMasterVolumes"),
+                  go="Spec.Master.VolumeMounts"),
+        FieldRead("master.imagePullSecrets", READ, source("pkg/ddc/jindocache/transform.go", "transformMaster"),
+                  go="Spec.Master.ImagePullSecrets"),
+        FieldRead("worker.env", READ, source("pkg/ddc/jindocache/transform.go", "transformEnvVariables"),
+                  go="Spec.Worker.Env"),
+        FieldRead("worker.nodeSelector", READ, source("pkg/ddc/jindocache/transform.go", "transformNodeSelector"),
+                  go="Spec.Worker.NodeSelector"),
+        FieldRead("worker.podMetadata", READ, source("pkg/ddc/jindocache/transform.go", "transformPodMetadata"),
+                  go="Spec.Worker.PodMetadata"),
+        FieldRead("worker.volumeMounts", IGNORED, source("pkg/ddc/jindocache/transform.go", "transform"),
+                  go="Spec.Worker.VolumeMounts"),
+        FieldRead("worker.imagePullSecrets", READ, source("pkg/ddc/jindocache/transform.go", "transformWorker"),
+                  go="Spec.Worker.ImagePullSecrets"),
+        FieldRead("fuse.podMetadata", READ, source("pkg/ddc/jindocache/transform.go", "transformPodMetadata"),
+                  go="Spec.Fuse.PodMetadata"),
+        FieldRead("fuse.imagePullSecrets", READ, source("pkg/ddc/jindocache/transform.go", "transformFuse"),
+                  go="Spec.Fuse.ImagePullSecrets"),
+        FieldRead("fuse.image", READ, source("pkg/ddc/jindocache/transform.go", "parseFuseImage"),
+                  go="Spec.Fuse.Image"),
+        FieldRead("fuse.imageTag", READ, source("pkg/ddc/jindocache/transform.go", "parseFuseImage"),
+                  go="Spec.Fuse.ImageTag"),
+        FieldRead("fuse.imagePullPolicy", READ, source("pkg/ddc/jindocache/transform.go", "parseFuseImage"),
+                  go="Spec.Fuse.ImagePullPolicy"),
+        FieldRead("podMetadata", READ, source("pkg/ddc/jindocache/transform.go", "transformPodMetadata"),
+                  go="Spec.PodMetadata"),
+        FieldRead("volumes", READ, source("pkg/ddc/jindocache/transform.go", "transformMasterVolumes"),
+                  go="Spec.Volumes"),
+        FieldRead("imagePullSecrets", READ, source("pkg/ddc/jindocache/transform.go", "transform"),
+                  go="Spec.ImagePullSecrets"),
+        FieldRead("hadoopConfig", READ,
+                  source("pkg/ddc/jindocache/transform_hadoop_config.go", "transformHadoopConfig"),
+                  go="Spec.HadoopConfig"),
+    ),
+    dataset=(
+        FieldRead("owner", IGNORED, source(_JT, "transform"), go="Spec.Owner"),
+        FieldRead("tolerations", MERGED, source(_JT, "transformTolerations"), go="Spec.Tolerations",
+                  note="every component's pods tolerate them, with the component's own tolerations appended"),
+        dataset_node_affinity("pkg/ddc/jindocache", "jindocache"),
+        dataset_placement("pkg/ddc/jindocache"),
+        FieldRead("sharedOptions", READ, source(_JT, "transformMaster"), go="Spec.SharedOptions",
+                  note="under each mount's options"),
+    ),
+)
+
+
 ENGINE = Engine(
     name="jindo",
     kind=KIND,
@@ -386,4 +494,5 @@ ENGINE = Engine(
         data_layout="per-mount",  # GenUFSPathInUnifiedNamespace in its FUSE/UFS setup
         sources={"data_layout": source("pkg/ddc/jindocache/ufs_internal.go", "GenUFSPathInUnifiedNamespace")},
     ),
+    fields=FIELDS,
 )

@@ -42,6 +42,17 @@ from ..fluid.common import (
     VOLUME_MOUNTS,
     VOLUMES,
 )
+from ..fluid.fields import (
+    IGNORED,
+    MERGED,
+    OWN_DEFAULT,
+    READ,
+    FieldRead,
+    Fields,
+    dataset_node_affinity,
+    dataset_placement,
+    fuse_clean_policy,
+)
 from .contract import (
     FUSE_ONLY,
     ON_RESTART,
@@ -195,6 +206,88 @@ def _check(ctx: Context) -> None:
                        f'":"-joined path, and the runtime never sets up. Give one quota: {hint}', stage="check")
 
 
+# -- What Fluid does with each runtime and Dataset field (fluid/fields.py; docs/runtime-fields.md) ----
+_JT = "pkg/ddc/juicefs/transform.go"
+_JRES = "pkg/ddc/juicefs/transform_resources.go"
+FIELDS = Fields(
+    package="pkg/ddc/juicefs", types="api/v1alpha1/juicefsruntime_types.go", base_var="juicefsRuntime",
+    runtime=(
+        FieldRead("runAs", IGNORED, source(_JT, "transform"), go="Spec.RunAs"),
+        FieldRead("master", IGNORED, source(_JT, "transform"), go="Spec.Master",
+                  note="JuiceFS runs no master: no code reads any master field"),
+        FieldRead("worker.networkMode", READ, source(_JT, "transformWorkers"), go="Spec.Worker.NetworkMode",
+                  note="left out: host network (IsHostNetwork)"),
+        FieldRead("fuse.networkMode", READ, source(_FUSE_GO, "transformFuse"), go="Spec.Fuse.NetworkMode",
+                  note="left out: host network (IsHostNetwork)"),
+        FieldRead("management.metadataSyncPolicy", OWN_DEFAULT, source("pkg/ddc/juicefs/metadata.go",
+                                                                       "shouldSyncMetadata"),
+                  go="Spec.RuntimeManagement.MetadataSyncPolicy", note="autoSync left out: on (AutoSyncEnabled)"),
+        FieldRead("fuse.nodeSelector", READ, source(_FUSE_GO, "transformFuseNodeSelector"),
+                  go="Spec.Fuse.NodeSelector"),
+        fuse_clean_policy(),
+        FieldRead("fuse.options", READ, source(_FUSE_GO, "transformFuse"), go="Spec.Fuse.Options"),
+        FieldRead("fuse.env", READ, source(_FUSE_GO, "transformFuse"), go="Spec.Fuse.Env"),
+        FieldRead("worker.resources", MERGED, source(_JRES, "transformResourcesForWorker"), go="Spec.Worker.Resources",
+                  note="the enterprise edition's MEM tier (no worker.options cache-size) raises the memory request "
+                       "to its quota, which must fit the memory limit"),
+        FieldRead("fuse.resources", MERGED, source(_JRES, "transformResourcesForFuse"), go="Spec.Fuse.Resources",
+                  note="a MEM tier (no fuse.options cache-size) raises the memory request to its quota, which must "
+                       "fit the memory limit"),
+        # components' fields that Fluid reads as written, or that no code of the engine reads
+        FieldRead("worker.env", READ, source("pkg/ddc/juicefs/transform.go", "transformWorkers"), go="Spec.Worker.Env"),
+        FieldRead("worker.nodeSelector", READ, source("pkg/ddc/juicefs/transform.go", "transformWorkers"),
+                  go="Spec.Worker.NodeSelector"),
+        FieldRead("worker.podMetadata", READ, source("pkg/ddc/juicefs/transform.go", "transformPodMetadata"),
+                  go="Spec.Worker.PodMetadata"),
+        FieldRead("worker.volumeMounts", READ,
+                  source("pkg/ddc/juicefs/transform_volume.go", "transformWorkerCacheVolumes"),
+                  go="Spec.Worker.VolumeMounts"),
+        FieldRead("worker.options", READ, source("pkg/ddc/juicefs/transform.go", "allocatePorts"),
+                  go="Spec.Worker.Options"),
+        FieldRead("fuse.podMetadata", READ, source("pkg/ddc/juicefs/transform.go", "transformPodMetadata"),
+                  go="Spec.Fuse.PodMetadata"),
+        FieldRead("fuse.volumeMounts", READ, source("pkg/ddc/juicefs/transform_volume.go", "transformFuseCacheVolumes"),
+                  go="Spec.Fuse.VolumeMounts"),
+        FieldRead("fuse.image", READ, source("pkg/ddc/juicefs/transform_fuse.go", "transformFuse"),
+                  go="Spec.Fuse.Image"),
+        FieldRead("fuse.imageTag", READ, source("pkg/ddc/juicefs/transform_fuse.go", "transformFuse"),
+                  go="Spec.Fuse.ImageTag"),
+        FieldRead("fuse.imagePullPolicy", READ, source("pkg/ddc/juicefs/transform_fuse.go", "transformFuse"),
+                  go="Spec.Fuse.ImagePullPolicy"),
+        FieldRead("jobWorker.env", IGNORED, source("pkg/ddc/juicefs/transform.go", "transform"),
+                  go="Spec.JobWorker.Env"),
+        FieldRead("jobWorker.nodeSelector", IGNORED, source("pkg/ddc/juicefs/transform.go", "transform"),
+                  go="Spec.JobWorker.NodeSelector"),
+        FieldRead("jobWorker.podMetadata", IGNORED, source("pkg/ddc/juicefs/transform.go", "transform"),
+                  go="Spec.JobWorker.PodMetadata"),
+        FieldRead("jobWorker.volumeMounts", IGNORED, source("pkg/ddc/juicefs/transform.go", "transform"),
+                  go="Spec.JobWorker.VolumeMounts"),
+        FieldRead("jobWorker.resources", IGNORED, source("pkg/ddc/juicefs/transform.go", "transform"),
+                  go="Spec.JobWorker.Resources"),
+        FieldRead("jobWorker.networkMode", IGNORED, source("pkg/ddc/juicefs/transform.go", "transform"),
+                  go="Spec.JobWorker.NetworkMode"),
+        FieldRead("jobWorker.options", IGNORED, source("pkg/ddc/juicefs/transform.go", "transform"),
+                  go="Spec.JobWorker.Options"),
+        FieldRead("podMetadata", READ, source("pkg/ddc/juicefs/transform.go", "transformPodMetadata"),
+                  go="Spec.PodMetadata"),
+        FieldRead("volumes", READ, source("pkg/ddc/juicefs/transform_volume.go", "transformFuseVolumes"),
+                  go="Spec.Volumes"),
+        FieldRead("disablePrometheus", IGNORED, source("pkg/ddc/juicefs/transform.go", "transform"),
+                  go="Spec.DisablePrometheus"),
+        FieldRead("initUsers", IGNORED, source("pkg/ddc/juicefs/transform.go", "transform"), go="Spec.InitUsers"),
+        FieldRead("configs", READ, source("pkg/ddc/juicefs/transform_fuse.go", "transformFuse"), go="Spec.Configs"),
+    ),
+    dataset=(
+        FieldRead("owner", IGNORED, source(_JT, "transform"), go="Spec.Owner"),
+        FieldRead("tolerations", READ, source(_JT, "transformTolerations"), go="Spec.Tolerations"),
+        dataset_node_affinity("pkg/ddc/juicefs", "juicefs"),
+        dataset_placement("pkg/ddc/juicefs"),
+        FieldRead("sharedOptions", READ, source(_FUSE_GO, "transformFuse"), go="Spec.SharedOptions",
+                  note="under the mount's options"),
+    ),
+)
+
+
 ENGINE = Engine(
     name="juicefs",
     kind=KIND,
@@ -259,4 +352,5 @@ ENGINE = Engine(
                                         note="subdir = the mount's juicefs:///<subpath>, the FUSE's root"),
                                  source(_FUSE_GO, "genValue", note="Fuse.MountPath: the one mount point"))},
     ),
+    fields=FIELDS,
 )

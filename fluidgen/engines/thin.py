@@ -43,6 +43,16 @@ from ..fluid.common import (
     VOLUME_MOUNTS,
     VOLUMES,
 )
+from ..fluid.fields import (
+    IGNORED,
+    OWN_DEFAULT,
+    READ,
+    FieldRead,
+    Fields,
+    dataset_node_affinity,
+    dataset_placement,
+    fuse_clean_policy,
+)
 from ..fluid.fluidbase import read_only_dataset
 from .contract import (
     FUSE_CONFIG,
@@ -283,6 +293,75 @@ spec:
 )
 
 
+# -- What Fluid does with each runtime and Dataset field (fluid/fields.py; docs/runtime-fields.md) ----
+_TT = "pkg/ddc/thin/transform.go"
+_TF = "pkg/ddc/thin/transform_fuse.go"
+FIELDS = Fields(
+    package="pkg/ddc/thin", types="api/v1alpha1/thinruntime_types.go", base_var="thinRuntime",
+    runtime=(
+        FieldRead("runAs", IGNORED, source(_TT, "transform"), go="Spec.RunAs"),
+        FieldRead("worker.networkMode", READ, source(_TT, "transformWorkers"), go="Spec.Worker.NetworkMode",
+                  note="workers run only with worker.enabled; left out: host network (IsHostNetwork)"),
+        FieldRead("fuse.networkMode", READ, source(_TF, "transformFuse"), go="Spec.Fuse.NetworkMode",
+                  note="left out: host network (IsHostNetwork)"),
+        FieldRead("management.metadataSyncPolicy", OWN_DEFAULT, source("pkg/ddc/thin/metadata.go",
+                                                                       "shouldSyncMetadata"),
+                  go="Spec.RuntimeManagement.MetadataSyncPolicy",
+                  note="autoSync left out: off (ThinRuntime syncs metadata only with autoSync: true; the other "
+                       "engines sync unless it is false)"),
+        FieldRead("fuse.nodeSelector", READ, source(_TF, "transformFuse"), go="Spec.Fuse.NodeSelector"),
+        fuse_clean_policy(),
+        FieldRead("fuse.livenessProbe", READ, source(_TF, "transformFuse"), go="Spec.Fuse.LivenessProbe",
+                  note="over the ThinRuntimeProfile's"),
+        FieldRead("fuse.args", READ, source(_TF, "transformFuse"), go="Spec.Fuse.Args"),
+        FieldRead("fuse.options", READ, source(_TF, "parseFuseOptions"), go="Spec.Fuse.Options"),
+        FieldRead("fuse.env", READ, source(_TF, "transformFuse"), go="Spec.Fuse.Env"),
+        FieldRead("fuse.resources", READ, source(_TF, "transformFuse"), go="Spec.Fuse.Resources",
+                  note="over the ThinRuntimeProfile's"),
+        FieldRead("worker.resources", READ, source(_TT, "transformWorkers"), go="Spec.Worker.Resources",
+                  note="workers run only with worker.enabled"),
+        # components' fields that Fluid reads as written, or that no code of the engine reads
+        FieldRead("worker.env", READ, source("pkg/ddc/thin/transform.go", "transformWorkers"), go="Spec.Worker.Env"),
+        FieldRead("worker.nodeSelector", READ, source("pkg/ddc/thin/transform.go", "transformWorkers"),
+                  go="Spec.Worker.NodeSelector"),
+        FieldRead("worker.volumeMounts", READ, source("pkg/ddc/thin/transform.go", "transformWorkers"),
+                  go="Spec.Worker.VolumeMounts"),
+        FieldRead("worker.imagePullSecrets", READ, source("pkg/ddc/thin/transform.go", "parseWorkerImage"),
+                  go="Spec.Worker.ImagePullSecrets"),
+        FieldRead("worker.image", READ, source("pkg/ddc/thin/transform.go", "parseWorkerImage"),
+                  go="Spec.Worker.Image"),
+        FieldRead("worker.imageTag", READ, source("pkg/ddc/thin/transform.go", "parseWorkerImage"),
+                  go="Spec.Worker.ImageTag"),
+        FieldRead("worker.imagePullPolicy", READ, source("pkg/ddc/thin/transform.go", "parseWorkerImage"),
+                  go="Spec.Worker.ImagePullPolicy"),
+        FieldRead("fuse.podMetadata", READ, source("pkg/ddc/thin/transform_fuse.go", "transformFuse"),
+                  go="Spec.Fuse.PodMetadata"),
+        FieldRead("fuse.volumeMounts", READ, source("pkg/ddc/thin/transform_fuse.go", "transformFuse"),
+                  go="Spec.Fuse.VolumeMounts"),
+        FieldRead("fuse.imagePullSecrets", READ, source("pkg/ddc/thin/transform_fuse.go", "parseFuseImage"),
+                  go="Spec.Fuse.ImagePullSecrets"),
+        FieldRead("fuse.image", READ, source("pkg/ddc/thin/transform_fuse.go", "parseFuseImage"), go="Spec.Fuse.Image"),
+        FieldRead("fuse.imageTag", READ, source("pkg/ddc/thin/transform_fuse.go", "parseFuseImage"),
+                  go="Spec.Fuse.ImageTag"),
+        FieldRead("fuse.imagePullPolicy", READ, source("pkg/ddc/thin/transform_fuse.go", "parseFuseImage"),
+                  go="Spec.Fuse.ImagePullPolicy"),
+        FieldRead("volumes", READ, source("pkg/ddc/thin/transform.go", "transformWorkers"), go="Spec.Volumes"),
+        FieldRead("imagePullSecrets", READ, source("pkg/ddc/thin/transform.go", "transform"),
+                  go="Spec.ImagePullSecrets"),
+        FieldRead("disablePrometheus", IGNORED, source("pkg/ddc/thin/transform.go", "transform"),
+                  go="Spec.DisablePrometheus"),
+    ),
+    dataset=(
+        FieldRead("owner", IGNORED, source(_TT, "transform"), go="Spec.Owner"),
+        FieldRead("tolerations", READ, source(_TT, "transformTolerations"), go="Spec.Tolerations"),
+        dataset_node_affinity("pkg/ddc/thin", "thin"),
+        dataset_placement("pkg/ddc/thin"),
+        FieldRead("sharedOptions", READ, source(_FUSE_CONFIG, "extractMountOptions"), go="Spec.SharedOptions",
+                  note="under each mount's options"),
+    ),
+)
+
+
 ENGINE = Engine(
     name="thin",
     kind=KIND,
@@ -377,4 +456,5 @@ ENGINE = Engine(
                                             "(addons/*/docker) mount the first mount at the root. A dataset:// "
                                             "reference gets the referenced Dataset's volume (lower/workloads.py)")},
     ),
+    fields=FIELDS,
 )

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base.fluidsource import source
+from ..base.manifest import mapping
 from ..base.structural.dsl import BOOL, STR, STR_MAP, extend, int32, obj
 from ..fluid.common import (
     ENCRYPT_OPTIONS,
@@ -23,6 +24,15 @@ from ..fluid.common import (
     TIEREDSTORE,
     VOLUME_MOUNTS,
     VOLUMES,
+)
+from ..fluid.fields import (
+    IGNORED,
+    MERGED,
+    OTHER_NAME,
+    READ,
+    FieldRead,
+    Fields,
+    Spec,
 )
 from .contract import (
     Context,
@@ -71,6 +81,113 @@ def _finish(ctx: Context, tree: dict[str, Any]) -> dict[str, Any]:
                                          f'("the tieredstore is empty", {TIERS_SOURCE.cite()}); add '
                                          "cache: [{medium: MEM, quota: 4Gi}]")
     return tree
+
+
+# -- What Fluid does with each runtime and Dataset field (fluid/fields.py; docs/runtime-fields.md) ----
+_VT = "pkg/ddc/vineyard/transform.go"
+_VRES = "pkg/ddc/vineyard/transform_resources.go"
+_VFUSE = "charts/vineyard/templates/fuse/daemonset.yaml"
+_FUSE_GETS_MASTER_RESOURCES = ((_VFUSE, 'include "vineyard.master.resources"', True),
+                               (_VFUSE, "vineyard.fuse.resources", False))
+
+
+def _same_network(spec: Spec) -> bool:
+    """master.networkMode means what it says when the master's network (worker.networkMode's) agrees."""
+    def host(component: str) -> bool:
+        return mapping(spec.get(component)).get("networkMode") != "ContainerNetwork"
+    return host("master") == host("worker")
+
+
+FIELDS = Fields(
+    package="pkg/ddc/vineyard", types="api/v1alpha1/vineyardruntime_types.go", base_var="vineyardRuntime",
+    runtime=(
+        FieldRead("master.replicas", READ, source(_VT, "transformMasters"), go="Spec.Master.Replicas"),
+        FieldRead("master.networkMode", OTHER_NAME, source(_VT, "transform"), go="Spec.Master.NetworkMode",
+                  note="the master pod's network follows worker.networkMode (transformMasters); master.networkMode "
+                       "only decides, with worker.networkMode, whether Fluid allocates host ports (transform)",
+                  instead="worker.networkMode (it sets the master's network too)", when=_same_network,
+                  evidence=((_VT, "value.Master.HostNetwork = datav1alpha1.IsHostNetwork("
+                                  "runtime.Spec.Worker.NetworkMode)", True),)),
+        FieldRead("worker.networkMode", READ, source(_VT, "transformWorkers"), go="Spec.Worker.NetworkMode",
+                  note="sets the master pod's network too; left out: host network (IsHostNetwork)"),
+        FieldRead("fuse.networkMode", READ, source(_VT, "transformFuse"), go="Spec.Fuse.NetworkMode",
+                  note="left out: host network (IsHostNetwork)"),
+        FieldRead("fuse.cleanPolicy", READ, source(_VT, "transformFuse"), go="Spec.Fuse.CleanPolicy"),
+        FieldRead("fuse.options", MERGED, source(_VT, "transformFuseOptions"), go="Spec.Fuse.Options",
+                  note="over Fluid's own size (0: no local vineyardd), etcd endpoint and prefix; Fluid derives "
+                       "no memory request from size"),
+        FieldRead("fuse.env", READ, source(_VT, "transformFuse"), go="Spec.Fuse.Env"),
+        FieldRead("master.resources", READ, source(_VRES, "transformResourcesForMaster"), go="Spec.Master.Resources",
+                  note="the chart gives the FUSE container these resources too", evidence=_FUSE_GETS_MASTER_RESOURCES),
+        FieldRead("worker.resources", MERGED, source(_VRES, "transformResourcesForWorker"), go="Spec.Worker.Resources",
+                  note="a MEM tier raises the memory request to its quota, which must fit the memory limit"),
+        FieldRead("fuse.resources", IGNORED, source(_VFUSE, "vineyard.master.resources"),
+                  note="transformResourcesForFuse keeps them (with a memory limit), but the chart's FUSE container "
+                       "renders the master's resources; its vineyard.fuse.resources template is never used",
+                  instead="master.resources (which sizes the master too)", evidence=_FUSE_GETS_MASTER_RESOURCES),
+        # components' fields that Fluid reads as written, or that no code of the engine reads
+        FieldRead("master.env", READ, source("pkg/ddc/vineyard/transform.go", "transformMasters"),
+                  go="Spec.Master.Env"),
+        FieldRead("master.nodeSelector", READ, source("pkg/ddc/vineyard/transform.go", "transformMasterSelector"),
+                  go="Spec.Master.NodeSelector"),
+        FieldRead("master.podMetadata", READ, source("pkg/ddc/vineyard/transform.go", "transformPodMetadata"),
+                  go="Spec.Master.PodMetadata"),
+        FieldRead("master.volumeMounts", READ,
+                  source("pkg/ddc/vineyard/transform_volumes.go", "transformMasterVolumes"),
+                  go="Spec.Master.VolumeMounts"),
+        FieldRead("master.image", READ, source("pkg/ddc/vineyard/transform.go", "transformMasters"),
+                  go="Spec.Master.Image"),
+        FieldRead("master.imageTag", READ, source("pkg/ddc/vineyard/transform.go", "transformMasters"),
+                  go="Spec.Master.ImageTag"),
+        FieldRead("master.imagePullPolicy", READ, source("pkg/ddc/vineyard/transform.go", "transformMasters"),
+                  go="Spec.Master.ImagePullPolicy"),
+        FieldRead("master.options", READ, source("pkg/ddc/vineyard/transform.go", "transformMasterOptions"),
+                  go="Spec.Master.Options"),
+        FieldRead("worker.env", READ, source("pkg/ddc/vineyard/transform.go", "transformWorkers"),
+                  go="Spec.Worker.Env"),
+        FieldRead("worker.nodeSelector", READ, source("pkg/ddc/vineyard/transform.go", "transformWorkers"),
+                  go="Spec.Worker.NodeSelector"),
+        FieldRead("worker.podMetadata", READ, source("pkg/ddc/vineyard/transform.go", "transformPodMetadata"),
+                  go="Spec.Worker.PodMetadata"),
+        FieldRead("worker.volumeMounts", READ,
+                  source("pkg/ddc/vineyard/transform_volumes.go", "transformWorkerVolumes"),
+                  go="Spec.Worker.VolumeMounts"),
+        FieldRead("worker.image", READ, source("pkg/ddc/vineyard/transform.go", "transformWorkers"),
+                  go="Spec.Worker.Image"),
+        FieldRead("worker.imageTag", READ, source("pkg/ddc/vineyard/transform.go", "transformWorkers"),
+                  go="Spec.Worker.ImageTag"),
+        FieldRead("worker.imagePullPolicy", READ, source("pkg/ddc/vineyard/transform.go", "transformWorkers"),
+                  go="Spec.Worker.ImagePullPolicy"),
+        FieldRead("worker.options", READ, source("pkg/ddc/vineyard/transform.go", "transformWorkerOptions"),
+                  go="Spec.Worker.Options"),
+        FieldRead("fuse.podMetadata", READ, source("pkg/ddc/vineyard/transform.go", "transformPodMetadata"),
+                  go="Spec.Fuse.PodMetadata"),
+        FieldRead("fuse.image", READ, source("pkg/ddc/vineyard/transform.go", "transformFuse"), go="Spec.Fuse.Image"),
+        FieldRead("fuse.imageTag", READ, source("pkg/ddc/vineyard/transform.go", "transformFuse"),
+                  go="Spec.Fuse.ImageTag"),
+        FieldRead("fuse.imagePullPolicy", READ, source("pkg/ddc/vineyard/transform.go", "transformFuse"),
+                  go="Spec.Fuse.ImagePullPolicy"),
+        FieldRead("podMetadata", READ, source("pkg/ddc/vineyard/transform.go", "transformPodMetadata"),
+                  go="Spec.PodMetadata"),
+        FieldRead("volumes", READ, source("pkg/ddc/vineyard/transform_volumes.go", "transformMasterVolumes"),
+                  go="Spec.Volumes"),
+        FieldRead("disablePrometheus", IGNORED, source("pkg/ddc/vineyard/transform.go", "transform"),
+                  go="Spec.DisablePrometheus"),
+    ),
+    dataset=(
+        FieldRead("owner", IGNORED, source(_VT, "transform"), go="Spec.Owner"),
+        FieldRead("tolerations", IGNORED, source(_VT, "transform"), go="Spec.Tolerations",
+                  note="no code of the engine reads the Dataset's tolerations; its FUSE tolerates every taint",
+                  evidence=((_VFUSE, "- operator: Exists", True),)),
+        FieldRead("nodeAffinity", IGNORED, source("pkg/ctrl/affinity.go", "BuildWorkersAffinity"),
+                  note="Fluid adds it only to worker pods without an affinity, and the chart always gives "
+                       "Vineyard's workers one (a podAntiAffinity)",
+                  instead="worker.nodeSelector of the runtime",
+                  evidence=(("pkg/ddc/vineyard/worker.go", "Helper.SetupWorkers(", True),
+                            ("charts/vineyard/templates/worker/statefulset.yaml", "affinity:", True))),
+        FieldRead("sharedOptions", IGNORED, source(_VT, "transform"), go="Spec.SharedOptions"),
+    ),
+)
 
 
 ENGINE = Engine(
@@ -137,4 +254,5 @@ ENGINE = Engine(
                                        note="Fuse.TargetPath is the volume; charts/vineyard fuse/daemonset.yaml "
                                             "puts vineyard.sock and rpc-conf in it")},
     ),
+    fields=FIELDS,
 )

@@ -385,7 +385,7 @@ def runtime(scenario: Scenario, engine: Engine, version: str) -> Section[Tree]:
         return Section({"engine": engine.name}, found)
     rt = scenario.runtime.spec
     section: Tree = {"engine": engine.name, **_replicas(rt, engine), **_cache(rt, engine, found),
-                     **runtimekeys.imported(version, engine.kind, rt), **_engine_section(rt, engine),
+                     **runtimekeys.imported(version, engine, rt), **_engine_section(rt, engine),
                      **own_metadata(scenario.runtime)}
     return Section(section, found)
 

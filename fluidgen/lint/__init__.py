@@ -30,11 +30,11 @@ from ..base.rules import Finding, Rule
 from ..base.versions import DEFAULT, has
 from ..engines.engine_table import ENGINES, RUNTIME_KINDS
 from ..io.yamlreader import Document
-from . import fuse_jvm, fuse_mode, references, storage
+from . import fields, fuse_jvm, fuse_mode, references, storage
 
 IGNORE_ANNOTATION = "fluidgen.io/lint-ignore"
 
-GENERIC: tuple[Rule, ...] = (*storage.RULES, *fuse_jvm.RULES, *fuse_mode.RULES, *references.RULES)
+GENERIC: tuple[Rule, ...] = (*storage.RULES, *fuse_jvm.RULES, *fuse_mode.RULES, *references.RULES, *fields.RULES)
 
 RULES: tuple[Rule, ...] = tuple(sorted(
     (*GENERIC, *(rule for engine in ENGINES.values() for rule in engine.rules)), key=lambda r: r.id))

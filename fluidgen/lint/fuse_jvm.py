@@ -10,6 +10,8 @@ from ..base.manifest import Manifest, Tree, components_of, fuse_options, fuse_sp
 from ..base.manifest_index import Entry, ManifestIndex
 from ..base.quantity import cpu_to_millis, java_size_to_bytes, to_bytes
 from ..base.rules import Example, Finding, Rule
+from ..fluid.fields import RUNTIME
+from .binding import engine_of
 from .docs import runtime_head
 
 MEMORY_CLIENT_CACHE_LIMIT = 1800 * 2**20
@@ -60,11 +62,13 @@ def _limit(comp: Tree, resource: str) -> str | int | float | None:
     return limit if isinstance(limit, str | int | float) else None
 
 
-def jvm_memory_budget(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
+def jvm_memory_budget(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
+    engine = engine_of(entry.obj)
     for name, comp in components_of(entry.obj):
         limit = _limit(comp, "memory")
-        if limit is None:
-            continue
+        cell = engine.fields.cell(RUNTIME, (name, "resources"), index.version) if engine else None
+        if limit is None or (cell is not None and not cell.holds(entry.spec)):
+            continue  # no limit, or one Fluid never applies (FG140 says so)
         parts = _jvm_memory(comp)
         if name == "worker" and (tier := _emptydir_memory_tier(entry.obj)) is not None:
             parts["MEM tier"] = tier
@@ -72,10 +76,25 @@ def jvm_memory_budget(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
             budget = int(to_bytes(str(limit)))
         except ValueError:
             continue
-        if parts and sum(parts.values()) > budget:
+        added = _memory_tiers(entry.obj) if cell is not None and cell.adds_mem_tier else 0
+        if parts and sum(parts.values()) > budget + added:
             used = " + ".join(f"{k} {v / 2**30:.1f}GiB" for k, v in parts.items())
+            given = f"{limit}" + (f" + the MEM tiers' {added / 2**30:.1f}GiB Fluid adds to it" if added else "")
             yield Finding(("spec", name, "resources", "limits", "memory"),
-                          f"{used} exceeds the {name} memory limit {limit}; the container will be OOM-killed")
+                          f"{used} exceeds the {name} memory limit {given}; the container will be OOM-killed")
+
+
+def _memory_tiers(obj: Manifest) -> int:
+    """The quota of every tier Fluid counts as memory (any medium but SSD and HDD), the sum over its
+    paths (pkg/utils/tieredstore GetLevelStorageMap): what it adds to the FUSE memory limit."""
+    total = 0
+    for level in levels_of(obj):
+        if not isinstance(level, dict) or level.get("mediumtype") in ("SSD", "HDD"):
+            continue
+        quotas = str(level.get("quotaList", "")).split(",") if level.get("quotaList") else [level.get("quota", 0)]
+        with contextlib.suppress(ValueError, TypeError):
+            total += sum(int(to_bytes(q if isinstance(q, int) else str(q).strip())) for q in quotas)
+    return total
 
 
 def _jvm_memory(comp: Tree) -> dict[str, int]:
@@ -142,8 +161,12 @@ RULES = (
         description="A JVM's heap (`-Xmx`) and direct memory (`-XX:MaxDirectMemorySize`) live inside the "
                     "container's memory limit, and so does a worker's MEM tier on an emptyDir; more than the "
                     "limit and the container is OOM-killed under load. Fluid checks only the MEM tier "
-                    "against the worker limit; the JVM sizes come from `jvmOptions` unchanged.",
+                    "against the worker limit; the JVM sizes come from `jvmOptions` unchanged. The limit is "
+                    "the one Fluid sets: for the FUSE of Alluxio and GooseFS the written one plus every MEM "
+                    "tier's quota, and none at all without a memory limit (FG140).",
         sources=(source("pkg/ddc/alluxio/transform_resources.go", "transformResourcesForWorker"),
+                 source("pkg/ddc/alluxio/transform_resources.go", "transformResourcesForFuse"),
+                 source("pkg/utils/tieredstore/tiered_store.go", "GetLevelStorageMap"),
                  source(OPTIMIZATION, "optimizeDefaultForWorker"), source(OPTIMIZATION, "optimizeDefaultFuse")),
         elsewhere=("Kubernetes: a container over its memory limit is OOM-killed; a Memory emptyDir counts "
                    "against that limit",),

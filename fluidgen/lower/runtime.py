@@ -70,16 +70,16 @@ def runtime(ctx: Context, engine: Engine) -> Tree:
     tree: Tree = deep_merge({}, dict(engine.lowering.defaults))
     tree, chain = _profile_layer(ctx, engine, tree)
     tree = deep_merge(tree, engine.hooks.generate(ctx, engine))
-    tree = runtimekeys.apply(ctx, engine.kind, tree)
+    tree = runtimekeys.apply(ctx, engine, tree)
     tree = overrides.apply(ctx, engine.kind, tree, ctx.spec.runtime.overrides, ("runtime", "overrides"),
                            engine.lowering.computed)
     tree = engine.hooks.finish_runtime(ctx, tree)
     obj = ctx.fluid_object(engine.kind, ctx.name, tree, at=("runtime",), own=ctx.spec.runtime)
-    _trace(ctx, obj, chain)
+    _trace(ctx, obj, chain, engine)
     return obj
 
 
-def _trace(ctx: Context, obj: Tree, chain: list[Any]) -> None:
+def _trace(ctx: Context, obj: Tree, chain: list[Any], engine: Engine) -> None:
     for profile in chain:
         for entry in profile.entries:
             if entry.waive:
@@ -89,7 +89,7 @@ def _trace(ctx: Context, obj: Tree, chain: list[Any]) -> None:
         if profile.bundled:  # a bundled profile is not the user's to edit: point at the spec's choice
             ctx.trace_all(obj, profiles.spec_paths(profile), ("runtime", "profile"))
     ctx.trace(obj, ("kind",), ("runtime", "engine"))
-    runtimekeys.trace(ctx, obj, str(obj["kind"]))
+    runtimekeys.trace(ctx, obj, engine)
     ctx.trace(obj, ("spec", "replicas"), ("runtime", "replicas"))
     for i in range(len(ctx.spec.runtime.cache)):
         ctx.trace(obj, ("spec", "tieredstore", "levels", i), ("runtime", "cache", i))

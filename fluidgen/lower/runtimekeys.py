@@ -2,7 +2,10 @@
 
 One table, read by lowering (spec key -> runtime spec paths) and by `fluidgen import` (the
 paths back to the key). Whether an engine has a field in a Fluid version follows from its
-schema there: a key the runtime lacks is an error naming the engine and version.
+schema there: a key the runtime lacks is an error naming the engine and version. What the
+engine's Fluid does with a field it has follows its runtime-fields cell (fluid/fields.py): a
+field it ignores is not written, and a key all of whose fields it ignores, or that sets one on
+a condition the value does not meet, is an error that says what Fluid does and what works.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from typing import Any
 from ..base.manifest import Tree
 from ..base.merge import set_path
 from ..catalog.schemas import has_field
+from ..engines.contract import Engine
+from ..fluid.fields import IGNORED, RUNTIME
 from ..model.context import Context
 
 
@@ -31,7 +36,8 @@ class RuntimeKey:
 KEYS = (
     RuntimeKey(("runAs",), (("runAs",),)),
     RuntimeKey(("masters",), (("master", "replicas"),)),
-    RuntimeKey(("networkMode",), (("master", "networkMode"), ("worker", "networkMode"))),
+    # JindoRuntime has one `networkmode` (so spelt) for all its components (jindocache transformNetworkMode).
+    RuntimeKey(("networkMode",), (("master", "networkMode"), ("worker", "networkMode"), ("networkmode",))),
     RuntimeKey(("metadataSync",), (("management", "metadataSyncPolicy", "autoSync"),)),
     RuntimeKey(("fuse", "nodeSelector"), (("fuse", "nodeSelector"),)),
     RuntimeKey(("fuse", "cleanPolicy"), (("fuse", "cleanPolicy"),)),
@@ -53,7 +59,18 @@ def present(version: str, kind: str, key: RuntimeKey) -> list[tuple[str, ...]]:
     return [p for p in key.paths if has_field(version, kind, p)]
 
 
-def apply(ctx: Context, kind: str, tree: Tree) -> Tree:
+def written(version: str, engine: Engine, key: RuntimeKey) -> list[tuple[str, ...]]:
+    """The key's fields the runtime has and its Fluid does not ignore (its runtime-fields cells)."""
+    return [p for p in present(version, engine.kind, key) if not _ignored(version, engine, p)]
+
+
+def _ignored(version: str, engine: Engine, path: tuple[str, ...]) -> bool:
+    cell = engine.fields.cell(RUNTIME, path, version)
+    return cell is not None and cell.how == IGNORED
+
+
+def apply(ctx: Context, engine: Engine, tree: Tree) -> Tree:
+    kind = engine.kind
     for key in KEYS:
         value = value_of(ctx.spec.runtime, key.key)
         if value is None or value == {}:
@@ -63,23 +80,38 @@ def apply(ctx: Context, kind: str, tree: Tree) -> Tree:
             ctx.report(("runtime", *key.key), f"{kind} has no {' or '.join('.'.join(p) for p in key.paths)} in Fluid "
                                               f"{ctx.version}")
             continue
-        for path in paths:
+        kept = written(ctx.version, engine, key)
+        if not kept:
+            cell = engine.fields.cell(RUNTIME, paths[0], ctx.version)
+            ctx.report(("runtime", *key.key), cell.message(kind) if cell else f"{kind} ignores {key.key}")
+            continue
+        for path in kept:
             tree = set_path(tree, path, value)
+        _check_conditions(ctx, engine, key, kept, tree)
     return tree
 
 
-def trace(ctx: Context, obj: Tree, kind: str) -> None:
+def _check_conditions(ctx: Context, engine: Engine, key: RuntimeKey, paths: list[tuple[str, ...]], tree: Tree) -> None:
+    """A key whose value Fluid would not apply as written (a condition unmet) is an error at the key."""
+    for path in paths:
+        cell = engine.fields.cell(RUNTIME, path, ctx.version)
+        if cell is not None and not cell.holds(tree):
+            ctx.report(("runtime", *key.key), cell.message(engine.kind))
+            return
+
+
+def trace(ctx: Context, obj: Tree, engine: Engine) -> None:
     for key in KEYS:
         if value_of(ctx.spec.runtime, key.key) is not None:
-            for path in present(ctx.version, kind, key):
+            for path in written(ctx.version, engine, key):
                 ctx.trace(obj, ("spec", *path), ("runtime", *key.key))
 
 
-def imported(version: str, kind: str, spec: Tree) -> Tree:
-    """The keys a runtime spec's fields make: a key whose fields all hold the same value."""
+def imported(version: str, engine: Engine, spec: Tree) -> Tree:
+    """The keys a runtime spec's fields make: a key whose written fields all hold the same value."""
     out: Tree = {}
     for key in KEYS:
-        paths = present(version, kind, key)
+        paths = written(version, engine, key)
         values = [_at(spec, p) for p in paths]
         if not paths or any(v is None for v in values) or any(v != values[0] for v in values):
             continue

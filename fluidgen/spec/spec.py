@@ -54,7 +54,8 @@ class RuntimeBase(ObjectMeta):
     replicas: Replicas | None = Field(None, description="Cache workers (default: the engine's, 1 for all but "
                                                          "JuiceFS; null leaves it to Fluid).")
     cache: list[CacheTier] = Field(default_factory=list, description="Cache tiers, fastest first.")
-    runAs: RunAs | None = Field(None, description="The user and group the runtime's pods run as (runAs).")
+    runAs: RunAs | None = Field(None, description="The user and group of the cache processes (the runtime's runAs), "
+                                "where the engine's Fluid reads it: `fluidgen explain runtime.runAs`.")
     masters: Replicas | None = Field(None, description="Master replicas: 3 (an odd number) for high availability "
                                                         "(master.replicas).")
     networkMode: NetworkMode | None = Field(None, description="Master and worker pods on the host network (default) "
