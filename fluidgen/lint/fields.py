@@ -40,7 +40,7 @@ RULES = (
          description="The runtime CRDs share their shapes across engines, so the API server accepts fields an "
                      "engine never reads, reads under another name, or applies only on a condition (Alluxio "
                      "and GooseFS apply fuse.resources only with a memory limit; JuiceFS reads no master "
-                     "field; JindoRuntime ignores runAs and spec.properties; Vineyard's FUSE gets "
+                     "field; the Jindo engine ignores runAs and spec.properties; Vineyard's FUSE gets "
                      "master.resources). The rule reports each such field set on a runtime, with what Fluid does "
                      "instead and the field that works, from the engine's runtime-fields matrix "
                      "(docs/runtime-fields.md).",

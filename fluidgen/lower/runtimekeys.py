@@ -36,7 +36,7 @@ class RuntimeKey:
 KEYS = (
     RuntimeKey(("runAs",), (("runAs",),)),
     RuntimeKey(("masters",), (("master", "replicas"),)),
-    # JindoRuntime has one `networkmode` (so spelt) for all its components (jindocache transformNetworkMode).
+    # The Jindo engine has one `networkmode` (so spelt) for all its components (jindocache transformNetworkMode).
     RuntimeKey(("networkMode",), (("master", "networkMode"), ("worker", "networkMode"), ("networkmode",))),
     RuntimeKey(("metadataSync",), (("management", "metadataSyncPolicy", "autoSync"),)),
     RuntimeKey(("fuse", "nodeSelector"), (("fuse", "nodeSelector"),)),
