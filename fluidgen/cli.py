@@ -325,14 +325,23 @@ def profiles_show(name: str) -> None:
                 click.echo(f"  # waives {rule}: {' '.join(reason.split())}")
 
 
-def _engine_names() -> list[str]:
-    from .engines.engine_table import ENGINES
+class _EngineChoice(click.Choice[str]):
+    """The engine table's names, read when click first needs them (a value to check, `init
+    --help`): declaring the command line loads no engine, so `fluidgen --help` and every command
+    that needs none stay clear of the engine modules and the pydantic they build (issue 39)."""
 
-    return list(ENGINES)
+    def __init__(self) -> None:  # the names are the table's, not a copy made at import
+        self.case_sensitive = True
+
+    @property
+    def choices(self) -> tuple[str, ...]:  # type: ignore[override]
+        from .engines.engine_table import ENGINES
+
+        return tuple(ENGINES)
 
 
 @main.command("init")
-@click.option("--engine", type=click.Choice(_engine_names()), default="alluxio", show_default=True)
+@click.option("--engine", type=_EngineChoice(), default="alluxio", show_default=True)
 @click.option("--source", default=None, help="Where the data is, e.g. oss://bucket/path/ (default: a placeholder).")
 @click.option("--name", default="my-dataset", show_default=True, help="Dataset name.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,

@@ -324,3 +324,21 @@ def test_function_level_and_relative_imports_are_read() -> None:
     assert ("fluidgen.engines.engine_table", False) in kinds and ("fluidgen.engines", True) in kinds
     assert not any(re.search(r"TYPE_CHECKING", MODULES[e.source].read_text().splitlines()[e.line - 1])
                    for e in EDGES)
+
+
+def _imported_by(*args: str) -> set[str]:
+    """The fluidgen modules a command line loads, as `python -X importtime` lists them."""
+    result = subprocess.run([sys.executable, "-X", "importtime", "-m", "fluidgen", *args], capture_output=True,
+                            text=True, timeout=120, env={**os.environ, "FLUIDGEN_NO_CACHE": "1"})
+    assert result.returncode == 0, result.stderr[-2000:]
+    return {line.rsplit("|", 1)[1].strip() for line in result.stderr.splitlines()
+            if line.startswith("import time:") and "fluidgen" in line}
+
+
+def test_the_command_line_loads_no_engine_for_help() -> None:
+    """Declaring the commands loads no engine module (issue 39): `fluidgen --help` and `build
+    --help` stay clear of the engine table and the pydantic models it builds; `init --help`,
+    which lists the engines, loads them (the check sees an engine when one is loaded)."""
+    for args in (["--help"], ["build", "--help"], ["--version"]):
+        assert not {m for m in _imported_by(*args) if m.startswith("fluidgen.engines")}, args
+    assert "fluidgen.engines.engine_table" in _imported_by("init", "--help")

@@ -323,3 +323,25 @@ def test_the_tool_fingerprint_lists_the_package_files_and_sees_any_edit(tmp_path
         target.write_text(target.read_text().upper())  # same size
         os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
         assert cache._fingerprint() != seen, target
+
+
+def test_the_cache_reads_build_options_exactly_as_click_declares_them() -> None:
+    """The cache-hit path reads a `build` command line before click does (io/cache.py
+    cacheable_argv, with its own tables of flags and valued options, so that a hit loads no
+    click parser): the tables must be exactly the options cli.py declares for `build`, less the
+    ones that make a build uncacheable. A new option in either place, or a flag that became a
+    valued option, fails here (issue 39)."""
+    import click
+
+    from fluidgen import cli
+    from fluidgen.io import cache
+
+    flags: set[str] = set()
+    valued: set[str] = set()
+    for param in cli.build.params:
+        if isinstance(param, click.Option):
+            (flags if param.is_flag else valued).update(param.opts, param.secondary_opts)
+    uncached = {"-o", "--output-dir", "--write-secrets", "--sops-age"}  # they write files: never cached
+    assert flags - uncached == cache._FLAGS
+    assert valued - uncached == cache._VALUED
+    assert not cache.cacheable_argv(["build", "--write-secrets", "spec.yaml"])
