@@ -216,3 +216,10 @@ def test_flux_order_default_and_observed_generation() -> None:
     assert flux_status({"current": "true"}, typed_as_text) == "Current"  # not an int64: the rule is skipped
     assert flux_status({"current": "true"}, {**BOUND, "status": {**BOUND["status"], "observedGeneration": 2}}) \
         == "Current"
+
+
+def test_every_status_family_states_what_a_workflow_waits_on() -> None:
+    """Readiness lives on the family (Family.wait), beside the rules it restates: a new family
+    without one fails here, not at a user's first readiness() call."""
+    assert [name for name, family in FAMILIES.items() if family.wait is None] == []
+    assert {family_of()[kind] for kind in family_of()} <= set(FAMILIES)

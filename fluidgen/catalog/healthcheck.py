@@ -120,6 +120,18 @@ class Rule:
 
 
 @dataclass(frozen=True)
+class Wait:
+    """What a workflow engine waits on once it created an object of a family: Argo Workflows
+    resource-template conditions (label-selector syntax over JSON paths; None where the status
+    holds only lists, which that syntax cannot query) and a `kubectl wait --for=...` argument.
+    The same phases the family's rules read, said for a step that blocks on them."""
+
+    success: str | None
+    failure: str | None
+    kubectl: str
+
+
+@dataclass(frozen=True)
 class Family:
     name: str
     summary: str
@@ -129,6 +141,7 @@ class Family:
     # For a runtime family: whether its rules call PartialReady workers ready (None: no workers).
     # Every engine of the family states the same about Fluid (engines.contract Health).
     partial_workers_ready: bool | None = None
+    wait: Wait | None = None  # every family states one (readiness); a test holds each to it
 
 
 # The rules -------------------------------------------------------------------------------
@@ -144,7 +157,8 @@ DATASET = Family("dataset", "Dataset: status.phase and the newest condition's me
          (CondMessage(None, "Waiting for its runtime (same name and namespace) to be ready"),)),
     Rule((), "Progressing", ("Unknown Dataset phase ", Field("status.phase"))),
 ), (source("api/v1alpha1/dataset_types.go", "DatasetPhase", note="Pending, Bound, Failed, NotBound, Updating, "
-                                                                  "DataMigrating or \"\"; DatasetStatus conditions"),))
+                                                                  "DataMigrating or \"\"; DatasetStatus conditions"),),
+    wait=Wait("status.phase == Bound", "status.phase == Failed", "jsonpath={.status.phase}=Bound"))
 
 
 def _runtime_rules(master: str, worker: str, workers: tuple[Part, ...], missing: Missing, master_said: Part,
@@ -197,7 +211,9 @@ _RUNTIME_SOURCES = (
 )
 
 RUNTIME = Family("runtime", "Runtime: masterPhase/workerPhase (FUSE starts only where pods use the data, so its "
-                            "phase does not decide)", _RUNTIME_RULES, _RUNTIME_SOURCES, partial_workers_ready=True)
+                            "phase does not decide)", _RUNTIME_RULES, _RUNTIME_SOURCES, partial_workers_ready=True,
+    wait=Wait("status.workerPhase in (Ready,PartialReady),status.masterPhase != NotReady",
+                "status.setupDuration,status.workerPhase == NotReady", "jsonpath={.status.workerPhase}=Ready"))
 
 # The thin engine without worker.enabled (what fluidgen emits) runs only FUSE: Fluid sets fusePhase
 # Ready, setupDuration and a FusesInitialized condition, and never a master or worker phase.
@@ -215,7 +231,10 @@ FUSE_ONLY = Family("fuse-only", "Thin engine: fuse-only (Fluid's default) judged
     source("pkg/ddc/thin/status.go", "CheckAndUpdateRuntimeStatus", note="without worker.enabled: only fusePhase "
                                                                          "Ready, setupDuration, FusesInitialized"),
     source("pkg/ddc/thin/worker.go", "ShouldSetupWorkers", note="no workers without worker.enabled")),
-    partial_workers_ready=True)
+    partial_workers_ready=True,
+    wait=Wait("status.fusePhase == Ready,status.setupDuration,status.masterPhase notin (NotReady),"
+                "status.workerPhase notin (NotReady)",
+                "status.setupDuration,status.workerPhase == NotReady", "jsonpath={.status.fusePhase}=Ready"))
 
 _C_WORKERS: tuple[Part, ...] = (Field("status.worker.readyReplicas", "0"), "/",
                                 Field("status.worker.desiredReplicas", "0"), " workers ready")
@@ -231,7 +250,9 @@ COMPONENTS = Family("components", "Component runtime (the generic cache engine):
             note="0 < readyReplicas < desiredReplicas: PartialReady, and ready"),
      source("pkg/ddc/cache/engine/status.go", "CheckAndUpdateRuntimeStatus", MASTER,
             note="ready = master ready and worker ready; then setupDuration")),
-    partial_workers_ready=True)
+    partial_workers_ready=True,
+    wait=Wait("status.worker.phase in (Ready,PartialReady),status.master.phase != NotReady",
+                "status.setupDuration,status.worker.phase == NotReady", "jsonpath={.status.worker.phase}=Ready"))
 
 # A Cron operation: Fluid installs its CronJob in the Executing phase (reconcileExecuting), and
 # after a run it goes back to Pending (duration "-") while the next run executes, so once
@@ -273,7 +294,8 @@ OPERATION = Family("operation", "Data operation: status.phase; a Cron operation 
     source("pkg/controllers/v1alpha1/dataload/status_handler.go", "CronStatusHandler",
            note="GetOperationStatus: Complete or Failed -> Pending, duration \"-\", while the next run executes"),
     source("pkg/controllers/v1alpha1/datamigrate/status_handler.go", "CronStatusHandler"),
-    source("pkg/controllers/v1alpha1/dataprocess/status_handler.go", "CronStatusHandler", MASTER)))
+    source("pkg/controllers/v1alpha1/dataprocess/status_handler.go", "CronStatusHandler", MASTER)),
+    wait=Wait("status.phase == Complete", "status.phase == Failed", "jsonpath={.status.phase}=Complete"))
 
 JOB = Family("job", "Training job: Kubeflow JobStatus conditions (Created, Running, Restarting, Succeeded, "
                     "Suspended, Failed), TrainJob and batch/v1 Job (Complete, Failed, Suspended)", (
@@ -288,7 +310,8 @@ JOB = Family("job", "Training job: Kubeflow JobStatus conditions (Created, Runni
     "kubeflow/mpi-operator pkg/apis/kubeflow/v2beta1/types.go JobConditionType (MPIJob)",
     "kubeflow/training-operator pkg/apis/kubeflow.org/v1/common_types.go JobConditionType (PyTorchJob)",
     "kubeflow/trainer pkg/apis/trainer/v1alpha1/trainjob_types.go TrainJob conditions Complete, Failed, Suspended",
-    "kubernetes batch/v1 JobConditionType Complete, Failed, Suspended (Job)"))
+    "kubernetes batch/v1 JobConditionType Complete, Failed, Suspended (Job)"),
+    wait=Wait(None, None, 'jsonpath={.status.conditions[?(@.type=="Succeeded")].status}=True'))
 
 FAMILIES: dict[str, Family] = {f.name: f for f in (DATASET, RUNTIME, FUSE_ONLY, COMPONENTS, OPERATION, JOB)}
 
@@ -430,19 +453,6 @@ class Readiness:
     kubectl_wait: str
 
 
-_READY: dict[str, tuple[str | None, str | None, str]] = {
-    "dataset": ("status.phase == Bound", "status.phase == Failed", "jsonpath={.status.phase}=Bound"),
-    "runtime": ("status.workerPhase in (Ready,PartialReady),status.masterPhase != NotReady",
-                "status.setupDuration,status.workerPhase == NotReady", "jsonpath={.status.workerPhase}=Ready"),
-    "fuse-only": ("status.fusePhase == Ready,status.setupDuration,status.masterPhase notin (NotReady),"
-                  "status.workerPhase notin (NotReady)",
-                  "status.setupDuration,status.workerPhase == NotReady", "jsonpath={.status.fusePhase}=Ready"),
-    "components": ("status.worker.phase in (Ready,PartialReady),status.master.phase != NotReady",
-                   "status.setupDuration,status.worker.phase == NotReady",
-                   "jsonpath={.status.worker.phase}=Ready"),
-    "operation": ("status.phase == Complete", "status.phase == Failed", "jsonpath={.status.phase}=Complete"),
-    "job": (None, None, 'jsonpath={.status.conditions[?(@.type=="Succeeded")].status}=True'),
-}
 _JOB_WAIT = {"TrainJob": 'jsonpath={.status.conditions[?(@.type=="Complete")].status}=True',
              "Job": 'jsonpath={.status.conditions[?(@.type=="Complete")].status}=True'}
 # Counts Argo's selector syntax can read (Kubeflow ReplicaStatus per replica type; batch/v1 JobStatus)
@@ -457,7 +467,10 @@ def readiness(kind: str) -> Readiness:
     name = family_of().get(kind)
     if name is None:
         raise ValueError(f"fluidgen knows readiness for {', '.join(family_of())}, not {kind!r}")
-    success, failure, wait = _READY[name]
+    family_wait = FAMILIES[name].wait
+    if family_wait is None:
+        raise ValueError(f"the {name} status family states no wait")
+    success, failure, wait = family_wait.success, family_wait.failure, family_wait.kubectl
     if name == "job":
         success, failure = _JOB_ARGO.get(kind, (None, None))
         wait = _JOB_WAIT.get(kind, wait)
