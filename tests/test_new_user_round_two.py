@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from .conftest import run_cli
 from .test_workable import OSS_SPEC, write
 
@@ -41,3 +43,54 @@ def test_a_missing_name_without_a_near_miss_is_still_reported_at_the_mount(tmp_p
     assert result.code == 1
     assert "oss.yaml:5:5: error [FG118]: source[0]: " in result.err and "missing fs.oss.accessKeySecret" in result.err
     assert "did you mean" not in result.err
+
+
+# --- 2. every value asked of a node label is a label value ---------------------------------------
+
+def _oss(tmp_path: Path, extra: str) -> str:
+    (tmp_path / "oss.env").write_text("fs.oss.accessKeyId=a\nfs.oss.accessKeySecret=b\n")
+    return write(tmp_path, "oss.yaml", OSS_SPEC.replace("QUOTA", "2Gi") + extra)
+
+
+def test_two_gpu_models_in_one_string_are_refused_with_the_list_to_write(tmp_path: Path) -> None:
+    spec = _oss(tmp_path, 'placement:\n  gpu: "Tesla-V100, A100"\n')
+    result = run_cli("build", spec)
+    assert result.code == 1 and not result.out
+    assert f'{spec}:13:3: error: placement.gpu: "Tesla-V100, A100" is not a valid label value' in result.err, result.err
+    assert "IsValidLabelValue" in result.err and "for several values write a list: [Tesla-V100, A100]" in result.err
+    ok = run_cli("build", _oss(tmp_path, "placement:\n  gpu: [Tesla-V100, A100]\n"))
+    assert ok.code == 0, ok.err
+    assert "- Tesla-V100\n" in ok.out and "- A100\n" in ok.out
+
+
+@pytest.mark.parametrize(("extra", "where"), [
+    ("placement:\n  nodeSelector: {zone: us east}\n", "placement.nodeSelector.zone"),
+    ("placement:\n  gpuLabel: 'bad key/x'\n  gpu: V100\n", "placement.gpuLabel"),
+    ("  fuse:\n    nodeSelector: {pool: 'gpu,cpu'}\n", "runtime.fuse.nodeSelector.pool"),
+])
+def test_every_node_selector_of_the_spec_is_checked(tmp_path: Path, extra: str, where: str) -> None:
+    result = run_cli("build", _oss(tmp_path, extra))
+    assert result.code == 1, result.err
+    assert f"error: {where}: " in result.err, result.err
+
+
+def test_a_value_in_a_raw_node_affinity_is_checked_where_it_lands(tmp_path: Path) -> None:
+    """A step's `affinity` is passed as written (core/v1): the emitted object is checked."""
+    spec = _oss(tmp_path, """\
+dataflow:
+  - name: warm
+    load: {paths: [/train]}
+    affinity:
+      nodeAffinity:
+        requiredDuringSchedulingIgnoredDuringExecution:
+          nodeSelectorTerms:
+            - matchExpressions:
+                - {key: pool, operator: In, values: ["a b"]}
+                - {key: pool, operator: Exists}
+            - matchFields:
+                - {key: metadata.name, operator: In, values: [node-1]}
+""")
+    result = run_cli("build", spec)
+    assert result.code == 1, result.err
+    assert "matchExpressions.0.values.0: \"a b\" is not a valid label value" in result.err, result.err
+    assert result.err.count("is not a valid label value") == 1  # not the Exists, not matchFields

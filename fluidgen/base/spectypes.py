@@ -115,6 +115,11 @@ SecretKey = Annotated[str, BeforeValidator(_rule(names.secret_key))]
 EnvName = Annotated[str, BeforeValidator(_rule(names.env_var_name))]
 LabelKey = Annotated[str, BeforeValidator(_rule(names.qualified_name))]
 LabelValue = Annotated[str, BeforeValidator(_rule(names.label_value))]
+# A value asked of a node label (a nodeSelector's, or one of an affinity's values): names.py
+NodeLabelValue = Annotated[str, BeforeValidator(_rule(names.node_label_value))]
+NodeLabelValues = Annotated[list[Annotated[str, BeforeValidator(_rule(lambda v: names.node_label_value(v, True)))]],
+                            BeforeValidator(_str_list, json_schema_input_type=str | list[str])]
+NodeSelector = dict[LabelKey, NodeLabelValue]
 Quantity = Annotated[str, BeforeValidator(_quantity, json_schema_input_type=int | str)]
 Size = Annotated[str, BeforeValidator(_size, json_schema_input_type=int | str)]
 SizeList = Annotated[list[str], BeforeValidator(
