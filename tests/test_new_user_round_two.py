@@ -94,3 +94,28 @@ dataflow:
     assert result.code == 1, result.err
     assert "matchExpressions.0.values.0: \"a b\" is not a valid label value" in result.err, result.err
     assert result.err.count("is not a valid label value") == 1  # not the Exists, not matchFields
+
+
+# --- 3. relative paths are refused where Fluid reads them as absolute ----------------------------
+
+def test_relative_mount_cache_and_load_paths_are_refused_each_at_its_line(tmp_path: Path) -> None:
+    spec = _oss(tmp_path, "dataflow:\n  - name: warm\n    load: {paths: [imagenet/train, {path: val}]}\n")
+    Path(spec).write_text(Path(spec).read_text().replace(
+        "    credentials:", "    path: imagenet\n    credentials:").replace(
+        "{medium: MEM, quota: 2Gi}", "{medium: SSD, path: mnt/ssd, quota: 2Gi}"))
+    result = run_cli("build", spec)
+    assert result.code == 1 and not result.out
+    assert f'{spec}:7:5: error: source[0].path: "imagenet" is a relative path; Fluid ignores' in result.err, result.err
+    assert "GenUFSPathInUnifiedNamespace" in result.err and 'write "/imagenet"' in result.err
+    assert f'{spec}:12:25: error: runtime.cache[0].path: "mnt/ssd" is a relative path' in result.err
+    assert f'{spec}:15:20: error: dataflow[0].load.paths[0]: "imagenet/train" is a relative path' in result.err
+    assert 'dataflow[0].load.paths[1].path: "val" is a relative path' in result.err
+    assert 'write "/imagenet/train"' in result.err
+
+
+def test_absolute_mount_and_load_paths_build(tmp_path: Path) -> None:
+    spec = _oss(tmp_path, "dataflow:\n  - name: warm\n    load: {paths: [/imagenet/train, /]}\n")
+    Path(spec).write_text(Path(spec).read_text().replace("    credentials:", "    path: /imagenet\n    credentials:"))
+    result = run_cli("build", spec)
+    assert result.code == 0, result.err
+    assert "path: /imagenet\n" in result.out and "- path: /imagenet/train\n" in result.out

@@ -13,6 +13,7 @@ from ..base.manifest import Tree
 from ..base.spectypes import (
     AbsolutePaths,
     Argv,
+    CachePath,
     DatasetName,
     Duration,
     EnvName,
@@ -21,6 +22,7 @@ from ..base.spectypes import (
     LabelValue,
     Model,
     MountName,
+    MountPath,
     Name,
     Namespace,
     NodeLabelValues,
@@ -177,7 +179,7 @@ class Mount(Model):
     nfs: NfsSource | None = Field(None, description="An NFS export, compiled to a PV + PVC + pvc:// mount.")
     name: MountName | None = Field(None, description="Mount name (default: the dataset name for one mount; null: "
                                                      "no name, as Fluid allows).")
-    path: str | None = Field(None, description="Path in the cache namespace (default /<name>).")
+    path: MountPath | None = Field(None, description="Path in the cache namespace, absolute (default /<name>).")
     readOnly: bool | None = Field(None, description="Mount the storage read-only in the cache (Fluid's "
                                                       "default: false, read-write).")
     shared: bool | None = Field(None, description="Mount it as shared in the cache (Fluid's default: false).")
@@ -299,7 +301,7 @@ class Submits(Model):
 
 
 class LoadPath(Model):
-    path: str = Field(description="Path to warm up, in the cache namespace (/ for everything).")
+    path: CachePath = Field(description="Path to warm up, in the cache namespace (/ for everything).")
     replicas: Replicas | None = Field(None, description="Cache copies of this path (default: load.replicas).")
 
 
