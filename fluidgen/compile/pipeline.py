@@ -99,6 +99,11 @@ def _context(spec: Spec, doc: Document, options: Options, reader: Reader | None,
     ctx = Context(spec, doc, version, namespace, options.env, reader or Reader(allow=options.allow_read), read,
                   gitops=mode != "none", spec_validators=spec_validator)
     ctx.hash_names = ctx.gitops if options.hash_names is None else options.hash_names
+    pinned = spec.metadata.namespace
+    if pinned and options.namespace and options.namespace != pinned and options.namespace_from:
+        ctx.report(("metadata", "namespace"), f"this spec pins namespace {pinned}: its objects go there, not to "
+                                              f"{options.namespace} from {options.namespace_from} (a spec's own "
+                                              "metadata.namespace wins; remove it to follow the setting)", "warning")
     return ctx
 
 
