@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
-from .conftest import run_cli
+from .conftest import EXAMPLES, ROOT, run_cli
 from .test_workable import OSS_SPEC, write
 
 # --- 1. a misspelt credential name is reported at its own key, the hint apart from the word ----
@@ -187,3 +196,77 @@ def test_a_project_environments_namespace_a_pinned_namespace_overrides_is_named(
 def test_no_warning_when_the_setting_agrees_or_is_absent(tmp_path: Path, args: tuple[str, ...]) -> None:
     result = run_cli("build", *args, _oss(tmp_path, ""), env={})
     assert result.code == 0 and "pins namespace" not in result.err, result.err
+
+
+# --- 6. README's pre-commit snippet works as written -------------------------------------------
+
+def _precommit_snippet() -> dict[str, Any]:
+    """The YAML block of README's pre-commit paragraph, as written."""
+    text = (ROOT / "README.md").read_text()
+    start = text.index("- **pre-commit**:")
+    begin = text.index("```yaml\n", start) + len("```yaml\n")
+    block = text[begin:text.index("```", begin)]
+    loaded = yaml.safe_load(textwrap.dedent(block))
+    assert isinstance(loaded, dict)
+    return loaded
+
+
+def _git(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True, check=False)
+
+
+def test_the_readme_precommit_snippet_names_nothing_that_does_not_exist() -> None:
+    """Every `rev:` of the snippet is a commit of this repository (a version tag also matches
+    pyproject's version), and a local hook runs what the published hook of that id runs."""
+    published = {h["id"]: h for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    for repo in _precommit_snippet()["repos"]:
+        if repo["repo"] == "local":
+            for hook in repo["hooks"]:
+                same = {k: published[hook["id"]].get(k) for k in ("entry", "types", "pass_filenames", "always_run")}
+                assert {k: hook.get(k) for k in same} == same, hook["id"]
+                assert hook["language"] == "system"  # runs the fluidgen installed by "Set up"
+            continue
+        rev = str(repo["rev"])
+        if re.fullmatch(r"v\d+\.\d+\.\d+", rev):
+            assert rev == f"v{version}", f"tag {rev} does not name pyproject's version {version}"
+        if not (ROOT / ".git").exists():
+            pytest.skip("not a git checkout: cannot resolve the snippet's rev")
+        assert _git("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}").returncode == 0, \
+            f"rev {rev} names nothing in this repository: pre-commit cannot check it out"
+
+
+@pytest.mark.slow
+def test_the_readme_precommit_snippet_runs_as_written(tmp_path: Path) -> None:
+    """The snippet, verbatim, in a scratch repository, through the real pre-commit with the
+    fluidgen of this environment on PATH: a good spec and its rendered output pass; a broken
+    spec fails validate, a stale rendering fails rendered."""
+    work = tmp_path / "work"
+    (work / "specs" / "credentials").mkdir(parents=True)
+    shutil.copy(EXAMPLES / "jindo-imagenet-oss.yaml", work / "specs" / "imagenet.yaml")
+    shutil.copy(EXAMPLES / "credentials" / "imagenet-oss.env", work / "specs" / "credentials")
+    (work / ".pre-commit-config.yaml").write_text(yaml.safe_dump(_precommit_snippet()))
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+           "PRE_COMMIT_HOME": str(tmp_path / "home"), "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
+
+    def run(*cmd: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(list(cmd), cwd=work, env=env, capture_output=True, text=True, check=False, timeout=600)
+
+    # a rendered Secret would hold values, which the hooks refuse: the spec names an existing Secret
+    spec = work / "specs" / "imagenet.yaml"
+    spec.write_text(re.sub(r"\n( *)secretName: [^\n]*", "", spec.read_text()).replace(
+        "envFile: credentials/imagenet-oss.env",
+        "existingSecret: {name: imagenet-oss, keys: [fs.oss.accessKeyId, fs.oss.accessKeySecret]}"))
+    built = run(sys.executable, "-m", "fluidgen", "build", "specs/imagenet.yaml", "-o", "rendered")
+    assert built.returncode == 0, built.stderr
+    for cmd in (["git", "init", "-q"], ["git", "add", "-A"]):
+        assert run(*cmd).returncode == 0
+    good = run(sys.executable, "-m", "pre_commit", "run", "--all-files")
+    assert good.returncode == 0, good.stdout + good.stderr
+    assert "fluidgen validate" in good.stdout and "fluidgen rendered manifests are up to date" in good.stdout
+    spec.write_text(spec.read_text().replace("quota: 180G", "quota: 180GB"))
+    assert run("git", "add", "-A").returncode == 0
+    bad = run(sys.executable, "-m", "pre_commit", "run", "--all-files")
+    assert bad.returncode == 1, bad.stdout + bad.stderr
+    assert "180GB" in bad.stdout
