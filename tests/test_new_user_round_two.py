@@ -357,3 +357,15 @@ def test_a_cluster_of_a_thousand_datasets_imports_within_a_minute_and_a_gigabyte
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     assert cpu < 60, cpu
     assert after.ru_maxrss < 1024 * 1024, after.ru_maxrss  # KiB on Linux
+
+
+# --- README's Python API snippet runs as written, and says nothing for its own spec --------------
+
+def test_the_readme_python_api_snippet_runs_as_written(monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """It used to pass namespace="team-a" for a spec that pins default: the warning of item 5."""
+    text = (ROOT / "README.md").read_text()
+    begin = text.index("```python\n", text.index("## Python API")) + len("```python\n")
+    monkeypatch.chdir(ROOT)
+    exec(compile(text[begin:text.index("```", begin)], "README.md", "exec"), {})
+    assert capsys.readouterr().out == ""
