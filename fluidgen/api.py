@@ -51,7 +51,9 @@ def build(spec: SpecInput, *, overlays: Iterable[str | os.PathLike[str]] = (), f
     below `allow_read` (relative paths start at the current directory). Arguments with
     values no build accepts raise ValueError."""
     options = Options(fluid_version=_checked("fluid_version", fluid_version),
-                      namespace=_checked("namespace", namespace), gitops=_checked("gitops", gitops),
+                      namespace=_checked("namespace", namespace),
+                      namespace_from="namespace= of fluidgen.build" if namespace else "",
+                      gitops=_checked("gitops", gitops),
                       env=dict(os.environ if env is None else env),
                       allow_read=tuple(os.fspath(p) for p in allow_read))
     reader = Reader(allow=options.allow_read)

@@ -13,7 +13,7 @@ import sys
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TextIO, TypeVar
 
 import click
 
@@ -214,6 +214,19 @@ def diff_command(paths: tuple[str, ...], overlays: tuple[str, ...], forbid_secre
                                                    environment), overlays, forbid_secret_values))
 
 
+def _progress(stream: TextIO) -> Callable[[int, int], None] | None:
+    """A progress line for a long import, only on a terminal (never in a log or a pipe): one
+    line rewritten in place, erased when the last Dataset is done."""
+    if not stream.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        if total >= 20:
+            stream.write(f"\rfluidgen import: {done}/{total} Datasets done" if done < total else "\r\x1b[K")
+            stream.flush()
+    return show
+
+
 @main.command("import")
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @click.option("-o", "--output-dir", "output_dir", type=click.Path(file_okay=False),
@@ -234,7 +247,7 @@ def import_(files: tuple[str, ...], output_dir: str | None, check: bool, fluid_v
     from .importer.run import kept_documents, report, run
 
     version = resolve(settings.fluid_version, fluid_version) or versions.DEFAULT
-    result = run(list(files), version, output_dir=None if check else output_dir)
+    result = run(list(files), version, output_dir=None if check else output_dir, progress=_progress(sys.stderr))
     from .io import report as diagnostics_report
 
     diagnostics_report.text(result.diagnostics, sys.stderr)

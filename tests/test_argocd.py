@@ -37,8 +37,13 @@ def test_generate_prints_only_manifests(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     docs = list(yaml.safe_load_all(result.stdout))
     assert [d["kind"] for d in docs] == ["Secret", "Dataset", "JindoRuntime"]
-    # Other YAML in the application directory is named, never silently dropped.
-    assert result.stderr == "./kustomization.yaml: info: not built: holds no fluidgen spec (a plain manifest or a " \
+    # Other YAML in the application directory is named, never silently dropped; the example pins
+    # namespace default, so the Application's destination (training) not applying is said (issue 41).
+    assert result.stderr == "./dataset.yaml:7:3: warning: metadata.namespace: this spec pins namespace default: " \
+                            "its objects go there, not to training from Argo CD's destination namespace " \
+                            "(ARGOCD_APP_NAMESPACE, passed as --namespace) (a spec's own metadata.namespace wins; " \
+                            "remove it to follow the setting)\n" \
+                            "./kustomization.yaml: info: not built: holds no fluidgen spec (a plain manifest or a " \
                             "values file)\n"
 
 

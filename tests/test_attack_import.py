@@ -207,7 +207,7 @@ def test_run_after_order_is_kept_for_a_chain_given_backwards(tmp_path: Path) -> 
 
 @pytest.mark.slow
 def test_an_input_of_thousands_of_pairs_is_refused_quickly_with_its_location(tmp_path: Path) -> None:
-    docs = [doc for i in range(3000) for doc in (_dataset(f"d{i}"), _runtime(f"d{i}"))]
+    docs = [doc for i in range(MAX_OBJECTS // 2 + 1) for doc in (_dataset(f"d{i}"), _runtime(f"d{i}"))]
     (tmp_path / "many.yaml").write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": docs}))
     start = time.monotonic()
     got = run_cli("import", str(tmp_path / "many.yaml"), "--check")

@@ -72,6 +72,26 @@ def label_value(value: str) -> str | None:
     return None
 
 
+# Why a node selector or node affinity value must be a label value: a node's labels are checked
+# by the API server like any object's (k8s.io/apimachinery/pkg/api/validation ValidateObjectMeta ->
+# k8s.io/apimachinery/pkg/apis/meta/v1/validation ValidateLabels -> pkg/util/validation
+# IsValidLabelValue), so no node carries any other value and a selector asking for one matches no node.
+NODE_LABEL_SOURCE = "k8s.io/apimachinery/pkg/util/validation IsValidLabelValue"
+
+
+def node_label_value(value: str, several: bool = False) -> str | None:
+    """A value a node selector or affinity asks a node label for; `several`: a list is allowed
+    there, so one value holding a list is told to be written as a list."""
+    problem = label_value(value)
+    if problem is None:
+        return None
+    problem += f"; no node can carry it ({NODE_LABEL_SOURCE}), so no node would match"
+    parts = [p.strip() for p in re.split(r"[,;]", value) if p.strip()]
+    if several and len(parts) > 1 and all(label_value(p) is None for p in parts):
+        problem += f"; for several values write a list: [{', '.join(parts)}]"
+    return problem
+
+
 def secret_key(value: str) -> str | None:
     if len(value) > 253 or not SECRET_KEY.match(value):
         return f'"{value}" is not a valid Secret key (letters, digits, "-", "_" and ".", at most 253)'

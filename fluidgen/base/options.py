@@ -34,6 +34,9 @@ class Options:
 
     fluid_version: str | None = None  # used when a spec does not pin `fluid:`
     namespace: str | None = None  # used when a spec does not set metadata.namespace
+    # the setting `namespace` came from, named in the warning when a spec's pinned one wins
+    # ("-n/--namespace", "FLUIDGEN_NAMESPACE", "namespace= of fluidgen.build", ...); "" when none did
+    namespace_from: str = ""
     env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
     target: str = "fluid"  # or "alluxio-helm": values for the upstream Alluxio chart
     warnings_as_errors: bool = False

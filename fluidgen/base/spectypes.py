@@ -11,6 +11,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSche
 
 from . import names
 from .diagnostics import did_you_mean
+from .fluidsource import decided_by, source
 from .quantity import is_quantity, quantity_hint, to_bytes
 
 
@@ -94,6 +95,30 @@ def _absolute_path(value: object) -> object:
     return value
 
 
+# A Dataset mount's path places it in the cache's namespace only when it is absolute: any other is
+# dropped for /<mount name> without a word (same code at every version fluidgen targets).
+UNIFIED_NAMESPACE = source("pkg/utils/ufs_path_builder.go", "GenUFSPathInUnifiedNamespace")
+
+
+@decided_by(UNIFIED_NAMESPACE)
+def _mount_path(value: object) -> object:
+    if isinstance(value, str) and not value.startswith("/"):
+        raise ValueError(f'"{value}" is a relative path; Fluid ignores a mount path that is not absolute and '
+                         f"mounts at /<name> instead ({UNIFIED_NAMESPACE.cite()}): write \"/{value}\"")
+    return value
+
+
+@decided_by(UNIFIED_NAMESPACE)
+def _cache_namespace_path(value: object) -> object:
+    """A path in the cache's namespace (a DataLoad target): rooted at /, where every mount sits
+    (/<name>, or its absolute path)."""
+    if isinstance(value, str) and not value.startswith("/"):
+        raise ValueError(f'"{value}" is a relative path; a path in the cache namespace starts with "/", where '
+                         f'the mounts sit (/<mount name> or the mount\'s path: {UNIFIED_NAMESPACE.cite()}): '
+                         f'write "/{value}"')
+    return value
+
+
 def _ratio(value: object) -> object:
     if isinstance(value, int | float) and not isinstance(value, bool):
         value = repr(float(value)) if isinstance(value, float) else str(value)
@@ -115,6 +140,11 @@ SecretKey = Annotated[str, BeforeValidator(_rule(names.secret_key))]
 EnvName = Annotated[str, BeforeValidator(_rule(names.env_var_name))]
 LabelKey = Annotated[str, BeforeValidator(_rule(names.qualified_name))]
 LabelValue = Annotated[str, BeforeValidator(_rule(names.label_value))]
+# A value asked of a node label (a nodeSelector's, or one of an affinity's values): names.py
+NodeLabelValue = Annotated[str, BeforeValidator(_rule(names.node_label_value))]
+NodeLabelValues = Annotated[list[Annotated[str, BeforeValidator(_rule(lambda v: names.node_label_value(v, True)))]],
+                            BeforeValidator(_str_list, json_schema_input_type=str | list[str])]
+NodeSelector = dict[LabelKey, NodeLabelValue]
 Quantity = Annotated[str, BeforeValidator(_quantity, json_schema_input_type=int | str)]
 Size = Annotated[str, BeforeValidator(_size, json_schema_input_type=int | str)]
 SizeList = Annotated[list[str], BeforeValidator(
@@ -123,6 +153,8 @@ StrList = Annotated[list[str], BeforeValidator(_str_list, json_schema_input_type
 # A container's command or args: a list of strings, or one command line split as a shell would.
 Argv = Annotated[list[str], BeforeValidator(_argv, json_schema_input_type=str | list[str])]
 AbsolutePath = Annotated[str, BeforeValidator(_absolute_path)]
+MountPath = Annotated[str, BeforeValidator(_mount_path)]
+CachePath = Annotated[str, BeforeValidator(_cache_namespace_path)]
 AbsolutePaths = Annotated[list[AbsolutePath], BeforeValidator(_str_list, json_schema_input_type=str | list[str])]
 Ratio = Annotated[str, BeforeValidator(_ratio, json_schema_input_type=float | str)]
 StrMap = dict[str, str]

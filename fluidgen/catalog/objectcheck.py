@@ -49,6 +49,7 @@ def check_object(obj: Any, version: str, crds: CrdSet | None = None) -> list[Obj
     api_version, kind = identity
     out = _schema(obj, api_version, kind, version, crds)
     out += _metadata(obj, api_version, kind)
+    out += _node_labels(obj, ())
     if (api_version, kind) == ("v1", "Secret"):
         out += _secret_keys(obj)
     return out
@@ -76,6 +77,44 @@ def _metadata(obj: Tree, api_version: str, kind: str) -> list[ObjectProblem]:
     if "metadata" in obj or kube.knows(api_version, kind) or schemas.is_fluid(api_version):
         return [ObjectProblem(("metadata",), "metadata with a name is required")]
     return []
+
+
+def _node_labels(node: object, path: PathT) -> list[ObjectProblem]:
+    """Every key and value a nodeSelector or a nodeAffinity's matchExpressions ask of a node label
+    (names.py node_label_value: a value no node can carry matches no node), wherever it lies."""
+    out: list[ObjectProblem] = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            at = (*path, str(key))
+            if key == "nodeSelector" and isinstance(value, dict):
+                for label, wanted in value.items():
+                    problem = names.qualified_name(str(label)) or (
+                        names.node_label_value(wanted) if isinstance(wanted, str) else None)
+                    if problem is not None:
+                        out.append(ObjectProblem((*at, str(label)), problem))
+            elif key == "nodeAffinity":
+                out += _affinity_values(value, at)
+            else:
+                out += _node_labels(value, at)
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            out += _node_labels(item, (*path, i))
+    return out
+
+
+def _affinity_values(node: object, path: PathT) -> list[ObjectProblem]:
+    """The values of In and NotIn expressions (matchExpressions; matchFields name nodes, not labels)."""
+    out: list[ObjectProblem] = []
+    if isinstance(node, dict):
+        values = node.get("values")
+        if node.get("operator") in ("In", "NotIn") and "key" in node and isinstance(values, list):
+            out += [ObjectProblem((*path, "values", i), problem) for i, v in enumerate(values)
+                    if isinstance(v, str) and (problem := names.node_label_value(v, True)) is not None]
+        out += [p for key, value in node.items() if key != "matchFields"
+                for p in _affinity_values(value, (*path, str(key)))]
+    elif isinstance(node, list):
+        out += [p for i, item in enumerate(node) for p in _affinity_values(item, (*path, i))]
+    return out
 
 
 def _secret_keys(obj: Tree) -> list[ObjectProblem]:

@@ -57,6 +57,7 @@ class TargetArgs:
         hash_names = None if self.operation_names is None else self.operation_names == "hashed"
         return Options(fluid_version=resolve(settings.fluid_version, self.fluid_version),
                        namespace=resolve(settings.namespace, self.namespace),
+                       namespace_from=settings.namespace_source(self.namespace),
                        gitops=resolve(settings.gitops, self.gitops), hash_names=hash_names,
                        **more, allow_read=resolve(settings.allow_read, self.allow_read))
 

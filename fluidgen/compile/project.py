@@ -185,6 +185,8 @@ def select(directory: str, wanted: str | None, options: Options, reader: Reader)
     manifests = [str(reader.referenced(doc, ("environments", wanted, "manifests", i), p))
                  for i, p in enumerate(env.manifests)]
     chosen = replace(options, namespace=env.namespace or options.namespace,
+                     namespace_from=f"the namespace of environment {wanted} in {path}" if env.namespace
+                     else options.namespace_from,
                      fluid_version=env.fluidVersion or options.fluid_version, gitops=env.gitops or options.gitops)
     unused, unlisted = _not_listed(directory, project, wanted, [*manifests, *(p for c in chains for p in c)], reader)
     return Selected(wanted, chains, manifests, chosen, unused, unlisted)

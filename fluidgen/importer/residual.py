@@ -9,6 +9,7 @@ reports it as a failure, naming the key path.
 from __future__ import annotations
 
 import copy
+import json
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -147,12 +148,18 @@ def _runtime_cost(spec: Tree, profile: str | None, imported: Imported, given: di
     trial = copy.deepcopy(spec)
     if profile is not None:
         trial["runtime"] = _with_profile(trial["runtime"], profile)
-    objects, _ = build(compact.dump(trial), "<import>", imported.env, version)
+    objects, _ = build(_trial_text(trial), "<import>", imported.env, version)
     if not objects:
         return None
     residual = _residuals(imported, given, _by_key(objects), engine)
     runtime_key = (engine.kind, imported.scenario.name)
     return _leaves(residual.get(runtime_key, {})) if runtime_key in residual else 0
+
+
+def _trial_text(spec: Tree) -> str:
+    """A trial spec as YAML nobody reads: JSON (a YAML subset), ten times faster to write than
+    compact.dump's styled YAML, which only the written spec needs."""
+    return json.dumps(spec)
 
 
 def import_scenario(scenario: Scenario, version: str, name: str = "<import>", profile_dir: str | None = None

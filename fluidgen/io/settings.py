@@ -57,6 +57,19 @@ def namespace(flag: str | None, env: Mapping[str, str] | None = None) -> str | N
     return value
 
 
+def namespace_source(flag: str | None, env: Mapping[str, str] | None = None) -> str:
+    """Where the namespace setting comes from, as a warning names it ("" when nothing sets it).
+    Argo CD's plugin (deploy/argocd/plugin.yaml) passes the Application's destination namespace,
+    which Argo CD sets as ARGOCD_APP_NAMESPACE, as --namespace unless FLUIDGEN_NAMESPACE is given."""
+    env = os.environ if env is None else env
+    if flag:
+        if env.get("ARGOCD_APP_NAMESPACE") == flag and not lookup("NAMESPACE", env):
+            return "Argo CD's destination namespace (ARGOCD_APP_NAMESPACE, passed as --namespace)"
+        return "-n/--namespace"
+    found = lookup("NAMESPACE", env)
+    return found[1] if found else ""
+
+
 GITOPS_MODES = ("argocd", "flux", "none")
 
 

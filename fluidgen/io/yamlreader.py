@@ -76,9 +76,9 @@ def decode(name: str, raw: bytes) -> str:
     return text
 
 
-def load_text(name: str, text: str, max_nodes: int = MAX_NODES) -> list[Document]:
+def load_text(name: str, text: str, max_nodes: int = MAX_NODES, seconds: float = DEADLINE) -> list[Document]:
     """Parse every document in YAML text. Empty documents are skipped."""
-    composer = _Composer(name, max_nodes)
+    composer = _Composer(name, max_nodes, seconds)
     try:
         return composer.documents(_events(text))
     except _ParseError as exc:
@@ -165,10 +165,11 @@ class _Composer:
     and aliases cost the size of what they stand for.
     """
 
-    def __init__(self, name: str, max_nodes: int) -> None:
+    def __init__(self, name: str, max_nodes: int, seconds: float = DEADLINE) -> None:
         self.name = name
         self.max_nodes = max_nodes
-        self.deadline = time.monotonic() + DEADLINE
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds
         self.ticks = 0
 
     def documents(self, events: Iterator[Any]) -> list[Document]:
@@ -194,7 +195,7 @@ class _Composer:
     def _next(self) -> Any:
         self.ticks += 1
         if self.ticks % 1024 == 0 and time.monotonic() > self.deadline:
-            raise _ParseError(f"parsing took longer than {DEADLINE:g} s; refusing this file")
+            raise _ParseError(f"parsing took longer than {self.seconds:g} s; refusing this file")
         return next(self.events)
 
     def _fail(self, event: Any, path: PathT, message: str) -> _ParseError:

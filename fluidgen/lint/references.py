@@ -79,11 +79,17 @@ def _missing_required(kind: str, scheme: str, facts: Storage, secret: Sequence[t
                       given: set[str], at: PathT) -> Iterator[Finding]:
     missing = sorted(facts.required - given)
     if missing:
-        # a name the engine passes on (and so accepts) may still be a misspelling of a missing one
-        hints = "".join(f" ({name}{did_you_mean(name, missing)[2:]})" for _, name in secret
-                        if name not in facts.secret_options and did_you_mean(name, missing))
-        yield Finding(at, f"{kind} needs {' and '.join(sorted(facts.required))} for {scheme}:// "
-                          f"(missing {', '.join(missing)}){hints}")
+        needs = f"{kind} needs {' and '.join(sorted(facts.required))} for {scheme}://"
+        # a name the engine passes on (and so accepts) may still be a misspelling of a missing one:
+        # reported at that name's own key, the missing name it stands for in the suggestion
+        hinted = set()
+        for path, name in secret:
+            hint = did_you_mean(name, missing)
+            if name not in facts.secret_options and hint:
+                hinted.add(hint.split('"')[1])
+                yield Finding(path, f"{name} is not a name {needs} (missing {', '.join(missing)}){hint}")
+        if set(missing) - hinted:
+            yield Finding(at, f"{needs} (missing {', '.join(missing)})")
 
 
 def _half_pairs(kind: str, scheme: str, facts: Storage, given: set[str], at: PathT) -> Iterator[Finding]:

@@ -153,11 +153,40 @@ def _value_file(ctx: Context, target: str, at: PathT) -> str | None:
     return _read(ctx, target, at)
 
 
+def key_path(ctx: Context, creds: Credentials, at: PathT, opt: str) -> PathT | None:
+    """The spec key that gives credential option `opt` (or, for an envFile, the key's line there,
+    recorded as (*at, "envFile", opt)): the last way that gives it, as its value is."""
+    for way in ("inline", "fromEnv", "fromFile"):
+        if opt in getattr(creds, way):
+            return (*at, way, opt)
+    if (*at, "envFile", opt) in ctx.located:
+        return (*at, "envFile", opt)
+    for way, names in (("existingSecret", creds.existingSecret.keys if creds.existingSecret else {}),
+                       ("externalSecret", creds.externalSecret.properties if creds.externalSecret else {})):
+        if opt in names:
+            return (*at, way, "keys" if way == "existingSecret" else "properties", opt)
+    return None
+
+
+def _locate_env_keys(ctx: Context, text: str, target: str, at: PathT) -> None:
+    """Each key of an envFile at its own line (never its value), so a finding about the name
+    is reported there."""
+    written_in = ctx.doc.locate(at)[0]
+    if written_in == "-":
+        return
+    shown = os.path.normpath(os.path.join(os.path.dirname(written_in), target))
+    for number, raw in enumerate(text.splitlines(), start=1):
+        key, sep, _ = raw.strip().partition("=")
+        if sep and key.strip() and not key.startswith("#"):
+            ctx.located[(*at[:-1], "envFile", key.strip())] = (shown, number, raw.index(key.strip()) + 1)
+
+
 def _env_file(ctx: Context, target: str, at: PathT, missing_ok: bool = False) -> dict[str, str]:
     text = _read(ctx, target, at, missing_ok)
     if text is None:
         return {}
     values, bad = parse_env_file(text)
+    _locate_env_keys(ctx, text, target, at)
     ctx.reader.inputs.envfile(str(ctx.reader.referenced(ctx.doc, at, target)), sorted(values))
     # Name the line, never echo it: it may hold a secret.
     for number in bad:

@@ -8,9 +8,9 @@ from ..base.diagnostics import PathT
 from ..base.manifest import Tree
 from ..catalog.kinds import table
 from ..model.context import Context
-from ..model.specparts import ExternalSecretRef
+from ..model.specparts import Credentials, ExternalSecretRef
 from . import overrides
-from .credentials import SecretPlan
+from .credentials import SecretPlan, key_path
 
 
 def merge_secrets(ctx: Context, plans: list[SecretPlan]) -> list[SecretPlan]:
@@ -125,3 +125,24 @@ def _trace_mounts(ctx: Context, obj: Tree) -> None:
         ctx.trace_copy(obj, ("spec", "mounts", i, "options"), ("source", i, "options"), m.options)
         if m.uri is not None:
             ctx.trace(obj, ("spec", "mounts", i, "mountPoint"), ("source", i, "uri"))
+        if m.credentials is not None:
+            _trace_credential_names(ctx, obj, ("spec", "mounts", i, "encryptOptions"), m.credentials,
+                                    ("source", i, "credentials"))
+    if ctx.spec.sharedCredentials is not None:
+        _trace_credential_names(ctx, obj, ("spec", "sharedEncryptOptions"), ctx.spec.sharedCredentials,
+                                ("sharedCredentials",))
+
+
+def _trace_credential_names(ctx: Context, obj: Tree, options: PathT, creds: Credentials, at: PathT) -> None:
+    """Each encryptOption's name, traced to the key that gives it (a misspelt name is reported there)."""
+    given: object = obj
+    for key in options:
+        if isinstance(given, dict):
+            given = given.get(key)
+        elif isinstance(given, list) and isinstance(key, int) and key < len(given):
+            given = given[key]
+    for j, item in enumerate(given if isinstance(given, list) else []):
+        name = item.get("name") if isinstance(item, dict) else None
+        found = key_path(ctx, creds, at, name) if isinstance(name, str) else None
+        if found is not None:
+            ctx.trace(obj, (*options, j), found)

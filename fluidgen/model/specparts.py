@@ -13,6 +13,7 @@ from ..base.manifest import Tree
 from ..base.spectypes import (
     AbsolutePaths,
     Argv,
+    CachePath,
     DatasetName,
     Duration,
     EnvName,
@@ -21,8 +22,11 @@ from ..base.spectypes import (
     LabelValue,
     Model,
     MountName,
+    MountPath,
     Name,
     Namespace,
+    NodeLabelValues,
+    NodeSelector,
     Policy,
     Quantity,
     Ratio,
@@ -30,7 +34,6 @@ from ..base.spectypes import (
     SecretKey,
     Size,
     SizeList,
-    StrList,
     StrMap,
     choice,
 )
@@ -176,7 +179,7 @@ class Mount(Model):
     nfs: NfsSource | None = Field(None, description="An NFS export, compiled to a PV + PVC + pvc:// mount.")
     name: MountName | None = Field(None, description="Mount name (default: the dataset name for one mount; null: "
                                                      "no name, as Fluid allows).")
-    path: str | None = Field(None, description="Path in the cache namespace (default /<name>).")
+    path: MountPath | None = Field(None, description="Path in the cache namespace, absolute (default /<name>).")
     readOnly: bool | None = Field(None, description="Mount the storage read-only in the cache (Fluid's "
                                                       "default: false, read-write).")
     shared: bool | None = Field(None, description="Mount it as shared in the cache (Fluid's default: false).")
@@ -203,11 +206,11 @@ class Toleration(Model):
 
 
 class Placement(Model):
-    gpu: StrList = Field(default_factory=list,
+    gpu: NodeLabelValues = Field(default_factory=list,
         description="GPU model(s) to pin the cache to, e.g. Tesla-V100-SXM2-16GB.")
-    gpuLabel: str = Field(DEFAULT_GPU_LABEL,
+    gpuLabel: LabelKey = Field(DEFAULT_GPU_LABEL,
         description="Node label holding the GPU model (nvidia.com/gpu.product with the GPU operator).")
-    nodeSelector: StrMap = Field(default_factory=dict, description="Extra node labels the cache nodes must have.")
+    nodeSelector: NodeSelector = Field(default_factory=dict, description="Extra node labels the cache nodes must have.")
     tolerations: list[Toleration] = Field(default_factory=list, description="Taints the cache's pods tolerate "
                                                                             "(Dataset tolerations).")
     exclusive: bool | None = Field(None, description="Dataset placement: true=Exclusive, false=Shared.")
@@ -230,8 +233,8 @@ NetworkMode = Literal["HostNetwork", "ContainerNetwork"]
 class FuseSettings(Model):
     """The FUSE client's settings that are not tuning (a profile holds that)."""
 
-    nodeSelector: StrMap = Field(default_factory=dict, description="Run FUSE pods only on nodes with these labels "
-                                                                   "(fuse.nodeSelector).")
+    nodeSelector: NodeSelector = Field(default_factory=dict,
+        description="Run FUSE pods only on nodes with these labels (fuse.nodeSelector).")
     cleanPolicy: Literal["OnDemand", "OnRuntimeDeleted"] | None = Field(None, description="When FUSE pods are "
         "removed: OnDemand (once no pod on the node uses the dataset) or OnRuntimeDeleted.")
     networkMode: NetworkMode | None = Field(None, description="FUSE pods on the host network (default) or not.")
@@ -298,7 +301,7 @@ class Submits(Model):
 
 
 class LoadPath(Model):
-    path: str = Field(description="Path to warm up, in the cache namespace (/ for everything).")
+    path: CachePath = Field(description="Path to warm up, in the cache namespace (/ for everything).")
     replicas: Replicas | None = Field(None, description="Cache copies of this path (default: load.replicas).")
 
 
@@ -340,7 +343,7 @@ class Step(ObjectMeta):
         "near the pods of the step it runs after (policy Require/Prefer, requires, prefers).")
     ttlSecondsAfterFinished: Int32 | None = Field(None, description="Seconds after it finishes before Fluid "
         "deletes the operation (never written in GitOps mode, where a deleted operation would run again).")
-    nodeSelector: StrMap = Field(default_factory=dict, description="Nodes the operation's pods may run on.")
+    nodeSelector: NodeSelector = Field(default_factory=dict, description="Nodes the operation's pods may run on.")
     affinity: Tree | None = Field(None, description="Pod affinity of the operation's pods (core/v1).")
     tolerations: list[Toleration] = Field(default_factory=list, description="Taints the operation's pods tolerate.")
     schedulerName: str | None = Field(None, description="Scheduler of the operation's pods.")
