@@ -184,11 +184,12 @@ def test_scheduling_gpu_label_matching_no_node_points_at_placement(tmp_path: Pat
     code, text, report = run_diagnose(tmp_path, objects)
     assert code == 1
     f = only(report, "scheduling")
-    assert (f["file"], f["line"], f["path"]) == (str(SPEC), _line(SPEC, "placement:"), "placement")
+    assert (f["file"], f["line"], f["column"], f["path"]) == (str(SPEC), _line(SPEC, "gpu: Tesla"), 3,
+                                                              "placement.gpu")
     assert f["objects"] == ["Pod default/imagenet-worker-0", "Pod default/imagenet-worker-1"]
     assert "no node has aliyun.accelerator/nvidia_name in [Tesla-V100-SXM2-16GB]" in f["cause"]
     assert "Tesla-V100-SXM2-32GB (2)" in f["cause"]
-    assert f"{SPEC}:{_line(SPEC, 'placement:')}:1: placement: scheduling:" in text
+    assert f"{SPEC}:{_line(SPEC, 'gpu: Tesla')}:3: placement.gpu: scheduling:" in text
     # the binding finding says why the Dataset is not bound: the runtime is not ready
     assert only(report, "binding")["path"] == "runtime"
 
@@ -609,7 +610,7 @@ def test_api_returns_typed_findings() -> None:
     found = fluidgen.diagnose([*deployed(), _pending(AFFINITY_MESSAGE), *GPU_NODES], SPEC)
     assert not found.ok and isinstance(found.findings[0], fluidgen.Finding)
     f = next(f for f in found.findings if f.family == "scheduling")
-    assert (f.file, f.line, f.path) == (str(SPEC), _line(SPEC, "placement:"), "placement")
+    assert (f.file, f.line, f.path) == (str(SPEC), _line(SPEC, "gpu: Tesla"), "placement.gpu")
     healthy = fluidgen.diagnose(deployed(BOUND, RUNTIME_READY), SPEC)
     assert healthy.ok and healthy.findings == []
 
@@ -622,3 +623,79 @@ def test_every_family_has_a_test_and_every_fact_a_source() -> None:
         assert family.sources() and family.says
     assert {f.name for f in facts.FAMILIES} == {"scheduling", "crash", "mount", "csi", "binding", "volume",
                                                 "operation", "image", "name", "cache"}
+
+
+def test_odd_shapes_anywhere_in_the_dump_never_crash() -> None:
+    """Any field of a realistic dump replaced by a value of another type (or an owner that owns
+    itself) gives findings or notes, never an internal error."""
+    import random
+
+    base = [*deployed(), _oom_worker(), _pending(AFFINITY_MESSAGE), _crashing_fuse(), *GPU_NODES,
+            event("AlluxioRuntime", "imagenet", "ErrorProcessRuntime", "No dataset can be bound to the runtime"),
+            pod("loop", ("Job", "loop"))]
+    base.append({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "loop", "namespace": "default",
+                                                                       "ownerReferences": [owner_ref("Job", "loop")]}})
+    result = compile_paths([str(SPEC)], Options(read_credentials=False))
+    rng = random.Random(int(os.environ.get("FUZZ_SEED", "40")))
+    odd: list[Any] = [None, 7, "x", [], {}, [1, "a"], {"a": [None]}, True]
+
+    def paths(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        found = [at] if at else []
+        items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else []
+        for k, v in items:
+            found += paths(v, (*at, k))
+        return found
+
+    for _ in range(int(os.environ.get("FUZZ_RUNS", "300"))):
+        objects = copy.deepcopy(base)
+        target = rng.randrange(len(objects))
+        where = rng.choice(paths(objects[target]))
+        holder = objects[target]
+        for part in where[:-1]:
+            holder = holder[part]
+        holder[where[-1]] = rng.choice(odd)
+        diagnose(result, from_objects(objects), logs={"imagenet-fuse-x7k2p": "InvalidAccessKeyId"})
+
+
+def test_scheduling_a_node_selector_label_points_at_its_key(tmp_path: Path) -> None:
+    spec = spec_in(tmp_path, SPEC.read_text().replace(
+        "  gpu: Tesla-V100-SXM2-16GB", "  nodeSelector:\n    pool: imagenet-cache"))
+    p = _pending(AFFINITY_MESSAGE, affinity=False)
+    term = {"matchExpressions": [{"key": "pool", "operator": "In", "values": ["imagenet-cache"]}]}
+    p["spec"]["affinity"] = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+        "nodeSelectorTerms": [term]}}}
+    _, _, report = run_diagnose(tmp_path, [*deployed(spec=spec), p, *GPU_NODES], spec=spec)
+    f = only(report, "scheduling")
+    assert f["path"] == "placement.nodeSelector.pool" and f["line"] == _line(spec, "pool: imagenet-cache")
+    assert "no node has pool in [imagenet-cache]; nodes carry: none" in f["cause"]
+
+
+def test_binding_a_runtime_without_its_dataset(tmp_path: Path) -> None:
+    objects = [o for o in deployed() if o["kind"] != "Dataset"]
+    objects.append(event("AlluxioRuntime", "imagenet", "ErrorProcessRuntime",
+                         "No dataset can be bound to the runtime, waiting."))
+    code, _, report = run_diagnose(tmp_path, objects)
+    f = only(report, "binding")
+    assert code == 1 and f["path"] == "metadata.name" and "no Dataset of its name" in f["cause"]
+
+
+def test_the_readme_worked_example_is_what_the_command_prints() -> None:
+    """README "After it is applied": the dump in examples/diagnose gives the output shown, and the
+    line it names is the line the README fixes."""
+    from .conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text()
+    command = "fluidgen diagnose examples/alluxio-imagenet-oss.yaml --cluster examples/diagnose/imagenet-cluster.yaml"
+    shown = readme.split(f"$ {command}\n", 1)[1].split("$ echo $?", 1)[0]
+    out = run_cli(*command.split()[1:], env={}, cwd=ROOT)
+    assert out.code == 1 and out.out == shown
+    assert "Fix line 17:" in readme and _line(SPEC, "gpu: Tesla-V100-SXM2-16GB") == 17
+    fixed = [*deployed(BOUND, RUNTIME_READY), *GPU_NODES]
+    assert fluidgen.diagnose(fixed, SPEC).ok
+
+
+def test_the_families_page_is_generated() -> None:
+    from .conftest import ROOT
+
+    assert (ROOT / "docs" / "diagnose.md").read_text() == facts.page(), \
+        "docs/diagnose.md is stale: python -m fluidgen.diagnosis.facts > docs/diagnose.md"

@@ -97,7 +97,7 @@ class Cluster:
     def events_of(self, key: Key) -> list[Event]:
         return self.events.get(key, [])
 
-    def owner(self, obj: Mapping[str, Any]) -> Owner | None:
+    def owner(self, obj: Mapping[str, Any], depth: int = 0) -> Owner | None:
         """The generated object a live object belongs to: itself, one Fluid created for it, or
         (a pod) through its controller: a StatefulSet, DaemonSet, Job (also a CronJob's) or a
         training job."""
@@ -113,8 +113,8 @@ class Cluster:
             if ref_key in self.derived:
                 return self.derived[ref_key]
             parent = self.live.get(ref_key)
-            if parent is not None and ref[0] in ("Job", "ReplicaSet"):
-                found = self.owner(parent)
+            if parent is not None and ref[0] in ("Job", "ReplicaSet") and depth < 2:  # a CronJob's Job
+                found = self.owner(parent, depth + 1)
                 if found is not None:
                     return found
         return None

@@ -197,7 +197,22 @@ FAMILIES: tuple[Family, ...] = (
 
 
 def table() -> str:
-    """The families as a Markdown table (README, the issue's note)."""
+    """The families as a Markdown table."""
     rows = ["| family | evidence it reads | sources | tests |", "| --- | --- | --- | --- |"]
-    rows += [f"| {f.name} | {f.evidence} | {'; '.join(f.sources())} | {f.tests} |" for f in FAMILIES]
+    rows += [f"| {f.name} | {f.evidence} | {'; '.join(f.sources())} | tests/test_diagnose.py {f.tests} |"
+             for f in FAMILIES]
     return "\n".join(rows) + "\n"
+
+
+def page() -> str:
+    """docs/diagnose.md: the families `fluidgen diagnose` knows, generated from FAMILIES (a test
+    fails when the file is stale; `python -m fluidgen.diagnosis.facts > docs/diagnose.md` rewrites it)."""
+    return ("# `fluidgen diagnose`: the failure families\n\n"
+            "Generated from `fluidgen/diagnosis/facts.py` (`python -m fluidgen.diagnosis.facts > docs/diagnose.md`)."
+            " Each family reads the evidence named, matches only texts written by the code cited (Fluid's at "
+            "every version fluidgen targets unless noted; the others at the file and name given), and reports "
+            "the spec line that set the field, or what in the cluster to check.\n\n" + table())
+
+
+if __name__ == "__main__":
+    print(page(), end="")

@@ -30,10 +30,16 @@ class Run:
     redact: Redactor
 
     def finding(self, family: str, objects: list[Key], evidence: str, cause: str, fix: str,
-                at: tuple[Manifest, PathT] | None = None, outside: str | None = None) -> Finding:
+                at: tuple[Manifest, PathT] | None = None, outside: str | None = None,
+                key: PathT = ()) -> Finding:
+        """`at`: the generated object and field that caused it, reported where the spec set that
+        field; `key`: a spec key path below it that names the value itself (placement.gpu)."""
         place: dict[str, Any] = {}
         if at is not None:
             where = self.cluster.result.locate(*at)
+            doc = self.cluster.result.spec_of(at[0])
+            if where is not None and key and doc is not None and where[3] == key[:len(where[3])]:
+                where = (*doc.locate(key), key)
             if where is not None:
                 file, line, col, path = where
                 place = {"file": file, "line": line or None, "column": col or None,
@@ -102,8 +108,8 @@ def _placement_at(run: Run, owner: Owner, field: str) -> tuple[Manifest, PathT] 
 def _required_terms(pod: Tree) -> list[tuple[str, str, list[str]]]:
     terms = _list(pod, "spec", "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution",
                   "nodeSelectorTerms")
-    out = [(str(e.get("key")), str(e.get("operator")), [str(v) for v in e.get("values") or []])
-           for t in terms if isinstance(t, Mapping) for e in t.get("matchExpressions") or [] if isinstance(e, Mapping)]
+    out = [(str(e.get("key")), str(e.get("operator")), [str(v) for v in _list(e, "values")])
+           for t in terms for e in _list(t, "matchExpressions") if isinstance(e, Mapping)]
     selector = _get(pod, "spec", "nodeSelector")
     if isinstance(selector, Mapping):
         out += [(str(k), "In", [str(v)]) for k, v in selector.items()]
@@ -158,21 +164,39 @@ def _requests(pod: Tree, names: list[str]) -> str:
 
 def _affinity(run: Run, pod: Tree, key: Key, owner: Owner, message: str) -> Finding:
     nodes = run.cluster.of_kind("Node")
-    missing = []
+    missing, keys = [], []
     for label_key, operator, values in _required_terms(pod):
         if operator != "In":
             continue
         have = _node_labels(run, label_key)
         if not set(values) & set(have):
+            keys.append(label_key)
             carried = ", ".join(f"{v} ({n})" for v, n in sorted(have.items())[:5]) or "none"
             missing.append(f"no node has {label_key} in [{', '.join(values)}]; nodes carry: {carried}")
     said = "; ".join(missing) if missing else (
         "the dump holds no nodes to compare with" if not nodes else "the nodes' labels match no required term")
+    at = _placement_at(run, owner, "nodeAffinity")
     return run.finding(
         "scheduling", [key], f"Pending: {message}",
         f"its node affinity matches no node: {said}",
         "write the label value the GPU nodes carry (placement.gpu, placement.gpuLabel, placement.nodeSelector), or "
-        "label the nodes", _placement_at(run, owner, "nodeAffinity"))
+        "label the nodes", at, key=_placement_key(run, at, keys))
+
+
+def _placement_key(run: Run, at: tuple[Manifest, PathT] | None, labels: list[str]) -> PathT:
+    """The spec key that wrote the label that matches no node: placement.nodeSelector.<label>, or
+    placement.gpu (whose label is placement.gpuLabel)."""
+    doc = run.cluster.result.spec_of(at[0]) if at is not None else None
+    placement = _get(doc.data, "placement") if doc is not None else None
+    if not isinstance(placement, Mapping):
+        return ()
+    selector = placement.get("nodeSelector")
+    for name in labels:
+        if isinstance(selector, Mapping) and name in selector:
+            return "placement", "nodeSelector", name
+    if placement.get("gpu") is not None and (not labels or _get(placement, "gpuLabel") in (None, *labels)):
+        return "placement", "gpu"
+    return ()
 
 
 # Crashes ---------------------------------------------------------------------------------
@@ -232,9 +256,18 @@ def _component_at(owner: Owner) -> tuple[Manifest, PathT]:
     return owner.obj, ("spec",)
 
 
+def _bytes(text: Any) -> int | None:
+    if not isinstance(text, str | int) or isinstance(text, bool):
+        return None
+    try:
+        return int(to_bytes(text))
+    except ValueError:
+        return None
+
+
 def _oom(run: Run, pod: Tree, key: Key, owner: Owner, name: str) -> Finding:
     limit_text = _get(_container(pod, name), "resources", "limits", "memory")
-    limit = int(to_bytes(limit_text)) if isinstance(limit_text, str | int) else None
+    limit = _bytes(limit_text)
     evidence = f"container {name}: lastState.terminated.reason OOMKilled (memory limit {limit_text or 'none'})"
     if owner.component not in ("master", "worker", "fuse"):
         return run.finding("crash", [key], evidence, "the container used more memory than its limit",
@@ -534,7 +567,7 @@ def images(run: Run) -> Iterator[Finding]:
         key = key_of(pod)
         for status in _statuses(pod):
             waiting = _get(status, "state", "waiting") or {}
-            if not isinstance(waiting, Mapping) or waiting.get("reason") not in reasons:
+            if not isinstance(waiting, Mapping) or str(waiting.get("reason")) not in reasons:
                 continue
             image = str(status.get("image") or _get(_container(pod, str(status.get("name"))), "image") or "")
             from_spec = _holds(owner.obj, image.rpartition(":")[2] if ":" in image else image)
