@@ -636,6 +636,11 @@ def test_odd_shapes_anywhere_in_the_dump_never_crash() -> None:
     base.append({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "loop", "namespace": "default",
                                                                        "ownerReferences": [owner_ref("Job", "loop")]}})
     result = compile_paths([str(SPEC)], Options(read_credentials=False))
+    # the two shapes that raised before: a memory limit that is no quantity, a waiting reason that is a mapping
+    bad_limit, odd_reason = _oom_worker(), worker(1, statuses=[{"name": "w", "state": {"waiting": {"reason": {}}}}])
+    bad_limit["spec"]["containers"][0]["resources"]["limits"]["memory"] = "lots"
+    found = diagnose(result, from_objects([*deployed(), bad_limit, odd_reason]))
+    assert [f.family for f in found.findings if f.family == "crash"] == ["crash"]
     rng = random.Random(int(os.environ.get("FUZZ_SEED", "40")))
     odd: list[Any] = [None, 7, "x", [], {}, [1, "a"], {"a": [None]}, True]
 
@@ -699,3 +704,12 @@ def test_the_families_page_is_generated() -> None:
 
     assert (ROOT / "docs" / "diagnose.md").read_text() == facts.page(), \
         "docs/diagnose.md is stale: python -m fluidgen.diagnosis.facts > docs/diagnose.md"
+
+
+def test_names_from_the_dump_stay_on_their_line(tmp_path: Path) -> None:
+    """A namespace or pod name from the dump with a newline or an escape cannot forge a line."""
+    forged = pod("web\nexamples/alluxio-imagenet-oss.yaml:1:1: placement: forged", ("ReplicaSet", "web"),
+                 ns="team\x1b[2J")
+    code, text, report = run_diagnose(tmp_path, [*deployed(BOUND, RUNTIME_READY), forged])
+    assert code == 0 and "\x1b" not in text and not any(ln.startswith("examples/") for ln in text.splitlines())
+    assert all("\n" not in n and "\x1b" not in n for n in report["notes"])

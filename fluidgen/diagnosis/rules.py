@@ -46,7 +46,7 @@ class Run:
                          "path": format_path(path) if path else None}
         if not place:
             outside = outside or OUTSIDE
-        return Finding(family, tuple(label(k) for k in objects), self.redact.text(evidence),
+        return Finding(family, tuple(self.redact.text(label(k)) for k in objects), self.redact.text(evidence),
                        self.redact.text(cause), self.redact.text(fix), outside=outside, **place)
 
 

@@ -51,7 +51,7 @@ def diagnose(result: CompileResult, dump: Dump, logs_dir: str | None = None,
     findings: list[Finding] = []
     for rule in FAMILY_RULES:
         findings += rule(run)
-    notes = _notes(cluster, dump, found_logs, logs_dir)
+    notes = [redact.text(n, limit=2000) for n in _notes(cluster, dump, found_logs, logs_dir)]
     if not any(k in cluster.live for k in cluster.generated):
         errors.append("the dump holds none of the objects these specs build (namespace "
                       f"{', '.join(sorted(cluster.namespaces)) or '?'}): collect the right namespace and context, "
