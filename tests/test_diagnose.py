@@ -509,6 +509,12 @@ def test_huge_dump_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     result = compile_paths([str(SPEC)], Options(read_credentials=False))
     assert any("not read (collect one namespace)" in n for n in diagnose(result, read).notes)
     assert dump_module.MAX_FILE_BYTES == 64 * 1024 * 1024 and dump_module.MAX_LOG_BYTES == 1024 * 1024
+    # objects of other namespaces are counted, not kept: they never crowd out the ones judged
+    foreign = [event("Pod", f"other-{i}", "Pulled", "ok", type_="Normal", ns="team-b") for i in range(200)]
+    read = from_objects([*foreign, *deployed(BOUND, RUNTIME_READY)], namespaces={"default"})
+    assert read.elsewhere == {"team-b": 200} and read.dropped == 0 and len(read.objects) == len(deployed())
+    assert "objects in namespaces these specs do not build into, not judged: team-b (200)" in \
+        diagnose(result, read).notes
 
 
 def test_a_dump_file_over_the_limit_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,10 +15,9 @@ from ..compile.pipeline import CompileResult
 from ..engines.engine_table import BY_KIND
 from ..fluid.jobkinds import WORKLOADS
 from ..fluid.operations import OPERATIONS
-from .dump import Dump, Event, event_of
+from .dump import FLUID_SYSTEM, Dump, Event, event_of
 
 Key = tuple[str, str, str]  # kind, namespace, name
-FLUID_SYSTEM = "fluid-system"  # pkg/common/constants.go NamespaceFluidSystem
 CLUSTER_KINDS = frozenset({"Node", "PersistentVolume", "StorageClass", "CSIDriver", "Namespace"})
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -134,7 +133,7 @@ class Cluster:
     def unexplained(self) -> tuple[dict[str, int], dict[str, int]]:
         """Objects of the dump in namespaces the specs do not build into (count per namespace),
         and objects in theirs that no spec generated nor Fluid made for one (count per kind)."""
-        elsewhere: dict[str, int] = {}
+        elsewhere: dict[str, int] = dict(self.dump.elsewhere)
         unknown: dict[str, int] = {}
         for key, obj in self.live.items():
             kind, ns, _ = key

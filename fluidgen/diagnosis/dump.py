@@ -40,13 +40,19 @@ MAX_OBJECTS = 20_000
 MAX_LIST_DEPTH = 4
 MAX_LOG_BYTES = 1024 * 1024
 MAX_TEXT = 400  # characters of one piece of evidence (a message, a log line) that are shown
+FLUID_SYSTEM = "fluid-system"  # pkg/common/constants.go NamespaceFluidSystem: the CSI plugin's pods
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 MASK = "***"
 
 
 @dataclass
 class Dump:
+    """`namespaces`: the namespaces judged (those the specs build into); an object of another
+    namespace is counted in `elsewhere` and not kept (fluid-system's and cluster-scoped ones are)."""
+
+    namespaces: frozenset[str] | None = None
     objects: list[Tree] = field(default_factory=list)
+    elsewhere: dict[str, int] = field(default_factory=dict)
     secret_values: set[str] = field(default_factory=set)
     problems: list[Diagnostic] = field(default_factory=list)  # files that could not be read
     skipped: int = 0  # documents that are not Kubernetes objects
@@ -64,6 +70,11 @@ class Dump:
         if not (isinstance(data, Mapping) and isinstance(data.get("kind"), str)
                 and isinstance(data.get("metadata"), Mapping) and isinstance(data["metadata"].get("name"), str)):
             self.skipped += 1
+            return
+        ns = data["metadata"].get("namespace")
+        if self.namespaces is not None and isinstance(ns, str) and ns and ns not in self.namespaces \
+                and ns != FLUID_SYSTEM:
+            self.elsewhere[ns] = self.elsewhere.get(ns, 0) + 1
             return
         if len(self.objects) >= MAX_OBJECTS:
             self.dropped += 1
@@ -125,10 +136,10 @@ def _is_env_entry(value: Mapping[str, Any]) -> bool:
     return isinstance(value.get("name"), str) and ("value" in value or "valueFrom" in value) and len(value) <= 3
 
 
-def read_dump(paths: Iterable[str], reader: Reader | None = None) -> Dump:
+def read_dump(paths: Iterable[str], reader: Reader | None = None, namespaces: Iterable[str] | None = None) -> Dump:
     """Every object of the dump files (`-`: stdin), JSON or YAML, Lists opened."""
     reader = reader or Reader()
-    dump = Dump()
+    dump = Dump(frozenset(namespaces) if namespaces is not None else None)
     for path in paths:
         try:
             text = decode(path, reader.read(path, limit=MAX_FILE_BYTES, record=False))
@@ -139,8 +150,8 @@ def read_dump(paths: Iterable[str], reader: Reader | None = None) -> Dump:
     return dump
 
 
-def from_objects(objects: Iterable[Mapping[str, Any]]) -> Dump:
-    dump = Dump()
+def from_objects(objects: Iterable[Mapping[str, Any]], namespaces: Iterable[str] | None = None) -> Dump:
+    dump = Dump(frozenset(namespaces) if namespaces is not None else None)
     for obj in objects:
         dump.add(obj)
     return dump

@@ -16,8 +16,8 @@ from ..catalog.healthcheck import health
 from ..engines.engine_table import BY_KIND
 from ..fluid.operations import OPERATIONS
 from . import facts
-from .cluster import FLUID_SYSTEM, Cluster, Key, Owner, key_of, label, runtime_spec_key
-from .dump import Redactor
+from .cluster import Cluster, Key, Owner, key_of, label, runtime_spec_key
+from .dump import FLUID_SYSTEM, Redactor
 from .findings import OUTSIDE, Finding
 
 PathT = tuple[str | int, ...]

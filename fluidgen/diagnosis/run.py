@@ -24,8 +24,8 @@ from ..engines.engine_table import BY_KIND
 from ..fluid.jobkinds import WORKLOADS
 from ..fluid.operations import OPERATIONS
 from ..io.inputs import Reader
-from .cluster import FLUID_SYSTEM, Cluster, key_of, label
-from .dump import Dump, Redactor, from_objects, read_dump, read_logs
+from .cluster import Cluster, key_of, label
+from .dump import FLUID_SYSTEM, Dump, Redactor, from_objects, read_dump, read_logs
 from .findings import Diagnosis, Finding
 from .rules import FAMILY_RULES, Run
 
@@ -61,6 +61,12 @@ def diagnose(result: CompileResult, dump: Dump, logs_dir: str | None = None,
         notes.append(f"{len(findings) - MAX_FINDINGS} more findings not shown")
         findings = findings[:MAX_FINDINGS]
     return Diagnosis(findings, notes, errors)
+
+
+def namespaces(result: CompileResult) -> set[str]:
+    """The namespaces the build puts objects in: the ones a dump is judged in."""
+    return {str(o["metadata"].get("namespace")) for o in result.objects
+            if isinstance(o.get("metadata"), dict) and o["metadata"].get("namespace")}
 
 
 def _merged(findings: list[Finding]) -> list[Finding]:
@@ -139,7 +145,7 @@ def _resource(kind: str) -> str:
 def execute(args: DiagnoseArgs, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out, err = out or sys.stdout, err or sys.stderr
     result = compile_paths(args.specs, args.options, args.overlays, environment=args.environment)
-    dump = _collected(result, err) if args.collect else read_dump(args.cluster, Reader())
+    dump = _collected(result, err) if args.collect else read_dump(args.cluster, Reader(), namespaces(result))
     found = diagnose(result, dump, args.logs)
     if args.fmt == "json":
         out.write(json.dumps({"findings": [f.as_json() for f in found.findings], "notes": found.notes,
@@ -171,7 +177,7 @@ def _collected(result: CompileResult, err: TextIO) -> Dump:
         return dump
     reader = Reader()
     reader.provide("<kubectl>", done.stdout)
-    return read_dump(["<kubectl>"], reader)
+    return read_dump(["<kubectl>"], reader, namespaces(result))
 
 
 def render(found: Diagnosis) -> str:
@@ -191,7 +197,7 @@ def render(found: Diagnosis) -> str:
 
 def api_diagnose(objects: Iterable[Mapping[str, Any]], result: CompileResult,
                  logs: Mapping[str, str] | None = None) -> Diagnosis:
-    return diagnose(result, from_objects(objects), logs=logs)
+    return diagnose(result, from_objects(objects, namespaces(result)), logs=logs)
 
 
 __all__ = ["FLUID_SYSTEM", "DiagnoseArgs", "api_diagnose", "collect_command", "diagnose", "execute", "render"]
