@@ -124,7 +124,7 @@ WORKER_AFFINITY = Said("nodeAffinity", (source("pkg/ctrl/affinity.go", "BuildWor
 DATASET_TOLERATIONS = Said("tolerations", (source("pkg/ddc/alluxio/transform_resources.go", "transformTolerations",
                                                   note="the Dataset's tolerations go to every runtime pod"),))
 EMPTYDIR_QUOTA = Said("sizeLimit", (source("charts/alluxio/templates/_helpers.tpl",
-                                           "alluxio.worker.tieredstoreVolume",
+                                           "alluxio.worker.tieredstoreVolumes",
                                            note="a cache level on an emptyDir gets its quota as sizeLimit"),))
 
 # Helm, libfuse, storage services ------------------------------------------------------------
