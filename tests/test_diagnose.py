@@ -236,9 +236,16 @@ def test_crash_oomkilled_against_the_profile_jvm_sizes(tmp_path: Path) -> None:
     code, _, report = run_diagnose(tmp_path, [*deployed(), _oom_worker()])
     f = only(report, "crash")
     # alluxio-imagenet: worker -Xmx12G and -XX:MaxDirectMemorySize=32g, 44 GiB over a 40 GiB limit
-    assert "heap 12.0Gi" in f["cause"] and "direct 32.0Gi" in f["cause"] and "44.0Gi of the 40.0Gi" in f["cause"]
-    assert "more than" in f["cause"] and f["path"] == "runtime.profile" and code == 1
-    assert "worker.jvmOptions" in f["fix"]
+    assert "heap 12.0Gi + direct 32.0Gi = 44.0Gi, more than the 40.0Gi memory limit" in f["cause"]
+    assert f["path"] == "runtime.profile" and code == 1
+    assert "worker.jvmOptions" in f["fix"] and "comes from the profile named here" in f["fix"]
+
+
+def test_crash_oomkilled_under_the_jvm_sizes_says_what_is_left(tmp_path: Path) -> None:
+    p = _oom_worker()
+    p["spec"]["containers"][0]["resources"]["limits"]["memory"] = "46Gi"
+    _, _, report = run_diagnose(tmp_path, [*deployed(), p])
+    assert "= 44.0Gi of the 46.0Gi limit, leaving 2.0Gi for the rest" in only(report, "crash")["cause"]
 
 
 def test_crash_loop_with_the_log_cause(tmp_path: Path) -> None:

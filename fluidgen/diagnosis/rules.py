@@ -42,12 +42,15 @@ class Run:
                 where = (*doc.locate(key), key)
             if where is not None:
                 file, line, col, path = where
+                if path == ("runtime", "profile"):
+                    fix += ("; the value comes from the profile named here (`fluidgen profiles show` lists it): "
+                            "change it with runtime.overrides or a profile of your own")
                 place = {"file": file, "line": line or None, "column": col or None,
                          "path": format_path(path) if path else None}
         if not place:
             outside = outside or OUTSIDE
         return Finding(family, tuple(self.redact.text(label(k)) for k in objects), self.redact.text(evidence),
-                       self.redact.text(cause), self.redact.text(fix), outside=outside, **place)
+                       self.redact.text(cause, 800), self.redact.text(fix, 800), outside=outside, **place)
 
 
 def _get(obj: Any, *path: str | int) -> Any:
@@ -277,10 +280,11 @@ def _oom(run: Run, pod: Tree, key: Key, owner: Owner, name: str) -> Finding:
     jvm = _jvm(owner.obj, owner.component)
     if jvm and limit:
         total = jvm.get("heap", 0) + jvm.get("direct", 0)
-        parts = " + ".join(f"{n} {_gi(v)}" for n, v in sorted(jvm.items()))
-        cause = (f"the JVM may take {parts} = {_gi(total)} of the {_gi(limit)} limit, "
-                 f"{'more than' if total >= limit else 'leaving ' + _gi(limit - total) + ' for'} the rest "
-                 "(metaspace, threads, native buffers, page cache of a ramdisk)")
+        parts = " + ".join(f"{n} {_gi(jvm[n])}" for n in ("heap", "direct") if n in jvm)
+        cause = (f"the JVM may take {parts} = {_gi(total)}, more than the {_gi(limit)} memory limit"
+                 if total >= limit else
+                 f"the JVM may take {parts} = {_gi(total)} of the {_gi(limit)} limit, leaving {_gi(limit - total)} "
+                 "for the rest (metaspace, threads, native buffers, a ramdisk's page cache)")
         return run.finding("crash", [key], evidence, cause,
                            f"raise {comp}.resources.limits.memory or lower -Xmx/-XX:MaxDirectMemorySize in "
                            f"{comp}.jvmOptions so that heap + direct + about 1Gi fits the limit",
