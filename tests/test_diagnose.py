@@ -558,6 +558,11 @@ def test_secret_values_are_never_printed(tmp_path: Path) -> None:
     assert code == 1 and only(report, "mount")["evidence"].count("***") >= 1
     assert SECRET not in text and SECRET not in json.dumps(report)
     assert base64.b64encode(SECRET.encode()).decode() not in text
+    # a key that names a Secret is not a secret: the names stay readable
+    kept = from_objects([{"kind": "Pod", "metadata": {"name": "p"}, "spec": {"volumes": [
+        {"name": "creds", "secret": {"secretName": "imagenet-credentials"}}]}}])
+    assert kept.objects[0]["spec"]["volumes"][0]["secret"]["secretName"] == "imagenet-credentials"
+    assert "imagenet-credentials" not in kept.secret_values
 
 
 def test_events_out_of_order_the_newest_decides(tmp_path: Path) -> None:

@@ -30,7 +30,7 @@ from typing import Any
 
 from ..base.diagnostics import Diagnostic, FluidgenError
 from ..base.manifest import Tree
-from ..importer.credentials import credential_name
+from ..importer.credentials import NAME_KEYS, credential_name
 from ..io.inputs import Reader, inside
 from ..io.yamlreader import decode, load_text
 
@@ -121,7 +121,7 @@ def _without_secrets(value: Any, found: set[str], key: str = "") -> Any:
             return {k: _without_secrets(v, found, k) for k, v in value.items() if k != "value"}
         out = {}
         for k, v in value.items():
-            if isinstance(v, str) and credential_name(str(k)):
+            if isinstance(v, str) and _holds_credential(str(k)):
                 found.add(v)
                 out[str(k)] = MASK
             else:
@@ -130,6 +130,11 @@ def _without_secrets(value: Any, found: set[str], key: str = "") -> Any:
     if isinstance(value, list):
         return [_without_secrets(v, found, key) for v in value]
     return value
+
+
+def _holds_credential(key: str) -> bool:
+    """A credential-named key that holds a value, not one naming a Secret (secretName, ...Ref)."""
+    return credential_name(key) and key not in NAME_KEYS and not key.endswith(("Name", "Ref"))
 
 
 def _is_env_entry(value: Mapping[str, Any]) -> bool:
