@@ -640,7 +640,7 @@ def test_every_family_has_a_test_and_every_fact_a_source() -> None:
         assert any(n.startswith(prefix) for n in names), family.name
         assert family.sources() and family.says
     assert {f.name for f in facts.FAMILIES} == {"scheduling", "crash", "mount", "csi", "binding", "volume",
-                                                "operation", "image", "name", "cache"}
+                                                "operation", "image", "name", "cache", "version"}
 
 
 def test_odd_shapes_anywhere_in_the_dump_never_crash() -> None:
@@ -731,3 +731,23 @@ def test_names_from_the_dump_stay_on_their_line(tmp_path: Path) -> None:
     code, text, report = run_diagnose(tmp_path, [*deployed(BOUND, RUNTIME_READY), forged])
     assert code == 0 and "\x1b" not in text and not any(ln.startswith("examples/") for ln in text.splitlines())
     assert all("\n" not in n and "\x1b" not in n for n in report["notes"])
+
+
+def _controller(tag: str) -> dict[str, Any]:
+    """fluid-system's dataset-controller pod; its image tag is the chart's version (values.yaml defaultVersion)."""
+    return pod("dataset-controller-5b7f9c6d4-7kq2m", ("ReplicaSet", "dataset-controller-5b7f9c6d4"), ns="fluid-system",
+               containers=[{"name": "manager", "image": f"fluidcloudnative/dataset-controller:{tag}"}])
+
+
+def test_version_of_fluid_in_the_cluster_against_the_build(tmp_path: Path) -> None:
+    same = [*deployed(BOUND, RUNTIME_READY), _controller("v1.0.8-6533239")]
+    assert run_diagnose(tmp_path, same)[0] == 0
+    code, _, report = run_diagnose(tmp_path, [*deployed(BOUND, RUNTIME_READY), _controller("v1.1.0-36f0467")])
+    f = only(report, "version")
+    assert code == 1 and "targets Fluid v1.0.8, the cluster runs Fluid 1.1.0" in f["cause"]
+    assert f["path"] == "fluid" and f["line"] == 1  # the spec has no fluid: key; it goes at its top
+    pinned = spec_in(tmp_path, SPEC.read_text().replace("kind: CachedDataset\n",
+                                                         "kind: CachedDataset\nfluid: v1.0.8\n"))
+    _, _, report = run_diagnose(tmp_path, [*deployed(BOUND, RUNTIME_READY), _controller("v1.1.0-36f0467")],
+                                spec=pinned)
+    assert only(report, "version")["line"] == _line(pinned, "fluid: v1.0.8")

@@ -127,6 +127,13 @@ EMPTYDIR_QUOTA = Said("sizeLimit", (source("charts/alluxio/templates/_helpers.tp
                                            "alluxio.worker.tieredstoreVolumes",
                                            note="a cache level on an emptyDir gets its quota as sizeLimit"),))
 
+FLUID_VERSION_TAG = Said("dataset-controller", (
+    source("charts/fluid/fluid/values.yaml", "defaultVersion",
+           note="the controllers' imageTag is the chart's version, v1.0.8-6533239 at v1.0.8, v1.1.0-36f0467 "
+                "at master"),
+    source("charts/fluid/fluid/templates/controller/dataset_controller.yaml", "dataset-controller",
+           note="the dataset-controller Deployment in fluid-system")))
+
 # Helm, libfuse, storage services ------------------------------------------------------------
 
 HELM_NAME = Said("the length must not be longer than 53", (
@@ -190,6 +197,8 @@ FAMILIES: tuple[Family, ...] = (
            IMAGE_REASONS, "test_image_*"),
     Family("name", "ErrorProcessRuntime or DataOperationExecutionFailed events with Helm's release name error",
            (HELM_NAME, ERROR_PROCESS_RUNTIME, OPERATION_EXECUTION_FAILED), "test_name_*"),
+    Family("version", "the image tag of fluid-system's dataset-controller pod (Fluid's version) against the "
+                      "build's target Fluid version", (FLUID_VERSION_TAG,), "test_version_*"),
     Family("cache", "Evicted pods (emptyDir over its sizeLimit), hostPath type check failures, 'No space left "
                     "on device' in a worker's log", (EVICTED, EMPTYDIR_OVER, EMPTYDIR_QUOTA, HOSTPATH_TYPE, NO_SPACE),
            "test_cache_*"),

@@ -38,7 +38,7 @@ class Run:
         if at is not None:
             where = self.cluster.result.locate(*at)
             doc = self.cluster.result.spec_of(at[0])
-            if where is not None and key and doc is not None and where[3] == key[:len(where[3])]:
+            if where is not None and key and doc is not None and (where[3] == key[:len(where[3])] or not at[1]):
                 where = (*doc.locate(key), key)
             if where is not None:
                 file, line, col, path = where
@@ -662,5 +662,39 @@ def caches(run: Run) -> Iterator[Finding]:
                               (owner.obj, _level_at(owner.obj, line, False)))
 
 
+# Fluid's version in the cluster ------------------------------------------------------------
+
+
+def cluster_fluid(run: Run) -> tuple[str, str] | None:
+    """(pod, image tag) of fluid-system's dataset-controller, whose tag is Fluid's version."""
+    name = facts.FLUID_VERSION_TAG.text
+    for pod in run.cluster.of_kind("Pod", FLUID_SYSTEM):
+        for container in _list(pod, "spec", "containers"):
+            repository, _, tag = str(_get(container, "image") or "").partition("@")[0].rpartition(":")
+            if repository.rpartition("/")[2] == name and tag:
+                return str(_get(pod, "metadata", "name")), tag
+    return None
+
+
+def versions(run: Run) -> Iterator[Finding]:
+    found = cluster_fluid(run)
+    if found is None:
+        return
+    pod, tag = found
+    running = re.match(r"v?(\d+\.\d+\.\d+)", tag)
+    if running is None:
+        return
+    for target in sorted(run.cluster.result.fluid_versions):
+        if target.lstrip("v").split("-")[0] == running.group(1):
+            continue
+        obj = next((o for o in run.cluster.generated.values() if o.get("kind") == "Dataset"), None)
+        yield run.finding("version", [("Pod", FLUID_SYSTEM, pod)],
+                          f"{pod} runs image tag {tag}",
+                          f"the build targets Fluid {target}, the cluster runs Fluid {running.group(1)}: fields and "
+                          "kinds differ between versions (fluidgen emits only what the target has)",
+                          "build for the Fluid the cluster runs: `fluid:` in the spec or --fluid-version",
+                          (obj, ()) if obj is not None else None, key=("fluid",))
+
+
 FAMILY_RULES: tuple[Callable[[Run], Iterator[Finding]], ...] = (
-    scheduling, crashes, mounts, csi, binding, volumes, operations, images, names, caches)
+    scheduling, crashes, mounts, csi, binding, volumes, operations, images, names, caches, versions)
