@@ -129,8 +129,7 @@ EMPTYDIR_QUOTA = Said("sizeLimit", (source("charts/alluxio/templates/_helpers.tp
 
 FLUID_VERSION_TAG = Said("dataset-controller", (
     source("charts/fluid/fluid/values.yaml", "defaultVersion",
-           note="the controllers' imageTag is the chart's version, v1.0.8-6533239 at v1.0.8, v1.1.0-36f0467 "
-                "at master"),
+           note="the controllers' imageTag is the chart's version followed by a commit (version-commit)"),
     source("charts/fluid/fluid/templates/controller/dataset_controller.yaml", "dataset-controller",
            note="the dataset-controller Deployment in fluid-system")))
 
