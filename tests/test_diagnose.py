@@ -751,3 +751,22 @@ def test_version_of_fluid_in_the_cluster_against_the_build(tmp_path: Path) -> No
     _, _, report = run_diagnose(tmp_path, [*deployed(BOUND, RUNTIME_READY), _controller("v1.1.0-36f0467")],
                                 spec=pinned)
     assert only(report, "version")["line"] == _line(pinned, "fluid: v1.0.8")
+
+
+def test_a_log_link_leading_out_of_the_logs_folder_or_a_fifo_is_not_read(tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere.log"
+    outside.write_text("ERROR write failed (No space left on device)\n")
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "imagenet-worker-0.log").symlink_to(outside)
+    os.mkfifo(folder / "imagenet-worker-1.log")
+    dump = tmp_path / "dump.json"
+    dump.write_text(json.dumps(cluster(*deployed(BOUND, RUNTIME_READY), worker(0), worker(1))))
+    out = run_cli("diagnose", str(SPEC), "--cluster", str(dump), "--logs", str(folder), "--format", "json", env={})
+    report = json.loads(out.out)
+    assert out.code == 0 and report["findings"] == []  # neither was opened (a FIFO would block)
+    assert any(n.startswith("no <pod>.log in") for n in report["notes"])
+    (folder / "imagenet-worker-0.log").unlink()
+    (folder / "imagenet-worker-0.log").write_text(outside.read_text())
+    out = run_cli("diagnose", str(SPEC), "--cluster", str(dump), "--logs", str(folder), "--format", "json", env={})
+    assert only(json.loads(out.out), "cache")["objects"] == ["Pod default/imagenet-worker-0"]
