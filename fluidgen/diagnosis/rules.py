@@ -546,8 +546,7 @@ def _newest_is(event: Any, said: facts.Said) -> bool:
 
 def _failed(run: Run, key: Key, op: Manifest, message: str, reasons: dict[str, Any]) -> Finding:
     job = OPERATIONS[key[0]].job_name.format(name=key[2])
-    pods = [p for p in run.cluster.of_kind("Pod", key[1]) if run.cluster.owner(p) is not None
-            and run.cluster.owner(p).obj is op]  # type: ignore[union-attr]
+    pods = [p for p, owner in run.cluster.pods() if owner.obj is op]
     log_line = next((ln for p in pods for ln in run.logs.get(key_of(p)[2], "").splitlines()
                      if facts.PATHS_NOT_EXIST.text in ln), None)
     failed = reasons.get(facts.OPERATION_FAILED.text)
