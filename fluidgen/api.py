@@ -111,8 +111,12 @@ def diagnose(objects: Iterable[Mapping[str, Any]], specs: SpecInput | Iterable[s
                       namespace=_checked("namespace", namespace), gitops=_checked("gitops", gitops),
                       env={}, read_credentials=False)
     reader = Reader()
+    refused: list[str] = []
     if isinstance(specs, Mapping):
-        paths = [_provide(reader, _plain(specs, (), set(), [0]), os.getcwd())]
+        try:
+            paths = [_provide(reader, _plain(specs, (), set(), [0, 0]), os.getcwd(), rootless=True)]
+        except _NotPlain as exc:
+            return Diagnosis(errors=[f"specs: {_dotted(exc.path) or '(document)'}: {exc.message}"])
     elif isinstance(specs, str | os.PathLike):
         paths = [os.fspath(specs)]
     else:
@@ -120,7 +124,14 @@ def diagnose(objects: Iterable[Mapping[str, Any]], specs: SpecInput | Iterable[s
     layers = [os.fspath(p) for p in overlays]
     result = compile_paths([], options, [*paths, *layers], reader=reader) if layers else \
         compile_paths(paths, options, reader=reader)
-    return api_diagnose([_plain(o, (), set(), [0]) for o in objects], result, logs)
+    plain = []
+    for i, obj in enumerate(objects):
+        try:
+            plain.append(_plain(obj, (), set(), [0, 0]))
+        except _NotPlain as exc:
+            refused.append(f"objects[{i}]: {_dotted(exc.path) or '(object)'}: {exc.message}; not read")
+    found = api_diagnose(plain, result, logs)
+    return Diagnosis(found.findings, found.notes, [*refused, *found.errors])
 
 
 MAX_DEPTH = 100  # the YAML reader's limits (yamlreader.MAX_DEPTH, MAX_NODES), for data given in memory

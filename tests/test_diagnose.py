@@ -770,3 +770,18 @@ def test_a_log_link_leading_out_of_the_logs_folder_or_a_fifo_is_not_read(tmp_pat
     (folder / "imagenet-worker-0.log").write_text(outside.read_text())
     out = run_cli("diagnose", str(SPEC), "--cluster", str(dump), "--logs", str(folder), "--format", "json", env={})
     assert only(json.loads(out.out), "cache")["objects"] == ["Pod default/imagenet-worker-0"]
+
+
+def test_api_refuses_what_no_dump_holds_and_takes_a_mapping_spec() -> None:
+    """An object the API server could not have sent (a set, a cycle) is named and not read; a spec
+    given as a mapping is compiled as build compiles it."""
+    cyclic: dict[str, Any] = {"kind": "Pod", "metadata": {"name": "loop"}}
+    cyclic["spec"] = cyclic
+    found = fluidgen.diagnose([{"kind": "Pod", "metadata": {"name": "x"}, "spec": {1, 2}}, cyclic,
+                               *deployed(BOUND, RUNTIME_READY)], SPEC)
+    assert not found.ok and [e.split(":")[0] for e in found.errors] == ["objects[0]", "objects[1]"]
+    spec = {"apiVersion": "fluidgen.io/v1alpha1", "kind": "CachedDataset", "metadata": {"name": "mnist"},
+            "source": [{"uri": "https://example.com/mnist/"}], "runtime": {"engine": "alluxio", "replicas": 1}}
+    objects = [o for o in copy.deepcopy(fluidgen.build(spec).objects) if o["kind"] != "Secret"]
+    assert fluidgen.diagnose(with_status(objects, "Dataset", BOUND), spec).ok
+    assert not fluidgen.diagnose(with_status(objects, "Dataset", NOT_BOUND), spec).ok
