@@ -785,3 +785,13 @@ def test_api_refuses_what_no_dump_holds_and_takes_a_mapping_spec() -> None:
     objects = [o for o in copy.deepcopy(fluidgen.build(spec).objects) if o["kind"] != "Secret"]
     assert fluidgen.diagnose(with_status(objects, "Dataset", BOUND), spec).ok
     assert not fluidgen.diagnose(with_status(objects, "Dataset", NOT_BOUND), spec).ok
+
+
+def test_cache_path_that_is_not_a_directory(tmp_path: Path) -> None:
+    """kubelet FailedMount with the hostPath plugin's type check (pkg/volume/hostpath checkType)."""
+    message = ('MountVolume.SetUp failed for volume "ssd-0" : hostPath type check failed: /var/lib/docker/alluxio '
+               "is not a directory")
+    objects = [*deployed(), worker(0, phase="Pending"), event("Pod", "imagenet-worker-0", "FailedMount", message)]
+    _, _, report = run_diagnose(tmp_path, objects)
+    f = only(report, "cache")
+    assert f["path"] == "runtime.cache[0]" and f["line"] == _line(SPEC, "medium: SSD") and "hostPath" in f["evidence"]
