@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from ..base.fluidsource import source
 from ..base.manifest import Manifest, Tree, kind_of, meta
 from ..compile.pipeline import CompileResult
 from ..engines.engine_table import BY_KIND
@@ -20,6 +21,10 @@ from .dump import FLUID_SYSTEM, Dump, Event, event_of
 Key = tuple[str, str, str]  # kind, namespace, name
 CLUSTER_KINDS = frozenset({"Node", "PersistentVolume", "StorageClass", "CSIDriver", "Namespace"})
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+# What Fluid makes for a bound Dataset: a claim named like it, and a volume <namespace>-<name>
+DATASET_CLAIM = source("pkg/utils/dataset/volume/create.go", "CreatePersistentVolumeClaimForRuntime",
+                       note="the PersistentVolumeClaim is named runtime.GetName(), the Dataset's name")
+DATASET_VOLUME = source("pkg/ddc/base/pv.go", "GetPersistentVolumeName", note="<namespace>-<name>")
 
 
 @dataclass(frozen=True)
@@ -84,7 +89,7 @@ class Cluster:
             job = op.job_name.format(name=name)
             for made_kind in ("Job", "Pod", "CronJob"):
                 self.derived[(made_kind, ns, job)] = Owner(obj, "job")
-        if kind == "Dataset":  # Fluid's claim and volume for a bound Dataset (pkg/utils/dataset/volume)
+        if kind == "Dataset":  # Fluid's claim and volume for a bound Dataset (DATASET_CLAIM, DATASET_VOLUME)
             self.derived[("PersistentVolumeClaim", ns, name)] = Owner(obj, "claim")
             self.derived[("PersistentVolume", "", f"{ns}-{name}")] = Owner(obj, "claim")
 
