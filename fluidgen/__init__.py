@@ -20,9 +20,11 @@ them):
 7. lint/; 8. spec/: the whole spec (engine names and sections), its JSON schema, profiles;
 9. lower/: lowering; 10. compile/: the pipeline, projects, output, Helm, plan, drift, file checks;
 11. commands/ (build, diff and plan, argocd, flux, init, explain) and importer/ (`fluidgen import`);
-12. at the top: results.py, api.py, cli.py and __main__.py.
+12. diagnosis/ (`fluidgen diagnose`: a cluster dump read back to the spec lines);
+13. at the top: results.py, api.py, cli.py and __main__.py.
 
-The Python API: `build`, `validate` (api.py), `Build`, `Diagnostic`, `FluidgenError`
+The Python API: `build`, `validate`, `diagnose` and its `Diagnosis` and `Finding` (api.py),
+`Build`, `Diagnostic`, `FluidgenError`
 (results.py) and `health`, `readiness`, `Health`, `Readiness` (catalog/healthcheck.py, the one health
 table of the Argo CD and Flux checks). `import fluidgen` imports none of it; each name loads
 its module on first use (python -X importtime: fluidgen 2 ms, results.py under 1 ms; api.py
@@ -33,14 +35,15 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing costs milliseconds at start-up; mypy reads this name as True
 if TYPE_CHECKING:
-    from .api import build, validate
+    from .api import build, diagnose, validate
     from .catalog.healthcheck import Health, Readiness, health, readiness
+    from .diagnosis.findings import Diagnosis, Finding
     from .results import Build, Diagnostic, FluidgenError
 
 __version__ = "0.1.0"
-__all__ = ["Build", "Diagnostic", "FluidgenError", "Health", "Readiness", "__version__", "build", "health",
-           "readiness", "validate"]
-_API = frozenset({"build", "validate"})
+__all__ = ["Build", "Diagnosis", "Diagnostic", "Finding", "FluidgenError", "Health", "Readiness", "__version__",
+           "build", "diagnose", "health", "readiness", "validate"]
+_API = frozenset({"build", "diagnose", "validate", "Diagnosis", "Finding"})
 _RESULTS = frozenset({"Build", "Diagnostic", "FluidgenError"})
 _HEALTH = frozenset({"Health", "Readiness", "health", "readiness"})
 

@@ -27,13 +27,15 @@ from .base.emit import dump
 from .base.options import Options
 from .compile.filecheck import Checks, check_documents
 from .compile.pipeline import compile_paths
+from .diagnosis.findings import Diagnosis, Finding
+from .diagnosis.run import api_diagnose
 from .io import settings
 from .io.crds import CrdSet
 from .io.inputs import Reader
 from .io.yamlreader import MAX_BYTES, MAX_INT_DIGITS, Document
 from .results import Build, Diagnostic, FluidgenError
 
-__all__ = ["Build", "Diagnostic", "FluidgenError", "build", "validate"]
+__all__ = ["Build", "Diagnosis", "Diagnostic", "Finding", "FluidgenError", "build", "diagnose", "validate"]
 
 SpecInput = str | os.PathLike[str] | Mapping[str, Any]
 MAPPING_FILE = "<mapping>"  # the name a spec given as a mapping has inside the compile
@@ -96,6 +98,42 @@ def validate(objects: Iterable[Mapping[str, Any]], *, fluid_version: str | None 
                 refused.append(Diagnostic("error", f"expected a mapping (an object), found {type(obj).__name__}",
                                           f"objects[{i}]"))
     return refused + [_public(d) for d in check_documents(docs, checks)]
+
+
+def diagnose(objects: Iterable[Mapping[str, Any]], specs: SpecInput | Iterable[str | os.PathLike[str]], *,
+             overlays: Iterable[str | os.PathLike[str]] = (), fluid_version: str | None = None,
+             namespace: str | None = None, gitops: str | None = None,
+             logs: Mapping[str, str] | None = None) -> Diagnosis:
+    """What `fluidgen diagnose SPECS --cluster DUMP` finds: `objects` are the dump's objects
+    (as `kubectl get -o json` gives them; Lists are opened), `specs` a spec path, several, or a
+    mapping, compiled with the same target options as `build` (credentials are not read), and
+    `logs` maps a pod's name to its log text. Secret values in the objects or logs never reach
+    a Finding."""
+    options = Options(fluid_version=_checked("fluid_version", fluid_version),
+                      namespace=_checked("namespace", namespace), gitops=_checked("gitops", gitops),
+                      env={}, read_credentials=False)
+    reader = Reader()
+    refused: list[str] = []
+    if isinstance(specs, Mapping):
+        try:
+            paths = [_provide(reader, _plain(specs, (), set(), [0, 0]), os.getcwd(), rootless=True)]
+        except _NotPlain as exc:
+            return Diagnosis(errors=[f"specs: {_dotted(exc.path) or '(document)'}: {exc.message}"])
+    elif isinstance(specs, str | os.PathLike):
+        paths = [os.fspath(specs)]
+    else:
+        paths = [os.fspath(p) for p in specs]
+    layers = [os.fspath(p) for p in overlays]
+    result = compile_paths([], options, [*paths, *layers], reader=reader) if layers else \
+        compile_paths(paths, options, reader=reader)
+    plain = []
+    for i, obj in enumerate(objects):
+        try:
+            plain.append(_plain(obj, (), set(), [0, 0]))
+        except _NotPlain as exc:
+            refused.append(f"objects[{i}]: {_dotted(exc.path) or '(object)'}: {exc.message}; not read")
+    found = api_diagnose(plain, result, logs)
+    return Diagnosis(found.findings, found.notes, [*refused, *found.errors])
 
 
 MAX_DEPTH = 100  # the YAML reader's limits (yamlreader.MAX_DEPTH, MAX_NODES), for data given in memory

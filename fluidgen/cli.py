@@ -227,6 +227,53 @@ def _progress(stream: TextIO) -> Callable[[int, int], None] | None:
     return show
 
 
+@main.command("diagnose")
+@click.argument("specs", nargs=-1, type=click.Path(allow_dash=True))
+@click.option("--cluster", "cluster", multiple=True, type=click.Path(allow_dash=True), metavar="DUMP",
+              help="What `kubectl get ... -o yaml|json` printed (a List, several files, or - for stdin); "
+                   "`fluidgen diagnose --help` shows the command.")
+@click.option("--logs", "logs", type=click.Path(exists=True, file_okay=False), default=None, metavar="DIR",
+              help="Pod logs, one DIR/<pod>.log per pod (`kubectl logs POD > DIR/POD.log`).")
+@click.option("--collect", is_flag=True,
+              help="Run the one read-only command (kubectl get ... --all-namespaces -o json) instead of --cluster.")
+@click.option("-f", "--file", "overlays", multiple=True, type=click.Path(allow_dash=True),
+              help="Overlay files merged into one spec, as build -f.")
+@click.option("--env", "environment", default=None, metavar="NAME",
+              help="With a directory holding fluidgen.yaml: the environment [env FLUIDGEN_ENV].")
+@names_option
+@target_options
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def diagnose_command(specs: tuple[str, ...], cluster: tuple[str, ...], logs: str | None, collect: bool,
+                     overlays: tuple[str, ...], environment: str | None, operation_names: str | None,
+                     fluid_version: str | None, namespace: str | None, allow_read: tuple[str, ...],
+                     gitops: str | None, fmt: str) -> int:
+    """Say what the cluster shows is wrong with what SPECS built, at the spec line to change.
+
+    Build's target options (-n, --env, -f, --fluid-version, --gitops) give the names the
+    cluster should hold. The dump is what this read-only command prints (the kinds the specs
+    build, plus pods, claims, volumes, daemonsets, statefulsets, jobs, events and nodes, in all
+    namespaces: fluid-system holds the CSI plugin; other namespaces are counted, not judged):
+
+    \b
+      kubectl get dataset.data.fluid.io,alluxioruntime.data.fluid.io,dataload.data.fluid.io,pods,\\
+        persistentvolumeclaims,persistentvolumes,daemonsets.apps,statefulsets.apps,jobs.batch,events,nodes \\
+        --all-namespaces -o json > dump.json
+
+    (--collect runs exactly that, with the kinds of these specs.) Exit 0 when nothing is wrong,
+    1 otherwise. Secret values in the dump or the logs are never printed.
+    """
+    from .commands.build import TargetArgs
+    from .diagnosis.run import DiagnoseArgs, execute
+
+    if not specs and not overlays:
+        raise click.UsageError("give the spec(s) that built what runs (or -f overlays)")
+    if collect == bool(cluster):
+        raise click.UsageError("give the dump with --cluster DUMP, or --collect to run kubectl for it (not both)")
+    target = TargetArgs(fluid_version, namespace, allow_read, gitops, operation_names, environment)
+    return execute(DiagnoseArgs(specs, cluster, target.options(read_credentials=False), overlays,
+                                target.environment_name(), logs, collect, fmt))
+
+
 @main.command("import")
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @click.option("-o", "--output-dir", "output_dir", type=click.Path(file_okay=False),

@@ -31,6 +31,16 @@ SIGNATURES = {
     "Build": "(objects: 'list[dict[str, Any]]' = <factory>, diagnostics: 'list[Diagnostic]' = <factory>) -> None",
     "FluidgenError": "(diagnostics: 'Sequence[Diagnostic]') -> 'None'",
     "health": "(obj: 'Mapping[str, Any]') -> 'Health'",
+    # issue 40: fluidgen.diagnose and the values it returns
+    "diagnose": "(objects: 'Iterable[Mapping[str, Any]]', specs: 'SpecInput | Iterable[str | os.PathLike[str]]', *, "
+                "overlays: 'Iterable[str | os.PathLike[str]]' = (), fluid_version: 'str | None' = None, "
+                "namespace: 'str | None' = None, gitops: 'str | None' = None, "
+                "logs: 'Mapping[str, str] | None' = None) -> 'Diagnosis'",
+    "Finding": "(family: 'str', objects: 'tuple[str, ...]', evidence: 'str', cause: 'str', fix: 'str', "
+               "file: 'str | None' = None, line: 'int | None' = None, column: 'int | None' = None, "
+               "path: 'str | None' = None, outside: 'str | None' = None) -> None",
+    "Diagnosis": "(findings: 'list[Finding]' = <factory>, notes: 'list[str]' = <factory>, "
+                 "errors: 'list[str]' = <factory>) -> None",
     "readiness": "(kind: 'str') -> 'Readiness'",
     "Health": "(status: 'Status', message: 'str') -> None",
     "Readiness": "(kind: 'str', success_condition: 'str | None', failure_condition: 'str | None', "
@@ -39,8 +49,8 @@ SIGNATURES = {
 
 
 def test_public_names_and_signatures() -> None:
-    assert fluidgen.__all__ == ["Build", "Diagnostic", "FluidgenError", "Health", "Readiness", "__version__", "build",
-                                "health", "readiness", "validate"]
+    assert fluidgen.__all__ == ["Build", "Diagnosis", "Diagnostic", "Finding", "FluidgenError", "Health", "Readiness",
+                                "__version__", "build", "diagnose", "health", "readiness", "validate"]
     for name, signature in SIGNATURES.items():
         assert str(inspect.signature(getattr(fluidgen, name))) == signature, name
     members = {*dir(fluidgen.Build), *(f.name for f in dataclasses.fields(fluidgen.Build))}

@@ -36,7 +36,7 @@ from ..lower import mounts, runtime
 from ..lower.dataflow import lower_dataflow
 from ..lower.dataset import dataset, merge_secrets, secret
 from ..lower.workloads import lower_workloads, submitter_rbac
-from ..model.context import BuiltDataset, Context, Where
+from ..model.context import BuiltDataset, Context, Origins, Where
 from ..spec.spec import Spec, is_spec, near_miss, parse_spec
 from . import project
 from .helm import values
@@ -55,6 +55,9 @@ class CompileResult:
     # (kind, namespace, name) of each built object -> the Fluid version its spec was built for
     # (its fluid:, else the setting): `plan` and `diff` judge its edits at that version
     built_for: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    # id(generated object) -> where its fields came from and its spec (for `fluidgen diagnose`,
+    # which reports what the cluster shows at the spec line that made the field)
+    traced: dict[int, tuple[Origins, Document]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -64,6 +67,20 @@ class CompileResult:
     def flux(self) -> bool:
         return "flux" in self.gitops
 
+    def locate(self, obj: Manifest, path: tuple[str | int, ...]) -> Where | None:
+        """The spec (or profile) place the field at `path` of the generated `obj` came from, as
+        the self-check and the lint rules report it; None for an object no spec generated."""
+        traced = self.traced.get(id(obj))
+        if traced is None:
+            return None
+        origins, doc = traced
+        return origins.locate(obj, path) or (doc.file, 1, 1, ())
+
+    def spec_of(self, obj: Manifest) -> Document | None:
+        """The spec document that generated `obj` (None: not generated here)."""
+        traced = self.traced.get(id(obj))
+        return traced[1] if traced is not None else None
+
 
 def gitops_mode(spec: Any, options: Options) -> str:
     """A spec's own gitops: wins over the setting (flag, environment, project environment)."""
@@ -72,10 +89,12 @@ def gitops_mode(spec: Any, options: Options) -> str:
 
 
 def compile_document(doc: Document, options: Options, reader: Reader | None = None,
-                     datasets: Mapping[tuple[str, str], BuiltDataset] | None = None
+                     datasets: Mapping[tuple[str, str], BuiltDataset] | None = None,
+                     traced: dict[int, tuple[Origins, Document]] | None = None
                      ) -> tuple[list[Manifest], list[Diagnostic]]:
     """One spec's objects and diagnostics; `datasets`: the Datasets the run built already, which a
-    dataset:// reference of this spec may name."""
+    dataset:// reference of this spec may name; with `traced`, also where each object's fields
+    came from."""
     spec = parse_spec(doc)
     mode = gitops_mode(doc.data, options)
     ctx = _context(spec, doc, options, reader, mode)
@@ -89,6 +108,8 @@ def compile_document(doc: Document, options: Options, reader: Reader | None = No
     ctx.diagnostics += _generated_twice(ctx, objects)
     _record_waivers(ctx, objects, spec.lint.ignore)
     _for_gitops(mode, objects)
+    if traced is not None:
+        traced.update({id(o): (ctx.origins, doc) for o in objects})
     ctx.diagnostics += without_consequences(self_check(ctx, objects), ctx.diagnostics)
     if options.lint:
         ignore = set(spec.lint.ignore) | options.ignore
@@ -476,7 +497,7 @@ def _compile_all(docs: list[Document], options: Options, result: CompileResult, 
             said[at] = [_not_a_spec(doc)]
             continue
         try:
-            objects, diags = compile_document(doc, options, reader, built)
+            objects, diags = compile_document(doc, options, reader, built, result.traced)
         except FluidgenError as exc:
             said[at] = exc.diagnostics
             continue
