@@ -402,7 +402,7 @@ metadata: {name: unzip, namespace: ml}
 spec:
   dataset: {name: mnist, namespace: ml, mountPath: /data}
   processor:
-    script: {image: busybox, command: [sh], source: "cd /data && unzip raw.zip\\n"}
+    script: {image: busybox, imageTag: "1.36", command: [sh], source: "cd /data && unzip raw.zip\\n"}
   runAfter: {kind: DataMigrate, name: fetch, namespace: ml}
 ---
 apiVersion: data.fluid.io/v1alpha1
