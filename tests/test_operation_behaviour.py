@@ -146,3 +146,19 @@ def test_a_backup_to_a_claim_without_a_name_is_an_error(tmp_path: Path) -> None:
     result = _build(tmp_path, "alluxio", "  - backup: {path: 'pvc:///backups/'}\n")
     assert result.code == 1 and "empty claim" in _says(result, "error", "dataflow[0].backup.path", "backupPath")
     _quiet(_build(tmp_path, "alluxio", "  - backup: {path: 'pvc://claim/backups/'}\n"), "backupPath")
+
+
+def test_importing_a_script_processor_without_a_tag_says_why_it_fails(tmp_path: Path) -> None:
+    """A Fluid DataProcess whose script has no imageTag runs image "busybox:" (processor_types.go
+    TransformDataProcessValues): import reproduces it only through an override that drops the tag,
+    and the build refuses that with the reason (main imported it as an exact round trip)."""
+    (tmp_path / "p.yaml").write_text(
+        "apiVersion: data.fluid.io/v1alpha1\nkind: Dataset\nmetadata: {name: d, namespace: ns}\n"
+        "spec: {mounts: [{mountPoint: 'https://example.com/data/', name: d}]}\n---\n"
+        "apiVersion: data.fluid.io/v1alpha1\nkind: AlluxioRuntime\nmetadata: {name: d, namespace: ns}\n"
+        "spec: {replicas: 1, tieredstore: {levels: [{mediumtype: MEM, path: /dev/shm, quota: 1Gi}]}}\n---\n"
+        "apiVersion: data.fluid.io/v1alpha1\nkind: DataProcess\nmetadata: {name: p, namespace: ns}\n"
+        "spec: {dataset: {name: d, namespace: ns, mountPath: /data},\n"
+        "       processor: {script: {image: busybox, command: [sh], source: ls}}}\n")
+    got = run_cli("import", str(tmp_path / "p.yaml"))
+    assert got.code == 1 and "InvalidImageName" in got.err, got.err

@@ -202,8 +202,8 @@ _NOT_ONCE = (("policy", "Cron|OnEvent"),)
 # runAfter.affinityStrategy is carried out by fluidapp's DataOpJob controller, which runs only with
 # the Alpha feature gate DataflowAffinity, off by default (the chart passes DataflowAffinity=false);
 # without it the preceding operation's status has no nodeAffinity and nothing is injected.
-_GATE = (source("pkg/dataflow/features.go", "DataflowAffinity",
-                note="cmd/fluidapp/app/fluidapp.go starts the DataOpJob controller only with this gate"),
+_GATE = (source("pkg/dataflow/features.go", "DataflowAffinity"),
+         source("cmd/fluidapp/app/fluidapp.go", "DataflowAffinity"),
          source("pkg/dataflow/helper.go", "GenerateNodeAffinity"),
          source("charts/fluid/fluid/values.yaml", "featureGates"))
 GATED_AFFINITY = ("takes effect only when Fluid's fluidapp controller runs with --feature-gates=DataflowAffinity=true; "
