@@ -10,7 +10,6 @@ import os
 import shutil
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -85,20 +84,20 @@ def test_rendered_hook_detects_drift(hook_repo: Path, project: Path) -> None:
     assert stale.returncode == 1 and "+  replicas: 8" in stale.stdout
 
 
-def test_readme_snippet_runs_as_written(hook_repo: Path, tmp_path: Path) -> None:
-    """The README's pre-commit block, with only its one URL filled in and the tag it tells the
-    reader to create: both hooks pass on a project laid out as its args say."""
+def test_readme_remote_form_runs_with_a_pinned_commit(hook_repo: Path, tmp_path: Path) -> None:
+    """README's other form (the verbatim `repo: local` block runs in tests/test_new_user_round_two.py):
+    pre-commit installs fluidgen itself from the repository, `rev:` a full commit id, the hooks as
+    README's sentence lists them; only the URL is the reader's. Both hooks pass."""
     import re
 
     import yaml
 
-    readme = (ROOT / "README.md").read_text()
-    block = next(b for b in re.findall(r"```yaml\n(.*?)```", readme, re.S) if "fluidgen-rendered" in b)
-    snippet = yaml.safe_load(textwrap.dedent(block))
-    repo = snippet["repos"][0]
-    rev = repo["rev"]
-    assert _run(["git", "tag", "-f", rev], hook_repo, tmp_path).returncode == 0  # as the README says
-    repo["repo"] = str(hook_repo)  # the one thing the reader fills in: their repository's URL
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    said = re.search(r"pin `rev:` to a full commit id .*?with `hooks: (\[.*?\])`", readme)
+    assert said is not None, "README's sentence on the remote form moved: follow it here"
+    rev = _run(["git", "rev-parse", "HEAD"], hook_repo, tmp_path).stdout.strip()
+    assert re.fullmatch(r"[0-9a-f]{40}", rev)
+    snippet = {"repos": [{"repo": str(hook_repo), "rev": rev, "hooks": yaml.safe_load(said.group(1))}]}
     project = tmp_path / "project"
     (project / "specs").mkdir(parents=True)
     spec = yaml.safe_load((EXAMPLES / "jindo-imagenet-oss.yaml").read_text())
