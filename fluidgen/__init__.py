@@ -2,7 +2,7 @@
 
 The folders are the floors, lowest first; a module imports only from its own folder and the
 folders below it, and no import (module-level or inside a function) closes a circle
-(pyproject.toml's import-linter contracts state the order once; tests/test_architecture.py runs
+(pyproject.toml's import-linter contracts state the order once; tests/features/test_architecture.py runs
 them):
 
 1. base/: diagnostics, merge, quantity, names, versions, emit, manifest (safe reads of parsed

@@ -98,7 +98,7 @@ def update_golden(request: pytest.FixtureRequest) -> bool:
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     if session.config.getoption("--update-golden"):
-        from .golden import fold_versions
+        from tests.harness.golden import fold_versions
 
         fold_versions()
 

@@ -13,9 +13,8 @@ import pytest
 import yaml
 
 import fluidgen
-
-from .conftest import EXAMPLES, ROOT, run_cli
-from .golden import GOLDEN, args, params
+from tests.conftest import EXAMPLES, ROOT, run_cli
+from tests.harness.golden import GOLDEN, args, params
 
 # Changing a line here changes the public API: do it deliberately (README "Python API").
 SIGNATURES = {

@@ -9,7 +9,7 @@ Every Fluid fact in the engine modules and fluid/ carries one, next to the fact:
 A value and its sources travel together as a `Fact`; a function that computes a fact is
 marked `@decided_by(source(...))`; a record of facts (a frozen dataclass)
 names the source of each field it sets in its `sources` mapping, and `unsourced` lists the
-fields that lack one (tests/test_fluid_sources.py fails on any). Toolkit floor: imports only
+fields that lack one (tests/base/test_fluidsource.py fails on any). Toolkit floor: imports only
 versions.py.
 """
 

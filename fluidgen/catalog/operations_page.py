@@ -1,6 +1,6 @@
 """docs/data-operations.md: the data operations' field matrix (fluid/operations.py CELLS) as a
 page, with how many cells each operation has per engine and version (a test fails when the
-committed page is stale: tests/test_operation_cells.py)."""
+committed page is stale: tests/fluid/test_operations.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from ..engines.engine_table import ENGINES
 from ..fluid.operations import CELLS, EVERY_ENGINE, KINDS, RENDERED, VERDICTS, Cell
 
 GENERATED = ("<!-- Generated from fluidgen/fluid/operations.py by fluidgen/catalog/operations_page.py; "
-             "regenerate: pytest tests/test_operation_cells.py --update-golden -->")
+             "regenerate: pytest tests/fluid/test_operations.py --update-golden -->")
 
 
 def engines_running(kind: str, version: str) -> list[str]:

@@ -1,7 +1,7 @@
 """docs/runtime-fields.md, made from the engines' runtime-fields cells (fluidgen/fluid/fields.py, each
 engine module's FIELDS): what each engine's Fluid does with the runtime and Dataset fields, per version,
-one sourced row per cell. tests/test_runtime_fields.py fails when the page is stale (regenerate with
-`python -m pytest tests/test_runtime_fields.py --update-golden`)."""
+one sourced row per cell. tests/catalog/test_runtime_fields.py fails when the page is stale (regenerate with
+`python -m pytest tests/catalog/test_runtime_fields.py --update-golden`)."""
 
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ HEADER = """\
 # What each engine's Fluid does with the runtime and Dataset fields
 
 <!-- Generated from the engines' runtime-fields cells (fluidgen/fluid/fields.py; each engine module's
-FIELDS). Do not edit: run `python -m pytest tests/test_runtime_fields.py --update-golden`. -->
+FIELDS). Do not edit: run `python -m pytest tests/catalog/test_runtime_fields.py --update-golden`. -->
 
 The Fluid CRDs share their shapes across engines, so the API server accepts fields an engine never
 reads, reads under another name, or applies only on a condition. Each row is one cell: a field, the
 Fluid versions it holds for, what the engine's Fluid does with it, and the code that decides it
-(tests/test_runtime_fields.py checks each against Fluid's source). fluidgen follows the cells: a spec
+(tests/catalog/test_runtime_fields.py checks each against Fluid's source). fluidgen follows the cells: a spec
 key never writes an ignored field and is refused when all its fields are ignored or its value misses a
 condition; lint reports fields set where Fluid does not apply them (FG140 for the runtime, FG141 for
 the Dataset); FG110 counts what Fluid adds to a limit; every bundled profile sets only applied fields.

@@ -9,7 +9,7 @@ os" that is no global; GetHealthScript opens the rest only with
 resource.customizations.useOpenLibs.<group_kind>, which fluidgen never writes): no string,
 math, os, io, debug or coroutine library and no string methods. So the scripts call base
 functions only (ipairs, type, tostring) and name every field path as a literal list of keys.
-tests/argocd_lua.py runs them in such a sandbox. The Lua scripts are rendered
+tests/harness/argocd_lua.py runs them in such a sandbox. The Lua scripts are rendered
 from the one health table (fluidgen/catalog/healthcheck.py: a family of rules per status shape), which
 the Flux CEL expressions and `fluidgen.health` also come from. Which kind gets which family
 follows from the kind table; Argo CD has its own check for batch/v1 Job. Test cases for every

@@ -2,7 +2,7 @@
 
 Each text `fluidgen diagnose` looks for in a cluster dump (an event reason, a condition, a
 container state, a message, a log line) is one `Said` here, with where it is written: a Fluid
-source (fluidsource.source: file, function, versions; tests/test_fluid_sources.py checks the file
+source (fluidsource.source: file, function, versions; tests/base/test_fluidsource.py checks the file
 and the name at every version it claims) or, outside Fluid, the project, file and name that
 write it (`Elsewhere`; read at the revision named). The failure families (`FAMILIES`) name the
 evidence they read and their sources; docs and the report's table are rendered from them.
@@ -163,7 +163,7 @@ class Family:
     name: str
     evidence: str  # what it reads in the dump
     says: tuple[Said, ...]
-    tests: str  # the tests that build a dump of this family (tests/test_diagnose.py)
+    tests: str  # the tests that build a dump of this family (tests/diagnosis/test_run.py)
 
     def sources(self) -> list[str]:
         return sorted({cite(s) for said in self.says for s in said.sources})
@@ -207,7 +207,7 @@ FAMILIES: tuple[Family, ...] = (
 def table() -> str:
     """The families as a Markdown table."""
     rows = ["| family | evidence it reads | sources | tests |", "| --- | --- | --- | --- |"]
-    rows += [f"| {f.name} | {f.evidence} | {'; '.join(f.sources())} | tests/test_diagnose.py {f.tests} |"
+    rows += [f"| {f.name} | {f.evidence} | {'; '.join(f.sources())} | tests/diagnosis/test_run.py {f.tests} |"
              for f in FAMILIES]
     return "\n".join(rows) + "\n"
 

@@ -4,7 +4,7 @@ Fluid's CRDs share their shapes across engines, so a field the API server accept
 engine never reads, reads under another name, or reads only under a condition. Each engine module
 states, per field and Fluid version, what its Fluid does with it: one `FieldRead` (a cell of
 docs/runtime-fields.md) with the source that decides it. Lowering, lint, `explain`, the profiles'
-test and the page read the cells through `Fields.cell`; tests/test_runtime_fields.py checks every
+test and the page read the cells through `Fields.cell`; tests/catalog/test_runtime_fields.py checks every
 cell against Fluid's code (a read field is read by the function cited, an ignored one by no code of
 the engine), so a changed cell fails there. Toolkit floor: imports base only.
 """

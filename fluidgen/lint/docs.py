@@ -1,6 +1,6 @@
 """The rules' documentation, made from the rule units: the table `fluidgen lint --rules`
 prints, the same as JSON, and the page docs/rules.md (a test fails when that page is stale;
-regenerate it with `python -m pytest tests/test_rules_doc.py --update-golden`)."""
+regenerate it with `python -m pytest tests/lint/test_docs.py --update-golden`)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ PAGE_HEADER = """\
 # fluidgen lint rules
 
 <!-- Generated from the rule units (fluidgen/base/rules.py; the rules live in fluidgen/lint/ and the
-engine modules). Do not edit: run `python -m pytest tests/test_rules_doc.py --update-golden`. -->
+engine modules). Do not edit: run `python -m pytest tests/lint/test_docs.py --update-golden`. -->
 
 The rules run on every `fluidgen build` (each finding reported at the spec value it came from)
 and on hand-written manifests with `fluidgen lint` (or `fluidgen validate --lint`).

@@ -17,9 +17,8 @@ from fluidgen.base import versions
 from fluidgen.base.structural.validate import Validator
 from fluidgen.catalog import schemas
 from fluidgen.fluid.common import GROUP_VERSION
-
-from ..conftest import RESULTS
-from ..differential import Generator
+from tests.conftest import RESULTS
+from tests.harness.differential import Generator
 
 INTERNAL = {"AdvancedStatefulSet"}  # workload.fluid.io, Fluid's own; no user writes it
 KEYWORDS = ("enum", "pattern", "minLength", "maxLength", "minimum", "maximum", "minItems", "maxItems", "format")

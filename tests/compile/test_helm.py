@@ -5,10 +5,9 @@ from __future__ import annotations
 import yaml
 
 from fluidgen.compile.helm import DATA_REPLICAS_PROPERTY
-
-from ..conftest import EXAMPLES, run_cli
-from ..golden import ok_outputs
-from ..test_examples import CREDS, reference
+from tests.conftest import EXAMPLES, run_cli
+from tests.features.test_examples import CREDS, reference
+from tests.harness.golden import ok_outputs
 
 # Top-level keys of the upstream chart's values.yaml (ecosystem notes, chart 0.6.x).
 CHART_KEYS = {"fullnameOverride", "image", "imageTag", "imagePullPolicy", "user", "group", "fsGroup",

@@ -7,7 +7,7 @@ file under samples/ that holds a data.fluid.io object becomes one case file: the
 objects of that source plus the Secrets, PersistentVolumes and claims beside them, headed by
 the source path it came from. Blocks that are not YAML (shell sessions, elided values) are
 listed and skipped; a source whose objects equal an earlier one's (the Chinese twin of an
-English page) is kept once. The cases are test data for `fluidgen import` (tests/test_import.py).
+English page) is kept once. The cases are test data for `fluidgen import` (tests/importer/test_run.py).
 """
 
 from __future__ import annotations

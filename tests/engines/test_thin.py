@@ -7,7 +7,7 @@ from typing import Any
 
 import yaml
 
-from ..conftest import run_cli
+from tests.conftest import run_cli
 
 SPEC = """\
 apiVersion: fluidgen.io/v1alpha1

@@ -16,8 +16,7 @@ from hypothesis import strategies as st
 
 from fluidgen.base.emit import scalar
 from fluidgen.io.cache import b64_scalar, cacheable_argv
-
-from ..conftest import EXAMPLES, Run, run_process
+from tests.conftest import EXAMPLES, Run, run_process
 
 
 class Tool:

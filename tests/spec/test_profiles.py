@@ -9,8 +9,7 @@ from fluidgen.base.diagnostics import FluidgenError
 from fluidgen.base.versions import NAMES as FLUID_VERSIONS
 from fluidgen.engines.engine_table import ENGINES
 from fluidgen.spec import profiles
-
-from ..conftest import run_cli
+from tests.conftest import run_cli
 
 BUNDLED = profiles.bundled_names()
 
@@ -75,7 +74,7 @@ def _golden_runtimes() -> set[tuple[str, str | None, str]]:
     """(engine, profile, Fluid version) of every golden case written as a spec."""
     import yaml
 
-    from ..golden import GOLDEN, case_versions
+    from tests.harness.golden import GOLDEN, case_versions
 
     out = set()
     for case in sorted((GOLDEN / "ok").iterdir()):

@@ -11,8 +11,7 @@ import pytest
 import yaml
 
 from fluidgen.spec.specschema import spec_schema_text
-
-from ..conftest import EXAMPLES, ROOT, run_cli
+from tests.conftest import EXAMPLES, ROOT, run_cli
 
 SCHEMA_FILE = ROOT / "schemas" / "fluidgen-spec.v1alpha1.json"
 

@@ -1,0 +1,246 @@
+"""Lint rules against Fluid's code (issue 23): each test names the Fluid source that decides it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fluidgen.engines.alluxio import JNI_FUSE_DEFAULT, MOUNT_CONFIG_STORAGE
+from tests.conftest import run_cli
+from tests.harness.fluid_src import tree
+from tests.lint.test_lint import dataset, runtime
+
+ENCRYPT = "{{name: {n}, valueFrom: {{secretKeyRef: {{name: s, key: {k}}}}}}}"
+
+
+def _lint(tmp_path: Path, *docs: str) -> str:
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text("---\n".join(docs))
+    return run_cli("lint", str(manifest)).err
+
+
+def test_alluxio_reads_every_credential_name(tmp_path: Path) -> None:
+    """pkg/ddc/alluxio/ufs_internal.go genUFSMountOptions passes every option and encryptOption name to
+    `alluxio fs mount`: FG118 refused Alluxio's canonical s3a.accessKeyId/s3a.secretKey."""
+    encrypt = ", ".join(ENCRYPT.format(n=n, k=n) for n in ("s3a.accessKeyId", "s3a.secretKey"))
+    err = _lint(tmp_path, dataset(mounts=f'[{{mountPoint: "s3://b/p", name: d, encryptOptions: [{encrypt}]}}]'),
+                runtime())
+    assert "[FG118]" not in err, err
+
+
+def test_an_option_also_given_encrypted_is_a_warning_saying_which_wins(tmp_path: Path) -> None:
+    """Fluid's default ALLUXIO_MOUNT_CONFIG_STORAGE is configmap (alluxio/ufs.go IsMountWithConfigMap;
+    charts/fluid/fluid/values.yaml runtime.alluxio.mountConfigStorage), where genUFSMountOptions writes
+    the encryptOption over the option; only other storages fail the mount (genEncryptOptions)."""
+    assert MOUNT_CONFIG_STORAGE.value == "configmap"
+    for version in ("v1.0.8", "v1.1.0-dev"):
+        root = tree(version)
+        if root is not None:
+            assert "mountConfigStorage: configmap" in (root / "charts/fluid/fluid/values.yaml").read_text()
+    encrypt = ENCRYPT.format(n="fs.oss.accessKeyId", k="id")
+    err = _lint(tmp_path, dataset(mounts='[{mountPoint: "oss://b/p", name: d, options: {fs.oss.endpoint: e, '
+                                         f'fs.oss.accessKeyId: x}}, encryptOptions: [{encrypt}]}}]'), runtime())
+    line = next(x for x in err.splitlines() if "[FG123]" in x)
+    assert "warning [FG123]" in line and "the encryptOption wins silently" in line
+
+
+def test_kernel_cache_with_fluids_default_jni_fuse_is_fine(tmp_path: Path) -> None:
+    """alluxio/transform_optimization.go optimizeDefaultProperties sets alluxio.fuse.jnifuse.enabled
+    "true" unless the runtime sets it: FG108 warned about every kernel_cache."""
+    assert JNI_FUSE_DEFAULT.value == "true"
+    args = "fuse: {args: [fuse, --fuse-opts=kernel_cache]}"
+    assert "[FG108]" not in _lint(tmp_path, dataset(), runtime(spec=f"replicas: 1\n{args}"))
+    off = f"replicas: 1\nproperties: {{alluxio.fuse.jnifuse.enabled: 'false'}}\n{args}"
+    assert "[FG108]" in _lint(tmp_path, dataset(), runtime(spec=off))
+
+
+def test_jindo_reads_the_oss_endpoint_only_from_mount_options(tmp_path: Path) -> None:
+    """jindocache/transform.go transformMaster reads fs.oss.endpoint from the mount's options and
+    sharedOptions ("oss endpoint can not be null"); runtime properties do not count for Jindo."""
+    err = _lint(tmp_path, dataset(mounts='[{mountPoint: "oss://b/p/", name: d}]'),
+                runtime("JindoRuntime", "replicas: 1\nproperties: {fs.oss.endpoint: e}"))
+    assert 'needs option "fs.oss.endpoint"' in err, err
+    shared = dataset(mounts='[{mountPoint: "oss://b/p/", name: d}]').replace(
+        "mounts:", "sharedOptions: {fs.oss.endpoint: e}\n  mounts:")
+    assert 'needs option "fs.oss.endpoint"' not in _lint(tmp_path, shared, runtime("JindoRuntime"))
+    # Alluxio's site properties (the runtime's properties: transform.go transformCommonPart) do count
+    assert 'needs option "fs.oss.endpoint"' not in _lint(
+        tmp_path, dataset(mounts='[{mountPoint: "oss://b/p/", name: d}]'),
+        runtime(spec="replicas: 1\nproperties: {fs.oss.endpoint: e}"))
+
+
+def test_fg119_names_jindocache_defaults_not_root_ns(tmp_path: Path) -> None:
+    """Only the legacy pkg/ddc/jindo/transform.go adds -oroot_ns; jindocache (the default engine:
+    pkg/utils/jindo/jindo.go GetDefaultEngineImpl) replaces its per-access-mode defaults
+    (jindocache/transform.go transformFuseArg) when fuse.args are given."""
+    for version in ("v1.0.8", "v1.1.0-dev"):
+        root = tree(version)
+        if root is not None:
+            assert "root_ns" not in (root / "pkg/ddc/jindocache/transform.go").read_text()
+            assert not (root / "pkg/ddc/jindocache/transform_fuse.go").exists()
+    err = _lint(tmp_path, dataset(mounts='[{mountPoint: "oss://b/p/", name: d, path: /data, '
+                                         'options: {fs.oss.endpoint: e}}]'),
+                runtime("JindoRuntime", "replicas: 1\nfuse: {args: [-okernel_cache, -oro]}"))
+    line = next(x for x in err.splitlines() if "[FG119]" in x)
+    assert "root_ns" not in line and "-oattr_timeout=7200" in line and "-onegative_timeout=7200" in line
+    full = "[-okernel_cache, -oro, -oattr_timeout=7200, -oentry_timeout=7200, -onegative_timeout=7200]"
+    assert "[FG119]" not in _lint(tmp_path, dataset(mounts='[{mountPoint: "oss://b/p/", name: d, '
+                                                           'options: {fs.oss.endpoint: e}}]'),
+                                  runtime("JindoRuntime", f"replicas: 1\nfuse: {{args: {full}}}"))
+
+
+SPEC = """\
+apiVersion: fluidgen.io/v1alpha1
+kind: CachedDataset
+metadata: {name: d, namespace: ns}
+source: [{uri: "https://example.com/data/"}]
+runtime: {engine: alluxio}
+dataflow:
+"""
+
+
+def test_policy_on_event_is_refused(tmp_path: Path) -> None:
+    """No operation chart renders anything for OnEvent (charts/fluid-dataloader/*/templates/job.yaml: ""
+    or once; cronjob.yaml: cron), at either version; the spec accepted it and the step never ran."""
+    for version in ("v1.0.8", "v1.1.0-dev"):
+        root = tree(version)
+        if root is not None:
+            for chart in (root / "charts").glob("fluid-data*/**/templates/*.yaml"):
+                assert "onevent" not in chart.read_text().lower(), chart
+    spec = tmp_path / "s.yaml"
+    spec.write_text(SPEC + "  - load: {paths: [/], policy: OnEvent}\n")
+    result = run_cli("build", str(spec))
+    assert result.code == 1 and "policy OnEvent never runs on Fluid" in result.err, result.err
+    spec.write_text(SPEC + "  - load: {paths: [/], policy: Cron, schedule: '0 * * * *'}\n")
+    assert run_cli("build", str(spec)).code == 0
+
+
+def test_affinity_strategy_warns_about_its_feature_gate(tmp_path: Path) -> None:
+    """pkg/dataflow/features.go: DataflowAffinity is Alpha, default false (chart: DataflowAffinity=false);
+    cmd/fluidapp/app/fluidapp.go runs the DataOpJob controller only with it, and without it
+    dataflow/helper.go GenerateNodeAffinity finds no injected labels, so nothing is placed."""
+    spec = tmp_path / "s.yaml"
+    spec.write_text(SPEC + "  - load: {paths: [/]}\n  - process: {mountPath: /data, image: busybox, script: 'ls',\n"
+                           "    }\n    affinityStrategy: {policy: Require}\n")
+    result = run_cli("build", str(spec))
+    assert result.code == 0, result.err
+    assert "warning" in result.err and "--feature-gates=DataflowAffinity=true" in result.err
+
+
+def test_v108_jindo_mounts_one_secret(tmp_path: Path) -> None:
+    """v1.0.8 jindocache/transform.go transformMaster keeps one value.Secret (the last encryptOption's)
+    and one key per credential name; master projects OSS credentials per bucket."""
+    root = tree("v1.0.8")
+    if root is not None:
+        text = (root / "pkg/ddc/jindocache/transform.go").read_text()
+        assert "value.Secret = secretKeyRef.Name" in text
+    one = ('[{mountPoint: "oss://a/", name: a, options: {fs.oss.endpoint: e}, encryptOptions: [' +
+           ENCRYPT.format(n="fs.oss.accessKeyId", k="id") + ']}, {mountPoint: "oss://b/", name: b, options: '
+           '{fs.oss.endpoint: e}, encryptOptions: [' + ENCRYPT.format(n="fs.oss.accessKeyId", k="id") + ']}]')
+    assert "[FG135]" not in _lint(tmp_path, dataset(mounts=one), runtime("JindoRuntime"))
+    other = one.replace("key: id}}}]}]", "key: id2}}}]}]")
+    assert "[FG135]" in _lint(tmp_path, dataset(mounts=other), runtime("JindoRuntime"))
+
+
+def test_every_storage_fact_names_the_fluid_code_that_reads_it() -> None:
+    """FG118's facts (the credential names and options each engine reads per scheme) carry their
+    FluidSource; tests/base/test_fluidsource.py checks each exists in Fluid's tree."""
+    from fluidgen.engines.engine_table import ENGINES
+
+    missing = [f"{e.name}:{scheme}" for e in ENGINES.values()
+               for table in (e.mounts.storage, e.mounts.migrate_storage) for scheme, facts in table.items()
+               if facts.source is None]
+    assert not missing, missing
+
+
+JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata: {name: check, namespace: default}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: check
+          image: busybox
+          command: [/bin/sh]
+          args:
+            - -c
+            - |
+              value_a="$(cat /data/a 2>/dev/null || true)"
+              echo "bucket-a: ${value_a:-<empty>} ${value_b-<unset>} ${value_c:+<set>}" >&2
+              %s
+"""
+
+
+def test_fg102_leaves_a_shell_expansion_default_in_a_container_script_alone(tmp_path: Path) -> None:
+    """Issue 42 (9): the word of ${v:-<empty>} in a container's shell script is the script's own
+    text (POSIX 2.6.2), as in Fluid's test/gha-e2e/jindo/multi-oss-job.yaml at master, which its
+    end-to-end CI applies to a real cluster. A <placeholder> anywhere else stays an error."""
+    ok = _lint(tmp_path, JOB % "exit 1")
+    assert "FG102" not in ok, ok
+    left = _lint(tmp_path, JOB % "cp /data/a <bucket-name>")
+    assert "[FG102]" in left and "placeholder <bucket-name>" in left
+    option = _lint(tmp_path, dataset(mounts='[{mountPoint: "s3://b/", name: d, options: {region: '
+                                            '"${REGION:-<s3-bucket-region>}"}}]'), runtime())
+    assert "[FG102]" in option and "<s3-bucket-region>" in option  # a mount option is no shell script
+
+
+def test_fg102_reads_a_dataprocess_script_as_shell(tmp_path: Path) -> None:
+    process = """\
+apiVersion: data.fluid.io/v1alpha1
+kind: DataProcess
+metadata: {name: p, namespace: default}
+spec:
+  dataset: {name: demo, namespace: default}
+  processor:
+    script:
+      image: busybox
+      command: [bash]
+      source: |
+        echo "${OUT:-<none>}" %s
+"""
+    assert "FG102" not in _lint(tmp_path, process % "", dataset(), runtime())
+    assert "[FG102]" in _lint(tmp_path, process % "> <output-file>", dataset(), runtime())
+
+
+@pytest.mark.parametrize("kind", ["AlluxioRuntime", "GooseFSRuntime"])
+@pytest.mark.parametrize(("mounts", "flagged"), [
+    # issue 42 (2): a pvc:// (or local://) mount at "/" is a volume at /underFSStorage joined with "/",
+    # the root itself (pkg/utils/ufs_path_builder.go GenLocalStoragePath): honoured, alone or not
+    ('[{mountPoint: "pvc://imagenet", name: a, path: /}]', None),
+    ('[{mountPoint: "local:///mnt/data", name: a, path: /}]', None),
+    ('[{mountPoint: "pvc://imagenet", name: a, path: /}, {mountPoint: "oss://b/val/", name: v}]', None),
+    # the single object-store mount at "/" is the root (GenAlluxioUFSRootPath)
+    ('[{mountPoint: "oss://b/train/", name: t, path: /}]', None),
+    # one object-store mount at "/" of several: the root is /underFSStorage, mountUFS skips "/"
+    ('[{mountPoint: "oss://b/train/", name: t, path: /}, {mountPoint: "oss://b/val/", name: v}]', 0),
+    ('[{mountPoint: "pvc://imagenet", name: a}, {mountPoint: "oss://b/train/", name: t, path: /}]', 1),
+])
+def test_fg124_flags_only_an_object_store_mount_at_the_root_beside_others(
+        kind: str, mounts: str, flagged: int | None, tmp_path: Path) -> None:
+    err = run_cli("lint", "--fluid-version", "v1.0.8", *_files(tmp_path, dataset(mounts=mounts), runtime(kind))).err
+    lines = [x for x in err.splitlines() if "[FG124]" in x]
+    if flagged is None:
+        assert not lines, err
+    else:
+        assert len(lines) == 1 and f"spec.mounts[{flagged}].path" in lines[0] and kind in lines[0], err
+
+
+def test_fg124_speaks_for_the_alluxio_like_engines_only(tmp_path: Path) -> None:
+    """Jindo mounts every mount at its path, "/" included (jindocache/ufs_internal.go mountUFS):
+    no engine but Alluxio and GooseFS has the rule's root."""
+    from fluidgen.engines.engine_table import ENGINES
+
+    assert sorted(n for n, e in ENGINES.items() if e.mounts.alluxio_root) == ["alluxio", "goosefs"]
+    mounts = '[{mountPoint: "oss://b/train/", name: t, path: /}, {mountPoint: "oss://b/val/", name: v}]'
+    err = run_cli("lint", *_files(tmp_path, dataset(mounts=mounts), runtime("JindoRuntime"))).err
+    assert "FG124" not in err
+
+
+def _files(tmp_path: Path, *docs: str) -> list[str]:
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text("---\n".join(docs))
+    return [str(manifest)]
