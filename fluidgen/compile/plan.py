@@ -49,6 +49,7 @@ from ..fluid.jobkinds import WORKLOADS as JOB_KINDS
 from ..fluid.operations import OPERATIONS
 from ..fluid.sync import (
     APPLIED,
+    CONFIG_ONLY,
     FUSE_CONFIG,
     FUSE_ONLY,
     NO_MOUNT_SYNC,
@@ -74,7 +75,7 @@ MOVED = "moved"  # the same kind and name, in another namespace now
 KUBERNETES = "kubernetes"
 REFUSED = "refused"  # the API server refuses the update (fluid/updates.py)
 RECREATED = "recreated"  # ... and Flux re-creates the object (its force annotation)
-IGNORED = frozenset({RECREATE, SAME_PATH, RERUN, REFUSED, FUSE_ONLY})  # the edits plan fails on
+IGNORED = frozenset({RECREATE, SAME_PATH, RERUN, REFUSED, FUSE_ONLY, CONFIG_ONLY})  # the edits plan fails on
 
 WORKLOADS = {"master": "master StatefulSet", "worker": "worker StatefulSet", "fuse": "FUSE DaemonSet"}
 MEANING = {
@@ -88,6 +89,9 @@ MEANING = {
     RERUN: "ignored: the operation already ran; it runs again only under a new name",
     FUSE_ONLY: "the FUSE mount follows it as the {workload}'s pods are recreated, but the PersistentVolume and claim "
                "Fluid created keep the access modes they were made with, and pods mount the claim by those",
+    CONFIG_ONLY: "written to the FUSE config file (config.json) in the running FUSE pods, but the FUSE options Fluid "
+                 "gives the program (ro, in the {workload}'s MOUNT_OPTIONS) and the PersistentVolume and claim keep "
+                 "the access modes they were made with",
     RUNS: "a new operation: Fluid runs it",
     REMOVED: "removed",
     MOVED: "created in this namespace; the one in the old namespace stays until it is deleted (Argo CD prunes it)",
@@ -108,6 +112,8 @@ ADVICE = {
              "workloads[].nameHash: true gets a new name for each edit instead",
     FUSE_ONLY: "to apply it whole, delete the runtime and apply again (plan --allow-recreate accepts this); "
                "recreating only the FUSE pods leaves the FUSE mount and the claim disagreeing",
+    CONFIG_ONLY: "to apply it whole, delete the runtime and apply again (plan --allow-recreate accepts this); "
+                 "recreating only the FUSE pods keeps the old MOUNT_OPTIONS",
 }
 MOUNT_KEYS = ("mounts", "sharedOptions", "sharedEncryptOptions")
 

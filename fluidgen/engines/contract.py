@@ -25,6 +25,7 @@ from ..base.structural.dsl import Schema
 from ..fluid.fields import Fields
 from ..fluid.sync import (
     APPLIED,
+    CONFIG_ONLY,
     FUSE_CONFIG,
     FUSE_ONLY,
     NO_MOUNT_SYNC,
@@ -43,8 +44,8 @@ if TYPE_CHECKING:
 
     from ..model.specparts import CacheTier
 
-__all__ = ["APPLIED", "FUSE_CONFIG", "FUSE_ONLY", "NO_MOUNT_SYNC", "ON_RESTART", "RECREATE", "ROLLING", "Context",
-           "EditFact", "Engine", "ExtraKind", "MountSync", "SpecSection", "Storage", "edits", "scales"]
+__all__ = ["APPLIED", "CONFIG_ONLY", "FUSE_CONFIG", "FUSE_ONLY", "NO_MOUNT_SYNC", "ON_RESTART", "RECREATE", "ROLLING",
+           "Context", "EditFact", "Engine", "ExtraKind", "MountSync", "SpecSection", "Storage", "edits", "scales"]
 
 
 @dataclass(frozen=True)

@@ -55,9 +55,11 @@ from ..fluid.fields import (
 )
 from ..fluid.fluidbase import read_only_dataset
 from .contract import (
+    CONFIG_ONLY,
     FUSE_CONFIG,
     Context,
     Created,
+    EditFact,
     Edits,
     Engine,
     ExtraKind,
@@ -437,6 +439,17 @@ ENGINE = Engine(
         # updateFuseConfigOnChange, updateFusePod). Secrets are mounted into FUSE pods when they are
         # created (transform_config.go transformEncryptOptionsWithSecretVolumes).
         mounts=(MountSync("config", source("pkg/ddc/thin/ufs.go", "updateFuseConfigOnChange"), default=FUSE_CONFIG),),
+        # An accessModes edit: the same sync renders config.json's accessModes from the current Dataset
+        # (transformFuseConfig: ReadOnlyMany when none), so the running FUSE pods see the new modes in
+        # their config file. The ro option Fluid gives the FUSE program (parseFuseOptions, from the
+        # Dataset's modes) is the MOUNT_OPTIONS variable of the FUSE DaemonSet, rendered when the
+        # runtime is created and never again (transform_fuse.go transformFuse; SyncRuntime is empty), and
+        # the PersistentVolume and claim keep the modes they were created with
+        # (pkg/utils/dataset/volume/create.go CreatePersistentVolumeForRuntime).
+        dataset=(EditFact("accessModes", CONFIG_ONLY, source(_FUSE_CONFIG, "transformFuseConfig",
+                                                             note="config.json's accessModes follow the Dataset; "
+                                                                  "MOUNT_OPTIONS (parseFuseOptions) and the claim "
+                                                                  "do not"), "fuse"),),
     ),
     health=Health(
         # Without worker.enabled (fluidgen never sets it) Fluid runs FUSE only: the runtime is ready

@@ -27,6 +27,10 @@ SAME_PATH = "same-path"  # a mount edit at an unchanged namespace path: never re
 # a Dataset edit the FUSE mount command follows as the FUSE pods are recreated, while the
 # PersistentVolume and claim Fluid created keep what they were made with (access modes)
 FUSE_ONLY = "fuse-only"
+# a Dataset edit written to the FUSE config file in the running FUSE pods, while the FUSE options
+# Fluid hands the program (an environment variable of the FUSE DaemonSet, rendered once) and the
+# PersistentVolume and claim keep what they were made with (Thin's access modes)
+CONFIG_ONLY = "config-only"
 
 SYNC_SOURCE = source("pkg/ddc/base/syncs.go", "Sync")
 

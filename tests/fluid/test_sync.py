@@ -185,3 +185,26 @@ def test_a_juicefs_access_mode_edit_reaches_the_fuse_command_but_not_the_claim(
     alluxio = classify([_dataset([OSS]), _runtime("AlluxioRuntime")],
                        [_dataset([OSS], accessModes=after), _runtime("AlluxioRuntime")], version)
     assert [e.effect for e in alluxio] == ["recreate"]
+
+
+@pytest.mark.parametrize("version", ["v1.0.8", "v1.1.0-dev"])
+@pytest.mark.parametrize(("before", "after"), [([], ["ReadWriteMany"]), (["ReadWriteMany"], ["ReadOnlyMany"])])
+def test_a_thin_access_mode_edit_reaches_config_json_but_not_mount_options_or_the_claim(
+        version: str, before: list[str], after: list[str]) -> None:
+    """Issue 42 (Thin's access modes): each sync rewrites config.json from the current Dataset,
+    accessModes included (thin/ufs.go updateFuseConfigOnChange -> transform_config.go
+    transformFuseConfig, ReadOnlyMany when none), while the ro option Fluid gives the FUSE program
+    is the FUSE DaemonSet's MOUNT_OPTIONS, rendered once (transform_fuse.go parseFuseOptions;
+    SyncRuntime is empty), and the claim keeps its modes. It was called 'ignored until re-created'."""
+    runtime = _runtime("ThinRuntime", {"profileName": "p"})
+    mount = {"mountPoint": "minio://b/p", "name": "m"}
+    old = [_dataset([mount], **({"accessModes": before} if before else {})), runtime]
+    new = [_dataset([mount], accessModes=after), runtime]
+    edits = classify(old, new, version)
+    assert [(e.path, e.effect, e.workload) for e in edits] == [
+        ("spec.accessModes" if not before else "spec.accessModes[0]", "config-only", "fuse")]
+    line = edits[0].line()
+    assert "written to the FUSE config file (config.json) in the running FUSE pods" in line
+    assert "the FUSE DaemonSet's MOUNT_OPTIONS" in line
+    assert "delete the runtime and apply again (plan --allow-recreate accepts this)" in line
+    assert edits[0].ignored  # the FUSE options and the claim keep the old modes: plan fails
