@@ -35,6 +35,7 @@ from ..lint import IGNORE_ANNOTATION, ignore_annotation, lint_objects
 from ..lower import mounts, runtime
 from ..lower.dataflow import lower_dataflow
 from ..lower.dataset import dataset, merge_secrets, secret
+from ..lower.view import spec_view
 from ..lower.workloads import lower_workloads, submitter_rbac
 from ..model.context import BuiltDataset, Context, Origins, Where
 from ..spec.spec import Spec, is_spec, near_miss, parse_spec
@@ -139,8 +140,8 @@ def _context(spec: Spec, doc: Document, options: Options, reader: Reader | None,
     namespace = spec.metadata.namespace or options.namespace or "default"
     # A values file never carries credentials, so the Helm target does not read them.
     read = options.read_credentials and options.target == "fluid"
-    ctx = Context(spec, doc, version, namespace, options.env, reader or Reader(allow=options.allow_read), read,
-                  from_env=options.from_env, gitops=mode != "none", spec_validators=spec_validator)
+    ctx = Context(spec_view(spec), doc, version, namespace, options.env, reader or Reader(allow=options.allow_read),
+                  read, from_env=options.from_env, gitops=mode != "none", spec_validators=spec_validator)
     ctx.hash_names = ctx.gitops if options.hash_names is None else options.hash_names
     pinned = spec.metadata.namespace
     if pinned and options.namespace and options.namespace != pinned and options.namespace_from:

@@ -114,7 +114,7 @@ def classic_level(separator: str, t: CacheTier, mem_path: str | None = MEM_DEFAU
 def replicas(ctx: Context, engine: Engine) -> int | None:
     """Cache workers: the spec's, else the engine's default; `replicas: null` leaves it to Fluid."""
     r = ctx.spec.runtime
-    return r.replicas if "replicas" in r.model_fields_set else engine.lowering.default_replicas
+    return r.replicas if r.replicas_written else engine.lowering.default_replicas
 
 
 def classic_generate(ctx: Context, engine: Engine) -> Tree:

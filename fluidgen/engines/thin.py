@@ -162,9 +162,10 @@ def _check(ctx: Context) -> None:
             ctx.report(("runtime",), "engine thin needs a thin: section (profileName or fileSystemType), "
                                      "unless the source is a dataset:// reference", stage="check")
         return
-    ignored = [k for k in ("thin", "profile") if rt.section(k) is not None]
+    ignored = ["thin"] if rt.section("thin") is not None else []
+    ignored += ["profile"] if rt.profile is not None else []
     ignored += [k for k in ("cache", "overrides") if getattr(rt, k)]
-    ignored += ["replicas"] if "replicas" in rt.model_fields_set else []
+    ignored += ["replicas"] if rt.replicas_written else []
     for key in ignored:
         ctx.report(("runtime", key), "does not apply to a dataset:// reference: Fluid ignores the ThinRuntime "
                                      "spec of a reference dataset (the referenced dataset's runtime serves the "

@@ -17,8 +17,7 @@ from ..io.inputs import Reader
 from ..io.yamlreader import Document
 
 if TYPE_CHECKING:
-    from ..spec.spec import Spec
-    from .specparts import ObjectMeta
+    from .specview import Labelled, SpecView
 
 Where = tuple[str, int, int, PathT]  # file, line, column, and the spec key path (empty in profile files)
 
@@ -72,7 +71,7 @@ class BuiltDataset:
 
 @dataclass
 class Context:
-    spec: Spec
+    spec: SpecView  # what lowering and the engines read of the spec (not the Spec model above them)
     doc: Document
     version: str
     namespace: str
@@ -113,7 +112,7 @@ class Context:
                code: str = "") -> None:
         self.diagnostics.append(self.doc.diag(at, message, severity, stage=stage, code=code))
 
-    def metadata(self, name: str, namespaced: bool = True, own: ObjectMeta | None = None) -> Tree:
+    def metadata(self, name: str, namespaced: bool = True, own: Labelled | None = None) -> Tree:
         """Name, namespace, and the labels and annotations of every object, then the object's `own`."""
         meta: Tree = {"name": name}
         if namespaced:
@@ -126,7 +125,7 @@ class Context:
 
     def fluid_object(self, kind: str, name: str, spec: Tree, at: PathT = (),
                      namespaced: bool = True, top_level: bool = False,
-                     own: ObjectMeta | None = None) -> Tree:
+                     own: Labelled | None = None) -> Tree:
         """A Fluid object; a top-level kind (a cache runtime class) has its fields beside metadata."""
         head = {"apiVersion": GROUP_VERSION, "kind": kind, "metadata": self.metadata(name, namespaced, own)}
         obj = {**head, **spec} if top_level else {**head, "spec": spec}
