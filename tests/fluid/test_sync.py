@@ -208,3 +208,35 @@ def test_a_thin_access_mode_edit_reaches_config_json_but_not_mount_options_or_th
     assert "the FUSE DaemonSet's MOUNT_OPTIONS" in line
     assert "delete the runtime and apply again (plan --allow-recreate accepts this)" in line
     assert edits[0].ignored  # the FUSE options and the claim keep the old modes: plan fails
+
+
+SCALING = ("AlluxioRuntime", "JindoRuntime", "JuiceFSRuntime", "EFCRuntime", "VineyardRuntime")
+
+
+@pytest.mark.parametrize("version", ["v1.0.8", "v1.1.0-dev"])
+@pytest.mark.parametrize("kind", SCALING)
+def test_a_replicas_edit_scales_the_worker_statefulset(kind: str, version: str) -> None:
+    """pkg/ddc/{alluxio,jindocache,juicefs,efc,vineyard}/replicas.go SyncReplicas (both versions) hand the
+    worker StatefulSet to pkg/ctrl Helper.SyncReplicas, which scales it to spec.replicas: an edit that
+    plan applies in place, on the workers (thin's SyncReplicas returns nil: test_thin_replicas_...)."""
+    assert _runtime_edit(kind, "replicas", version, 1, 3) == (APPLIED, "worker")
+
+
+def test_goosefs_replicas_scale_the_workers_at_v1_0_8() -> None:
+    """pkg/ddc/goosefs/replicas.go SyncReplicas (v1.0.8; GooseFS is gone at master)."""
+    assert _runtime_edit("GooseFSRuntime", "replicas", "v1.0.8", 1, 3) == (APPLIED, "worker")
+
+
+@pytest.mark.parametrize("version", ["v1.0.8", "v1.1.0-dev"])
+@pytest.mark.parametrize("kind", ["EFCRuntime", "VineyardRuntime"])
+def test_a_runtime_that_never_updates_its_ufs_takes_no_mount_edit(kind: str, version: str) -> None:
+    """pkg/ddc/efc/ufs.go and pkg/ddc/vineyard/ufs.go ShouldUpdateUFS return nil (both versions), so
+    pkg/ddc/base/syncs.go Sync never calls UpdateOnUFSChange: a mount added or an option edited waits
+    for a re-created runtime, and plan says how to apply it."""
+    added = {"mountPoint": "oss://bucket/val/", "name": "val"}
+    edited = {**OSS, "options": {"fs.oss.endpoint": "e2"}}
+    edits = classify([_dataset([OSS]), _runtime(kind)], [_dataset([edited, added]), _runtime(kind)], version)
+    assert [(e.path, e.effect) for e in edits] == [('spec.mounts[0].options["fs.oss.endpoint"]', RECREATE),
+                                                   ("spec.mounts[1].mountPoint", RECREATE),
+                                                   ("spec.mounts[1].name", RECREATE)]
+    assert all(e.ignored and "delete the runtime and apply again" in e.line() for e in edits)
