@@ -14,6 +14,8 @@ import pytest
 from fluidgen.engines import engine_table
 from fluidgen.fluid import fluidbase
 from tests.features import test_fluid_fixtures as fixtures
+from tests.fluid import test_fluidbase
+from tests.fluid import test_sync as plan_sync
 
 
 def _engine(monkeypatch: pytest.MonkeyPatch, name: str, **parts: Any) -> None:
@@ -32,8 +34,8 @@ def _cases(kind: str) -> list[tuple[dict[str, Any], dict[str, Any], str]]:
 def _some_case_fails(kind: str) -> bool:
     """Whether a mined case of `kind`, or a test of the same fact's edges (EDGES), fails."""
     failed = False
-    check = fixtures.CHECKS[kind]
-    checks: list[Callable[[], None]] = [
+    check = fixtures.CHECKS.get(kind)  # a kind with edge tests only (no mined case) has no check
+    checks: list[Callable[[], None]] = [] if check is None else [
         (lambda g=given, e=expect, v=version: check(g, e, v)) for given, expect, version in _cases(kind)]
     for run in [*checks, *EDGES.get(kind, ())]:
         try:
@@ -46,6 +48,12 @@ def _some_case_fails(kind: str) -> bool:
 EDGES: dict[str, tuple[Callable[[], None], ...]] = {
     "mount-path": (fixtures.test_mount_path_edges,),
     "alluxio-root-ufs": (fixtures.test_alluxio_root_ufs_edges,),
+    # kinds found by the mutation runs (tests/mutation/README.md): edge tests only
+    "fastest-level": (fixtures.test_fastest_level_edges, test_fluidbase.test_hdd_is_a_medium_fluid_ranks),
+    "mount-delta": (fixtures.test_is_native_and_mount_delta_edges,
+                    test_fluidbase.test_a_remount_is_decided_by_the_mounts_path_not_its_name),
+    "replicas": tuple((lambda k=kind, v=version: plan_sync.test_a_replicas_edit_scales_the_worker_statefulset(k, v))
+                      for kind in plan_sync.SCALING for version in ("v1.0.8", "v1.1.0-dev")),
 }
 
 
@@ -64,6 +72,16 @@ MUTANTS: dict[str, tuple[str, Callable[[pytest.MonkeyPatch], None]]] = {
     "a second mount at / is the root": ("alluxio-root-ufs", lambda mp: mp.setattr(
         fluidbase, "alluxio_root_ufs", lambda mounts: (mounts[0][1], 0) if mounts and mounts[0][2] == "/"
         else (fluidbase.LOCAL_STORAGE_ROOT, None))),
+    # mutants of the full run (tests/mutation/README.md) that once survived it
+    "HDD is not a medium Fluid ranks": ("fastest-level", lambda mp: mp.setattr(
+        fluidbase, "MEDIUM_ORDER", ("MEM", "SSD", "XXHDDXX"))),
+    "a remount is keyed by the mount's name": ("mount-delta", lambda mp: mp.setattr(
+        fluidbase, "_remounted_paths", lambda mounts: [
+            fluidbase.mount_path(m.get("name"), None) for m in mounts
+            if isinstance(m, dict) and not fluidbase.is_native(m.get("mountPoint"))])),
+    "alluxio leaves a replicas edit to a re-created runtime": ("replicas", lambda mp: _engine(
+        mp, "alluxio", edits={"runtime": tuple(
+            f for f in engine_table.ENGINES["alluxio"].edits.runtime if f.prefix != "replicas")})),
 }
 
 
