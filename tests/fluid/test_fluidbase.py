@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import pytest
+
 from fluidgen.fluid import fluidbase
 
 
@@ -15,6 +17,13 @@ def test_a_quota_that_does_not_divide_is_cut_to_whole_bytes() -> None:
     assert fluidbase.tier_paths("/a,/b", "3") == [("/a", Decimal(1)), ("/b", Decimal(1))]
     third = 2**30 // 3  # 357913941
     assert fluidbase.tier_paths("/a,/b,/c", "1Gi") == [(p, Decimal(third)) for p in ("/a", "/b", "/c")]
+
+
+def test_a_level_without_quota_fails_with_fluids_own_words() -> None:
+    """convertToTieredstoreInfo: `fmt.Errorf("either quota or quotaList must be set")`, the whole message."""
+    with pytest.raises(fluidbase.TierError) as raised:
+        fluidbase.tier_paths("/a", None)
+    assert str(raised.value) == "either quota or quotaList must be set"
 
 
 def test_a_tier_path_loses_only_its_trailing_slashes() -> None:
