@@ -35,7 +35,7 @@ import pytest
 import yaml
 
 from fluidgen.base.quantity import to_bytes
-from fluidgen.fluid.updates import TRAINJOB_PATCH_PATHS, UPDATE_RULES
+from fluidgen.fluid.updates import TRAINJOB_PATCH_PATHS, UPDATE_RULES, fixed_when_written, refused
 from tests.conftest import EXAMPLES, SHARED, run_cli
 
 CRDS = SHARED / "kubeflow-crds"
@@ -277,3 +277,82 @@ def test_plan_says_an_operator_keeps_the_pods_it_made(tmp_path: Path) -> None:
     assert "applied by Kubernetes (the operator keeps the pods it made from the old template" in line
     *_, workers = _run(tmp_path, "argocd", *all_cases["PyTorchJob workers"])
     assert "PyTorchJob default/train spec.pytorchReplicaSpecs.Worker.replicas: applied by Kubernetes\n" in workers
+
+
+def _obj(kind: str, body: dict) -> dict:
+    return {"apiVersion": "v1", "kind": kind, "metadata": {"name": "x", "namespace": "ns"}, **body}
+
+
+_POD = {"spec": {"containers": [{"name": "main", "image": "busybox"}], "restartPolicy": "Never"}}
+_CLAIM = {"accessModes": ["ReadOnlyMany"], "storageClassName": "fluid", "resources": {"requests": {"storage": "2Gi"}}}
+_TRAINJOB = {"runtimeRef": {"name": "torch-distributed"}, "trainer": {"image": "busybox", "numNodes": 2},
+             "runtimePatches": [{"manager": "fluidgen.io/workloads"}]}
+# (kind, old body, new body, the paths the consumer refuses): edits of each kind fluidgen emits, each
+# refused or accepted by the source the module docstring above names for the kind.
+UPDATES: list[tuple[str, dict, dict, list[str]]] = [
+    ("Job", {"spec": {"template": _POD, "parallelism": 1}},
+     {"spec": {"template": {"spec": {**_POD["spec"], "containers": [{"name": "main", "image": "busybox:1.36"}]}},
+               "parallelism": 2}}, ["spec.template.spec.containers.0.image"]),
+    ("Job", {"spec": {"completions": 1, "backoffLimit": 0, "ttlSecondsAfterFinished": 60}},
+     {"spec": {"completions": 2, "backoffLimit": 3, "ttlSecondsAfterFinished": 30}}, ["spec.completions"]),
+    ("Job", {"metadata": {"labels": {"a": "1"}}, "spec": {"suspend": False}, "status": {"active": 1}},
+     {"metadata": {"labels": {"a": "2"}}, "spec": {"suspend": True}, "status": {"active": 0}}, []),
+    ("PersistentVolumeClaim", {"spec": _CLAIM},
+     {"spec": {**_CLAIM, "resources": {"requests": {"storage": "3Gi"}}, "volumeAttributesClassName": "fast"}}, []),
+    ("PersistentVolumeClaim", {"spec": _CLAIM},
+     {"spec": {**_CLAIM, "resources": {"requests": {"storage": "1Gi"}}}}, ["spec.resources.requests.storage"]),
+    ("PersistentVolumeClaim", {"spec": _CLAIM}, {"spec": {**_CLAIM, "resources": {"requests": {"storage": "2048Mi"}}}},
+     []),
+    ("PersistentVolumeClaim", {"spec": _CLAIM},
+     {"spec": {**_CLAIM, "accessModes": ["ReadOnlyMany", "ReadWriteMany"], "storageClassName": "other"}},
+     ["spec.accessModes.1", "spec.storageClassName"]),
+    ("PersistentVolume", {"spec": {"nfs": {"server": "a", "path": "/"}, "capacity": {"storage": "1Gi"},
+                                   "mountOptions": ["vers=3"]}},
+     {"spec": {"nfs": {"server": "b", "path": "/"}, "capacity": {"storage": "2Gi"}, "mountOptions": ["vers=4"]}},
+     ["spec.nfs.server"]),
+    ("PersistentVolume", {"spec": {"csi": {"driver": "fuse.csi.fluid.io", "volumeHandle": "h"}}},
+     {"spec": {"csi": {"driver": "fuse.csi.fluid.io", "volumeHandle": "h2"}}}, ["spec.csi.volumeHandle"]),
+    ("Secret", {"type": "Opaque", "data": {"k": "YQ=="}}, {"type": "kubernetes.io/basic-auth", "data": {"k": "Yg=="}},
+     ["type"]),
+    ("RoleBinding", {"roleRef": {"kind": "Role", "name": "a"}, "subjects": [{"kind": "ServiceAccount", "name": "s"}]},
+     {"roleRef": {"kind": "Role", "name": "b"}, "subjects": [{"kind": "ServiceAccount", "name": "t"}]},
+     ["roleRef.name"]),
+    ("TrainJob", {"spec": {**_TRAINJOB, "suspend": False}},
+     {"spec": {**_TRAINJOB, "suspend": True, "trainer": {"image": "busybox:1.36", "numNodes": 2},
+               "runtimePatches": [{"manager": "other"}]}},
+     ["spec.runtimePatches.0.manager", "spec.trainer.image"]),
+    ("PyTorchJob", {"spec": {"runPolicy": {"schedulingPolicy": {"queue": "a", "minAvailable": 1}},
+                             "pytorchReplicaSpecs": {"Worker": {"replicas": 1}}}},
+     {"spec": {"runPolicy": {"schedulingPolicy": {"queue": "b", "minAvailable": 2}},
+               "pytorchReplicaSpecs": {"Worker": {"replicas": 2}}}}, ["spec.runPolicy.schedulingPolicy.queue"]),
+    ("MPIJob", {"spec": {"slotsPerWorker": 1}}, {"spec": {"slotsPerWorker": 2}}, []),
+    ("ConfigMap", {"data": {"a": "1"}}, {"data": {"a": "2"}}, []),
+]
+
+
+@pytest.mark.parametrize(("kind", "old", "new", "expected"), UPDATES,
+                         ids=[f"{u[0]}-{i}" for i, u in enumerate(UPDATES)])
+def test_fluidgens_refused_paths_are_the_consumers(kind: str, old: dict, new: dict, expected: list[str]) -> None:
+    """fluidgen.fluid.updates.refused, the function plan reads, driven with single edits of each kind:
+    it refuses exactly the paths the consumer's rule (this harness, refused_by_consumer) refuses."""
+    got = sorted(".".join(str(p) for p in path) for path in refused(_obj(kind, old), _obj(kind, new)))
+    assert got == sorted(refused_by_consumer(consumer_rules(), _obj(kind, old), _obj(kind, new))) == expected
+
+
+@pytest.mark.parametrize(("kind", "body", "fixed"), [
+    ("Job", {"spec": {"template": _POD}}, True), ("Job", {"spec": {"parallelism": 1, "suspend": False}}, False),
+    ("PersistentVolumeClaim", {"spec": _CLAIM}, True),
+    ("PersistentVolumeClaim", {"spec": {"resources": {"requests": {"storage": "1Gi"}}}}, False),
+    ("Secret", {"type": "Opaque", "data": {"k": "YQ=="}}, True), ("Secret", {"data": {"k": "YQ=="}}, False),
+    ("TrainJob", {"spec": {"suspend": True}}, False), ("TrainJob", {"spec": _TRAINJOB}, True),
+    ("MPIJob", {"spec": {"slotsPerWorker": 1}}, False), ("ConfigMap", {"data": {"a": "1"}}, False)])
+def test_an_object_is_fixed_when_it_sets_a_field_the_consumer_refuses_to_change(kind: str, body: dict,
+                                                                                 fixed: bool) -> None:
+    """fluidgen.fluid.updates.fixed_when_written (what marks a Job for Flux's recreate): an object
+    setting a field under a rule's immutable path, not under its mutable one."""
+    rules = consumer_rules()
+    immutable, mutable = rules.get(kind, (set(), set()))
+    obj = _obj(kind, body)
+    leaves = [p for p, _ in _leaves({k: v for k, v in obj.items() if k not in ("apiVersion", "kind", "metadata")})]
+    consumer = any(any(_under(p, r) for r in immutable) and not any(_under(p, m) for m in mutable) for p in leaves)
+    assert fixed_when_written(obj) is consumer is fixed
