@@ -114,8 +114,10 @@ def refused_by_consumer(rules: dict[str, tuple[set[str], set[str]]], old: dict, 
     for path in sorted(was.keys() | now.keys()):
         if was.get(path) == now.get(path) or not any(_under(path, r) for r in immutable):
             continue
-        shrunk = path == ("spec", "resources", "requests", "storage") and path in was and path in now and \
-            to_bytes(json.loads(now[path])) < to_bytes(json.loads(was[path]))
+        # a claim's storage request may grow, never shrink (ValidatePersistentVolumeClaimUpdate), nor go:
+        # ValidatePersistentVolumeClaimSpec requires resources.requests[storage] ("Required value")
+        shrunk = path == ("spec", "resources", "requests", "storage") and path in was and (
+            path not in now or to_bytes(json.loads(now[path])) < to_bytes(json.loads(was[path])))
         if any(_under(path, m) for m in mutable) and not shrunk:
             continue
         out.append(".".join(path))
@@ -303,6 +305,8 @@ UPDATES: list[tuple[str, dict, dict, list[str]]] = [
      {"spec": {**_CLAIM, "resources": {"requests": {"storage": "1Gi"}}}}, ["spec.resources.requests.storage"]),
     ("PersistentVolumeClaim", {"spec": _CLAIM}, {"spec": {**_CLAIM, "resources": {"requests": {"storage": "2048Mi"}}}},
      []),
+    ("PersistentVolumeClaim", {"spec": _CLAIM}, {"spec": {**_CLAIM, "resources": {"requests": {"cpu": "1"}}}},
+     ["spec.resources.requests.storage"]),
     ("PersistentVolumeClaim", {"spec": _CLAIM},
      {"spec": {**_CLAIM, "accessModes": ["ReadOnlyMany", "ReadWriteMany"], "storageClassName": "other"}},
      ["spec.accessModes.1", "spec.storageClassName"]),
