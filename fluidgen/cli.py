@@ -395,9 +395,9 @@ class _EngineChoice(click.Choice[str]):
 
     @property
     def choices(self) -> tuple[str, ...]:  # type: ignore[override]
-        from .engines.engine_table import ENGINES
+        from .engines.engine_table import NAMES
 
-        return tuple(ENGINES)
+        return NAMES
 
 
 @main.command("init")

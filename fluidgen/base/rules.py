@@ -11,7 +11,7 @@ rest and the registry.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Set
 from dataclasses import dataclass
 
 from .diagnostics import PathT, Severity
@@ -45,7 +45,7 @@ class Rule:
     description: str  # what is checked and what goes wrong otherwise, in a few sentences
     sources: tuple[FluidSource, ...]  # the code in fluid-cloudnative/fluid the rule rests on
     example: Example
-    kinds: frozenset[str] = frozenset()  # the kinds the check reads; empty: every kind
+    kinds: Set[str] = frozenset()  # the kinds the check reads; empty: every kind
     elsewhere: tuple[str, ...] = ()  # what it rests on outside Fluid (Kubernetes, an engine's own docs)
 
     def applies_to(self, kind: str) -> bool:

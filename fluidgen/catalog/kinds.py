@@ -7,13 +7,18 @@ here. Nothing else keeps a list of kinds.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
-from ..engines.engine_table import ENGINES
+from ..engines import engine_table
 from ..fluid.common import GROUP_VERSION
 from ..fluid.jobkinds import WORKLOADS
 from ..fluid.operations import OPERATIONS
+
+if TYPE_CHECKING:
+    from ..engines.contract import Engine
 
 # Apply order. DO NOT CHANGE without a reason: Secrets and volumes must exist before the
 # Dataset that mounts them, the Dataset before its runtime, the runtime before data
@@ -46,15 +51,44 @@ STATIC = (
 )
 
 
+def _engine_rows(engine: Engine) -> list[KindInfo]:
+    return [KindInfo(engine.kind, GROUP_VERSION, RANK_RUNTIME, name_rule="dns1035"),
+            *(KindInfo(x.kind, GROUP_VERSION, RANK_RUNTIME_SUPPORT, x.namespaced) for x in engine.extra_kinds)]
+
+
+class KindTable(Mapping[str, KindInfo]):
+    """The table of kinds. Looking up one engine's kind imports that engine's module only;
+    iterating it imports every engine (the rows in the order: static, engines, operations, jobs)."""
+
+    def __init__(self) -> None:
+        self._rows = {row.kind: row for row in (
+            *STATIC, *(KindInfo(op.kind, GROUP_VERSION, RANK_OPERATION) for op in OPERATIONS.values()),
+            *(KindInfo(w.kind, w.api_version, RANK_WORKLOAD) for w in WORKLOADS.values()))}
+
+    def __getitem__(self, kind: str) -> KindInfo:
+        found = self._rows.get(kind)
+        if found is not None:
+            return found
+        engine = engine_table.owner(kind)
+        if engine is None:
+            raise KeyError(kind)
+        return next(row for row in _engine_rows(engine) if row.kind == kind)
+
+    def _all(self) -> dict[str, KindInfo]:
+        rows = [*STATIC, *(r for e in engine_table.all_engines().values() for r in _engine_rows(e))]
+        rows += [r for r in self._rows.values() if r.rank in (RANK_OPERATION, RANK_WORKLOAD)]
+        return {row.kind: row for row in rows}
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
 @cache
-def table() -> dict[str, KindInfo]:
-    rows = list(STATIC)
-    for engine in ENGINES.values():
-        rows.append(KindInfo(engine.kind, GROUP_VERSION, RANK_RUNTIME, name_rule="dns1035"))
-        rows += [KindInfo(x.kind, GROUP_VERSION, RANK_RUNTIME_SUPPORT, x.namespaced) for x in engine.extra_kinds]
-    rows += [KindInfo(op.kind, GROUP_VERSION, RANK_OPERATION) for op in OPERATIONS.values()]
-    rows += [KindInfo(w.kind, w.api_version, RANK_WORKLOAD) for w in WORKLOADS.values()]
-    return {row.kind: row for row in rows}
+def table() -> KindTable:
+    return KindTable()
 
 
 # Argo CD sync waves (GitOps mode), from the apply order. The Dataset and its runtime share a

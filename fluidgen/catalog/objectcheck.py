@@ -184,13 +184,12 @@ _CHECKED_MAX = 4096
 
 
 def _fluid_uncached(body: Tree, api_version: str, kind: str, version: str) -> list[ObjectProblem]:
-    available = schemas.kinds(version)
-    if kind not in available:
-        elsewhere = [v for v in versions.NAMES if kind in schemas.kinds(v)]
+    if schemas.kind_of(version, kind) is None:
+        elsewhere = [v for v in versions.NAMES if schemas.kind_of(v, kind) is not None]
         if elsewhere:
             return [ObjectProblem(("kind",), f"Fluid {version} has no kind {kind} (Fluid {', '.join(elsewhere)} "
                                              "has it); choose the version with --fluid-version")]
-        return [ObjectProblem(("kind",), f"Fluid has no kind {kind}{did_you_mean(kind, available)}")]
+        return [ObjectProblem(("kind",), f"Fluid has no kind {kind}{did_you_mean(kind, schemas.kinds(version))}")]
     if api_version != GROUP_VERSION:
         return [ObjectProblem(("apiVersion",), f"Fluid serves {kind} as {GROUP_VERSION}, not {api_version}")]
     return [_from_problem(p, f"Fluid {version} {kind}") for p in schemas.validator(version, kind).problems(body)]

@@ -17,7 +17,7 @@ from ..base.diagnostics import Severity, did_you_mean
 from ..base.structural import kube
 from ..base.structural.dsl import OPEN, STR, Schema, fields
 from ..base.structural.validate import Problem, Validator, prune
-from ..engines.engine_table import ENGINES
+from ..engines import engine_table
 from ..fluid import dataset, operations
 from ..fluid.common import GROUP_VERSION
 
@@ -31,34 +31,61 @@ class FluidKind:
     top_level: bool = False
 
 
+def _engine_kinds(name: str) -> list[FluidKind]:
+    engine = engine_table.engine(name)
+    return [FluidKind(engine.kind, engine.name, engine.spec),
+            *(FluidKind(x.kind, engine.name, x.spec, x.namespaced, x.top_level) for x in engine.extra_kinds)]
+
+
 @cache
 def _all_kinds() -> tuple[FluidKind, ...]:
     out = [FluidKind(dataset.KIND, dataset.KIND, dataset.SPEC)]
-    for engine in ENGINES.values():
-        out.append(FluidKind(engine.kind, engine.name, engine.spec))
-        out += [FluidKind(x.kind, engine.name, x.spec, x.namespaced, x.top_level) for x in engine.extra_kinds]
+    for name in engine_table.NAMES:
+        out += _engine_kinds(name)
     out += [FluidKind(op.kind, op.kind, op.spec) for op in operations.OPERATIONS.values()]
     return tuple(out)
 
 
+def _unversioned(kind: str) -> FluidKind | None:
+    """The kind with every field any version has; an engine's kind imports that engine only."""
+    if kind == dataset.KIND:
+        return FluidKind(dataset.KIND, dataset.KIND, dataset.SPEC)
+    op = operations.OPERATIONS.get(kind)
+    if op is not None:
+        return FluidKind(op.kind, op.kind, op.spec)
+    owner = engine_table.OWNERS.get(kind)
+    return next(k for k in _engine_kinds(owner) if k.kind == kind) if owner is not None else None
+
+
+def _trimmed(version: str, k: FluidKind) -> FluidKind | None:
+    """`k` as `version` has it (None when `version` lacks it), its spec trimmed to the fields it has."""
+    if not versions.has(version, k.owner):
+        return None
+    missing = [f for f, present_in in versions.added_fields(k.owner).items() if version not in present_in]
+    spec = k.spec
+    if missing:
+        spec = fields({n: s for n, s in spec["properties"].items() if n not in missing},
+                      tuple(spec.get("required", ())))
+    return FluidKind(k.kind, k.owner, spec, k.namespaced, k.top_level)
+
+
 @cache
 def kinds(version: str) -> dict[str, FluidKind]:
-    """The Fluid kinds `version` has, with their specs trimmed to the fields it has."""
-    out = {}
-    for k in _all_kinds():
-        if not versions.has(version, k.owner):
-            continue
-        missing = [f for f, present_in in versions.added_fields(k.owner).items() if version not in present_in]
-        spec = k.spec
-        if missing:
-            spec = fields({n: s for n, s in spec["properties"].items() if n not in missing},
-                          tuple(spec.get("required", ())))
-        out[k.kind] = FluidKind(k.kind, k.owner, spec, k.namespaced, k.top_level)
-    return out
+    """The Fluid kinds `version` has, with their specs trimmed to the fields it has (imports every
+    engine: one kind is kind_of)."""
+    trimmed = (_trimmed(version, k) for k in _all_kinds())
+    return {k.kind: k for k in trimmed if k is not None}
+
+
+@cache
+def kind_of(version: str, kind: str) -> FluidKind | None:
+    """One kind as `version` has it, or None (imports the engine that brings it, no other)."""
+    k = _unversioned(kind)
+    return _trimmed(version, k) if k is not None else None
 
 
 def known_anywhere(kind: str) -> bool:
-    return any(k.kind == kind for k in _all_kinds())
+    return _unversioned(kind) is not None
 
 
 def object_schema(kind: FluidKind) -> Schema:
@@ -71,14 +98,21 @@ def object_schema(kind: FluidKind) -> Schema:
 
 @cache
 def spec_validator(version: str, kind: str) -> Validator:
-    k = kinds(version)[kind]
+    k = _known(version, kind)
     return kube.embedded_validator(k.spec, versions.get(version).kubernetes)
 
 
 @cache
 def validator(version: str, kind: str) -> Validator:
-    k = kinds(version)[kind]
+    k = _known(version, kind)
     return kube.embedded_validator(object_schema(k), versions.get(version).kubernetes)
+
+
+def _known(version: str, kind: str) -> FluidKind:
+    k = kind_of(version, kind)
+    if k is None:
+        raise KeyError(kind)
+    return k
 
 
 def prune_spec(version: str, kind: str, value: Any) -> Any:
@@ -95,7 +129,7 @@ def fields_elsewhere(version: str, kind: str, path: tuple[str | int, ...]) -> li
     """The other supported versions whose `kind` spec has a field at `path`."""
     out = []
     for other in versions.NAMES:
-        if other == version or kind not in kinds(other):
+        if other == version or kind_of(other, kind) is None:
             continue
         fragment: Any = {}
         for part in reversed(path):

@@ -18,7 +18,7 @@ from ..base.diagnostics import Diagnostic
 from ..base.manifest import Manifest, Tree, jvm_flag, mapping
 from ..base.quantity import java_size_to_bytes, to_bytes
 from ..base.uri import LOCAL, PVC, REFERENCE, scheme_of
-from ..engines.engine_table import ENGINES
+from ..engines import engine_table
 from ..io.yamlreader import Document
 
 COMPONENTS = ("master", "jobMaster", "worker", "jobWorker")
@@ -43,7 +43,7 @@ CARRIED = (("data", frozenset({"replicas"})), *((name, frozenset(COMPONENT_KEYS)
 
 def values(objects: list[Manifest], doc: Document) -> tuple[Tree, list[Diagnostic]]:
     dataset = next(o for o in objects if o["kind"] == "Dataset")
-    runtime = next(o for o in objects if o["kind"] == ENGINES["alluxio"].kind)
+    runtime = next(o for o in objects if o["kind"] == engine_table.INDEX["alluxio"].kind)
     spec: Tree = runtime["spec"]
     diags: list[Diagnostic] = [doc.diag((), f"values for {CHART}", "info", stage="helm")]
     if any(o["kind"] in ("PersistentVolume", "PersistentVolumeClaim") for o in objects):

@@ -47,7 +47,7 @@ from ..base import emit
 from ..base.diagnostics import Diagnostic, FluidgenError
 from ..base.manifest import Manifest, Tree
 from ..catalog.kinds import RANK_WORKLOAD, rank, table
-from ..engines.engine_table import ENGINES
+from ..engines import engine_table
 from ..fluid.common import GROUP
 from ..fluid.dataset import SECRET_REFS
 from ..fluid.jobkinds import WORKLOADS as JOB_KINDS
@@ -113,7 +113,7 @@ def name_reference_specs() -> list[Tree]:
         _referral("ExternalSecret", [*secret_fields, _field("ExternalSecret", "spec/target/name")]),
         _referral("ServiceAccount", accounts),
     ]
-    for engine in ENGINES.values():
+    for engine in engine_table.all_engines().values():
         entries += [_referral(x.kind, [_field(engine.kind, x.named_by)]) for x in engine.extra_kinds if x.named_by]
     return entries
 

@@ -24,7 +24,7 @@ from ..catalog import kinds
 from ..catalog.kinds import FLUX_FORCE_ANNOTATION, FLUX_SUBSTITUTE_ANNOTATION, SYNC_WAVE_ANNOTATION, sync_wave
 from ..catalog.objectcheck import check_object
 from ..catalog.schemas import spec_validator
-from ..engines.engine_table import BY_KIND, ENGINES
+from ..engines import engine_table
 from ..fluid.jobkinds import WORKLOADS as JOB_KINDS
 from ..fluid.updates import fixed_when_written
 from ..io.buildinputs import BuildInputs
@@ -100,7 +100,7 @@ def compile_document(doc: Document, options: Options, reader: Reader | None = No
     mode = gitops_mode(doc.data, options)
     ctx = _context(spec, doc, options, reader, mode)
     ctx.datasets = datasets or {}
-    engine = ENGINES[spec.runtime.engine]
+    engine = engine_table.engine(spec.runtime.engine)
     runtime.check(ctx, engine)
     mounts.check(ctx, engine)
     if not versions.has(ctx.version, engine.name):
@@ -153,7 +153,7 @@ def _context(spec: Spec, doc: Document, options: Options, reader: Reader | None,
 
 def _lower(ctx: Context) -> list[Manifest]:
 
-    engine = ENGINES[ctx.spec.runtime.engine]
+    engine = engine_table.engine(ctx.spec.runtime.engine)
     mount_list, plans = mounts.lower_mounts(ctx)
     shared = mounts.shared_credentials(ctx)
     plans += [shared.secret] if shared is not None and shared.secret is not None else []
@@ -526,7 +526,7 @@ def _references_a_dataset(spec: Any) -> bool:
 def _built_datasets(objects: list[Manifest]) -> dict[tuple[str, str], BuiltDataset]:
     """The Dataset among one spec's objects, as a reference sees it: its runtime's data layout
     and its mounts as built."""
-    runtimes = [BY_KIND[str(o.get("kind"))] for o in objects if str(o.get("kind")) in BY_KIND]
+    runtimes = [e for e in (engine_table.by_kind(str(o.get("kind"))) for o in objects) if e is not None]
     out = {}
     for obj in objects:
         if obj.get("kind") == "Dataset" and runtimes and isinstance(obj.get("spec"), dict):

@@ -21,14 +21,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from functools import cache
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..base.diagnostics import Diagnostic, PathT, did_you_mean
 from ..base.manifest import Manifest, meta
 from ..base.manifest_index import Entry, ManifestIndex
 from ..base.rules import Finding, Rule
 from ..base.versions import DEFAULT, has
-from ..engines.engine_table import ENGINES, RUNTIME_KINDS
+from ..engines import engine_table
+from ..engines.engine_table import INDEX, OWNERS, RUNTIME_KINDS
 from ..io.yamlreader import Document
 from . import fields, fuse_jvm, fuse_mode, references, storage
 
@@ -36,15 +37,60 @@ IGNORE_ANNOTATION = "fluidgen.io/lint-ignore"
 
 GENERIC: tuple[Rule, ...] = (*storage.RULES, *fuse_jvm.RULES, *fuse_mode.RULES, *references.RULES, *fields.RULES)
 
-RULES: tuple[Rule, ...] = tuple(sorted(
-    (*GENERIC, *(rule for engine in ENGINES.values() for rule in engine.rules)), key=lambda r: r.id))
-RULE_IDS = frozenset(r.id for r in RULES)
+if TYPE_CHECKING:
+    # Every rule and every rule ID (module __getattr__ below): reading them imports every engine.
+    RULES: tuple[Rule, ...]
+    RULE_IDS: frozenset[str]
 
 
 @cache
-def rules_for(version: str) -> tuple[Rule, ...]:
-    """The rules that hold for a Fluid version."""
-    return tuple(r for r in RULES if version in r.versions)
+def all_rules() -> tuple[Rule, ...]:
+    """Every rule, generic and each engine's, by ID (imports every engine module)."""
+    return tuple(sorted((*GENERIC, *(rule for engine in engine_table.all_engines().values() for rule in engine.rules)),
+                        key=lambda r: r.id))
+
+
+@cache
+def rule_ids() -> frozenset[str]:
+    return frozenset(r.id for r in all_rules())
+
+
+_GENERIC_IDS = frozenset(r.id for r in GENERIC)
+
+
+def is_rule_id(rule_id: str) -> bool:
+    """Whether `rule_id` names a rule. The generic rules and the engines imported so far are asked
+    first; every engine module is imported only for an ID none of them has."""
+    return rule_id in _GENERIC_IDS or any(rule_id == r.id for name in engine_table.loaded()
+                                          for r in engine_table.engine(name).rules) or rule_id in rule_ids()
+
+
+def __getattr__(name: str) -> object:
+    if name == "RULES":
+        return all_rules()
+    if name == "RULE_IDS":
+        return rule_ids()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@cache
+def rules_for(version: str, engines: frozenset[str] | None = None) -> tuple[Rule, ...]:
+    """The rules that hold for a Fluid version: the generic ones and those of `engines` (None: every
+    engine). An engine's rules speak only where an object of one of its kinds is in the run (its
+    runtime bound to the Dataset or the operation they check: contract.py Engine.rules), so a run
+    needs the rules of the engines whose kinds it holds, and imports no other engine module."""
+    if engines is None:
+        return tuple(r for r in all_rules() if version in r.versions)
+    chosen = (*GENERIC, *(rule for name in NAMES_ORDER if name in engines for rule in engine_table.engine(name).rules))
+    return tuple(r for r in sorted(chosen, key=lambda r: r.id) if version in r.versions)
+
+
+NAMES_ORDER = engine_table.NAMES
+
+
+def engines_in(index: ManifestIndex) -> frozenset[str]:
+    """The engines that bring a kind among the run's objects."""
+    return frozenset(OWNERS[e.kind] for e in index.entries if e.kind in OWNERS)
 
 
 class Origins(Protocol):
@@ -65,7 +111,7 @@ def file_ignores(text: str) -> set[str]:
 
 
 def unknown_ids(ids: Iterable[str]) -> list[str]:
-    return sorted(set(ids) - RULE_IDS)
+    return sorted(i for i in set(ids) if not is_rule_id(i))
 
 
 def directive_problems(path: str, text: str) -> list[Diagnostic]:
@@ -75,14 +121,14 @@ def directive_problems(path: str, text: str) -> list[Diagnostic]:
         line = text.count("\n", 0, m.start()) + 1
         for rule_id in unknown_ids(i.strip() for i in m.group(1).split(",") if i.strip()):
             out.append(Diagnostic(path, line, 1, "error", f"unknown lint rule {rule_id} in this directive"
-                                                          f"{did_you_mean(rule_id, RULE_IDS)}", stage="lint"))
+                                                          f"{did_you_mean(rule_id, rule_ids())}", stage="lint"))
     return out
 
 
 @cache
 def runtime_kinds_at(version: str) -> frozenset[str]:
     """The runtime kinds Fluid `version` has (an engine removed or not yet added is not one)."""
-    return frozenset(e.kind for e in ENGINES.values() if has(version, e.name))
+    return frozenset(row.kind for name, row in INDEX.items() if has(version, name))
 
 
 def index_of(objects: Iterable[Manifest], version: str = DEFAULT) -> ManifestIndex:
@@ -145,11 +191,13 @@ def without_path_waivers(annotations: dict[str, object]) -> dict[str, object]:
     return {**rest, IGNORE_ANNOTATION: kept} if kept else rest
 
 
-def run_rules(entry: Entry, index: ManifestIndex, ignore: set[str]) -> Iterator[tuple[Rule, Finding]]:
+def run_rules(entry: Entry, index: ManifestIndex, ignore: set[str], rules: tuple[Rule, ...] | None = None
+              ) -> Iterator[tuple[Rule, Finding]]:
+    """The findings of every rule for `entry` (`rules`: rules_for the run, computed once per run)."""
     if entry.kind in RUNTIME_KINDS and not index.is_runtime(entry):
         return  # a runtime the target version lacks: validation says so, and no rule speaks for it
     skip = ignore | _ignored(entry.obj)
-    for rule in rules_for(index.version):
+    for rule in rules if rules is not None else rules_for(index.version, engines_in(index)):
         if rule.id not in skip and rule.applies_to(entry.kind):
             for finding in rule.check(entry, index):
                 if not _waived_at(entry.obj, finding.path, rule.id):
@@ -164,11 +212,12 @@ def lint_manifests(docs: list[tuple[Document, set[str]]], context: Iterable[Mani
     linted = [(d, ignore) for d, ignore in docs if isinstance(d.data, dict)]
     index = index_of([*(d.data for d, _ in linted), *context], version)
     out = []
+    rules = rules_for(index.version, engines_in(index))
     for (doc, ignore), entry in zip(linted, index.entries, strict=False):
         for rule_id in unknown_ids(_named(entry.obj)):
             out.append(doc.diag(("metadata", "annotations", IGNORE_ANNOTATION), f"unknown lint rule {rule_id}"
-                                f"{did_you_mean(rule_id, RULE_IDS)}", stage="lint"))
-        for rule, f in run_rules(entry, index, ignore):
+                                f"{did_you_mean(rule_id, rule_ids())}", stage="lint"))
+        for rule, f in run_rules(entry, index, ignore, rules):
             out.append(doc.diag(f.path, f.message, rule.severity, code=rule.id, stage="lint"))
     return out
 
@@ -182,9 +231,10 @@ def lint_objects(objects: list[Manifest], origins: Origins, doc: Document, ignor
     """
     index = index_of(objects, version)
     out = []
+    rules = rules_for(index.version, engines_in(index))
     for entry in index.entries:
         where = f"{entry.kind}/{entry.name}"
-        for rule, f in run_rules(entry, index, ignore):
+        for rule, f in run_rules(entry, index, ignore, rules):
             if origins.waived(entry.obj, f.path, rule.id):
                 continue
             found = origins.locate(entry.obj, f.path) or (doc.file, 1, 1, ())

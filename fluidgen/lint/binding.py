@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from ..base.manifest import Manifest, kind_of
 from ..engines.contract import Engine
-from ..engines.engine_table import BY_KIND
+from ..engines.engine_table import by_kind
 
 
 def engine_of(obj: Manifest) -> Engine | None:
-    return BY_KIND.get(kind_of(obj))
+    return by_kind(kind_of(obj))

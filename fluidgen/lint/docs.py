@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from ..base.rules import Rule
 from ..base.versions import NAMES
-from ..engines.engine_table import ENGINES
+from ..engines.engine_table import INDEX
 
 PAGE_HEADER = """\
 # fluidgen lint rules
@@ -33,7 +33,7 @@ _CODE = re.compile(r"(`[^`]*`)")
 def runtime_head(engine: str, name: str = "imagenet", namespace: str = "default") -> str:
     """The first lines of an example runtime of `engine`, up to its `spec:` (the kind read from the
     engine table, where it is written once)."""
-    return (f"apiVersion: data.fluid.io/v1alpha1\nkind: {ENGINES[engine].kind}\n"
+    return (f"apiVersion: data.fluid.io/v1alpha1\nkind: {INDEX[engine].kind}\n"
             f"metadata: {{name: {name}, namespace: {namespace}}}\nspec:\n")
 
 

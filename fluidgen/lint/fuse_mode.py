@@ -10,12 +10,12 @@ from ..base.fluidsource import source
 from ..base.manifest import fuse_options, fuse_spec
 from ..base.manifest_index import Entry, ManifestIndex
 from ..base.rules import Example, Finding, Rule
-from ..engines.engine_table import ENGINES
+from ..engines.engine_table import INDEX, KindsWhere
 from ..fluid.fluidbase import read_only_dataset
 from .binding import engine_of
 
 # The runtimes whose FUSE mode Fluid sets from the Dataset's access modes.
-FUSE_MODE_KINDS = frozenset(e.kind for e in ENGINES.values() if e.lowering.fuse_mode_source is not None)
+FUSE_MODE_KINDS = KindsWhere(lambda e: e.lowering.fuse_mode_source is not None)
 
 
 def fuse_mode_follows_access_modes(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
@@ -58,7 +58,7 @@ RULES = (
          example=Example(manifest=(
              "apiVersion: data.fluid.io/v1alpha1\nkind: Dataset\nmetadata: {name: d}\n"
              "spec: {mounts: [{mountPoint: 'oss://b/p', name: d}]}\n---\n"
-             f"apiVersion: data.fluid.io/v1alpha1\nkind: {ENGINES['alluxio'].kind}\nmetadata: {{name: d}}\n"
+             f"apiVersion: data.fluid.io/v1alpha1\nkind: {INDEX['alluxio'].kind}\nmetadata: {{name: d}}\n"
              "spec: {fuse: {args: [fuse, '--fuse-opts=kernel_cache,attr_timeout=7200']}}\n"),
              why="the Dataset is read-only (no accessModes), but the args leave out ro"),
          kinds=FUSE_MODE_KINDS),

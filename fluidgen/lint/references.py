@@ -13,13 +13,11 @@ from ..base.manifest_index import MIGRATE_ENDS, DatasetRef, Entry, ManifestIndex
 from ..base.rules import Example, Finding, Rule
 from ..base.uri import scheme_of
 from ..engines.contract import Engine, Storage
-from ..engines.engine_table import ENGINES, REFERENCE_ENGINE, RUNTIME_KINDS
+from ..engines.engine_table import INDEX, REFERENCE_KIND, RUNTIME_KINDS
 from ..fluid.dataset import created_volume_names
 from ..fluid.operations import OPERATIONS, PARALLEL_WORKERS, Operation
 from .binding import engine_of
 from .docs import runtime_head
-
-REFERENCE_KIND = REFERENCE_ENGINE.kind  # the runtime a dataset:// Dataset gets
 
 
 def _scheme(uri: object) -> str:
@@ -393,7 +391,7 @@ spec:
 ---
 """ + runtime_head("alluxio", "shared-imagenet", "team-a") + """\
   replicas: 1
-""", f"An {ENGINES['alluxio'].kind} cannot serve a reference dataset; use a {REFERENCE_KIND}.")),
+""", f"An {INDEX['alluxio'].kind} cannot serve a reference dataset; use a {REFERENCE_KIND}.")),
     Rule(
         "FG125", "error", "a data operation runs in its Dataset's namespace, after an operation that exists",
         operation_references, kinds=frozenset(OPERATIONS),

@@ -17,7 +17,7 @@ from ..base.rules import Example, Finding, Rule
 from ..base.uri import is_reference, scheme_of
 from ..catalog.kinds import table
 from ..engines.contract import Engine
-from ..engines.engine_table import ENGINES
+from ..engines.engine_table import KindsWhere
 from ..fluid.fluidbase import fastest_level, unmounted_at_root
 from .binding import engine_of
 from .docs import runtime_head
@@ -26,7 +26,7 @@ SECRET_OPTION = re.compile(r"(accesskeysecret|secretkey|secret-key|secret_key|pa
                            re.IGNORECASE)
 PLACEHOLDER = re.compile(r"<[A-Za-z_][A-Za-z0-9_ -]*>")
 
-SINGLE_TIER = frozenset(e.kind for e in ENGINES.values() if e.lowering.single_tier)
+SINGLE_TIER = KindsWhere(lambda e: e.lowering.single_tier)
 
 
 def plain_credentials(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:

@@ -14,9 +14,9 @@ import posixpath
 from ..base.diagnostics import PathT
 from ..base.manifest import Manifest, Tree
 from ..base.uri import REFERENCE_PREFIX, is_reference
+from ..engines import engine_table
 from ..engines.contract import Engine
 from ..engines.contract import replicas as cache_workers
-from ..engines.engine_table import ENGINES
 from ..fluid.fluidbase import mount_path, read_only_dataset, reference_subpath
 from ..fluid.jobkinds import GPU, WORKLOADS, Pod, submit_reasons, submit_rules
 from ..model.context import BuiltDataset, Context
@@ -84,7 +84,8 @@ def _reference_layout(ctx: Context, w: Workload, at: PathT) -> None:
     if ref is None or w.dataSubPath or _referenced(ctx) is not None:
         return
     uri = ref[0]
-    per_mount = ", ".join(sorted(n for n, e in ENGINES.items() if e.workloads.data_layout == "per-mount"))
+    per_mount = ", ".join(sorted(n for n, e in engine_table.all_engines().items()
+                                 if e.workloads.data_layout == "per-mount"))
     ctx.report((*at, "dataSubPath"),
                f"{w.dataEnv or 'the job'} is the root of {uri}, laid out by the referenced Dataset's engine "
                f"(its layout: {per_mount} put each mount at /<mount name>, the others their one mount at the "
@@ -142,7 +143,7 @@ def _checked(ctx: Context, w: Workload, at: PathT) -> bool:
     errors = _errors(ctx, w)
     for key, message in errors:
         ctx.report((*at, key), message)
-    replicas = cache_workers(ctx, ENGINES[ctx.spec.runtime.engine])
+    replicas = cache_workers(ctx, engine_table.engine(ctx.spec.runtime.engine))
     if kind.multi_node and replicas is not None and w.workers > replicas:
         # Only more training nodes than cache workers leaves some without a local cache worker;
         # fewer (1 job on 4 cache workers, the NFS guide's 1x8 run) reads the cache locally.

@@ -23,7 +23,7 @@ from ..catalog.schemas import describe_problem, prune_spec, spec_validator
 from ..io.buildinputs import WHEEL_PROFILES, profiles_folder
 from ..io.inputs import Reader
 from ..io.yamlreader import Document, load_text
-from ..lint import RULE_IDS
+from ..lint import is_rule_id, rule_ids
 from ..model.spec_errors import translate
 from .spec import EngineName
 
@@ -36,8 +36,8 @@ NONE = "none"  # `profile: none` means built-in defaults only
 def _waivers(value: object) -> object:
     if isinstance(value, dict):
         for key, reason in value.items():
-            if isinstance(key, str) and key not in RULE_IDS:
-                raise ValueError(f"unknown lint rule {key}{did_you_mean(key, RULE_IDS)}")
+            if isinstance(key, str) and not is_rule_id(key):
+                raise ValueError(f"unknown lint rule {key}{did_you_mean(key, rule_ids())}")
             if isinstance(reason, str) and len(reason.split()) < 4:
                 raise ValueError(f"say why {key} does not apply here, in a sentence")
     return value

@@ -4,10 +4,17 @@ Pydantic models that reject unknown keys and wrong types. `parse_spec` turns a l
 Document into a Spec or raises FluidgenError with every problem located. The parts that know
 no engine are in specparts.py; this module adds what the engine table decides (the engine
 names, each engine's own section of `runtime:`) and the lint rule IDs.
+
+The model a spec is validated with is built (once per process) for the engines the spec names:
+its `runtime.engine` and any engine section it writes; only those engine modules are imported.
+Every model has every section key (an unknown key gets the same suggestions); a section of an
+engine the spec does not name is absent, so it is declared as null there. spec_model() with
+every engine is the published JSON Schema's model (specschema.py).
 """
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, ValidationError, create_model, model_validator
@@ -20,9 +27,10 @@ from ..base.spectypes import (
     StrMap,
     choice,
 )
-from ..engines.engine_table import ENGINES
+from ..engines import engine_table
+from ..engines.engine_table import INDEX, NAMES, SECTIONS
 from ..io.yamlreader import Document
-from ..lint import RULE_IDS
+from ..lint import is_rule_id, rule_ids
 from ..model.spec_errors import describe_type, translate
 from ..model.specparts import (
     CacheTier,
@@ -46,7 +54,7 @@ GROUP = "fluidgen.io"
 if TYPE_CHECKING:
     EngineName = str
 else:
-    EngineName = choice(tuple(ENGINES))  # the engine table owns the list
+    EngineName = choice(NAMES)  # the engine table owns the list
 
 
 class RuntimeBase(ObjectMeta):
@@ -74,26 +82,29 @@ class RuntimeBase(ObjectMeta):
 
     @model_validator(mode="after")
     def _sections(self) -> RuntimeBase:
-        for engine in ENGINES.values():
-            if engine.section is not None and engine.name != self.engine and self.section(engine.section.key):
-                raise ValueError(f"{engine.section.key}: only applies to engine {engine.name}, not {self.engine}")
+        for key, name in SECTIONS.items():
+            if name != self.engine and self.section(key):
+                raise ValueError(f"{key}: only applies to engine {name}, not {self.engine}")
         return self
 
 
-# Each engine with a section of its own adds it here (engines/*.py: section=...).
-if TYPE_CHECKING:
-    Runtime = RuntimeBase
-else:
-    Runtime = create_model("Runtime", __base__=RuntimeBase, **{
-        e.section.key: (e.section.model | None, Field(None, description=e.section.doc))
-        for e in ENGINES.values() if e.section is not None})
+@cache
+def runtime_model(names: tuple[str, ...]) -> type[RuntimeBase]:
+    """`runtime:` with the sections of the engines `names` typed by their engines (engines/*.py:
+    section=...), and every other section key declared as null (imports only those engines)."""
+    sections: dict[str, Any] = {}
+    for key, name in SECTIONS.items():
+        section = engine_table.engine(name).section if name in names else None
+        sections[key] = (section.model | None, Field(None, description=section.doc)) if section is not None else \
+            (None, None)
+    return create_model("Runtime", __base__=RuntimeBase, **sections)
 
 
 def _rule_ids(value: object) -> object:
     if isinstance(value, list):
         for item in value:
-            if isinstance(item, str) and item not in RULE_IDS:
-                raise ValueError(f"unknown lint rule {item}{did_you_mean(item, RULE_IDS)}; `fluidgen lint --rules` "
+            if isinstance(item, str) and not is_rule_id(item):
+                raise ValueError(f"unknown lint rule {item}{did_you_mean(item, rule_ids())}; `fluidgen lint --rules` "
                                  "lists them")
     return value
 
@@ -103,7 +114,12 @@ class LintSettings(Model):
         default_factory=list, description="Lint rule IDs to silence for this spec.")
 
 
+RUNTIME_DOC = "The cache engine and its size, tiers and tuning profile."
+
+
 class Spec(Model):
+    """A spec; the model a spec is validated with is spec_model(...), which types `runtime:`."""
+
     apiVersion: Literal["fluidgen.io/v1alpha1"] = Field(description="The spec's version: fluidgen.io/v1alpha1.")
     kind: Literal["CachedDataset"] = Field(description="Always CachedDataset.")
     metadata: Metadata = Field(description="Name (shared by the Dataset and its runtime) and namespace.")
@@ -126,11 +142,28 @@ class Spec(Model):
         "writable.")
     placement: Placement = Field(default_factory=lambda: Placement.model_validate({}),
                                  description="Which nodes hold the cache (GPU model, labels, tolerations).")
-    runtime: Runtime = Field(description="The cache engine and its size, tiers and tuning profile.")
+    runtime: RuntimeBase = Field(description=RUNTIME_DOC)
     dataflow: list[Step] = Field(default_factory=list, description="Data operations, run in order.")
     workloads: list[Workload] = Field(default_factory=list, description="Training jobs that read the dataset.")
     lint: LintSettings = Field(default_factory=LintSettings, description="Lint rules to silence for this spec.")
 
+
+
+@cache
+def spec_model(names: tuple[str, ...] = NAMES) -> type[Spec]:
+    """The spec with the `runtime:` of runtime_model(names); every engine: the published schema's."""
+    return create_model("Spec", __base__=Spec, runtime=(runtime_model(names), Field(description=RUNTIME_DOC)))
+
+
+def named_engines(data: dict[Any, Any]) -> tuple[str, ...]:
+    """The engines a spec names (its runtime.engine and the engines whose sections it writes), in the
+    table's order; every engine when runtime.engine is not an engine's name (the error lists them)."""
+    runtime = data.get("runtime")
+    if not isinstance(runtime, dict) or not isinstance(runtime.get("engine"), str) or runtime["engine"] not in INDEX:
+        return NAMES
+    engine = runtime["engine"]
+    named = {engine, *(SECTIONS[k] for k in runtime if isinstance(k, str) and k in SECTIONS)}
+    return tuple(n for n in NAMES if n in named)
 
 
 API_VERSIONS = ("fluidgen.io/v1alpha1",)
@@ -177,7 +210,8 @@ def _kind_miss(kind: object, api_version: object, api_hint: str) -> str | None:
 def parse_spec(doc: Document) -> Spec:
     if not isinstance(doc.data, dict):
         raise FluidgenError([doc.diag((), f"expected a mapping (a {KIND} spec), found {describe_type(doc.data)}")])
+    model = spec_model(named_engines(doc.data))
     try:
-        return Spec.model_validate(doc.data)
+        return model.model_validate(doc.data)
     except ValidationError as exc:
-        raise FluidgenError(translate(exc, doc, Spec)) from None
+        raise FluidgenError(translate(exc, doc, model)) from None

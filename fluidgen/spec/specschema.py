@@ -7,13 +7,13 @@ import os
 import stat
 import tempfile
 
-from .spec import Spec
+from .spec import spec_model
 
 SCHEMA_ID = "https://fluidgen.io/schemas/fluidgen-spec.v1alpha1.json"
 
 
 def spec_schema_text() -> str:
-    schema = Spec.model_json_schema(by_alias=True)
+    schema = spec_model().model_json_schema(by_alias=True)
     schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA_ID,
               "title": "fluidgen CachedDataset spec (fluidgen.io/v1alpha1)", **schema}
     return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

@@ -7,8 +7,8 @@ written anywhere in the package outside its engine module or the version table.
 from __future__ import annotations
 
 import re
+from importlib import import_module
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -23,7 +23,10 @@ from fluidgen.spec import profiles
 from tests.conftest import ROOT, run_cli
 
 PACKAGE = ROOT / "fluidgen"
-SOURCES = sorted(PACKAGE.rglob("*.py"))
+# engine_index.py is generated from the engine modules and checked against them below
+# (test_the_engine_index_is_what_the_engine_modules_declare): a derived copy, as schemas/ is.
+INDEX_FILE = PACKAGE / "engines" / "engine_index.py"
+SOURCES = sorted(p for p in PACKAGE.rglob("*.py") if p != INDEX_FILE)
 NAMES = sorted(ENGINES)
 
 
@@ -34,10 +37,9 @@ def _files_mentioning(text: str) -> list[str]:
 
 def _module(engine: Engine) -> str:
     """The engine module that declares `engine` (one engine = one module)."""
-    found = [m for m in vars(engine_table).values()
-             if isinstance(m, ModuleType) and getattr(m, "ENGINE", None) is engine]
-    assert len(found) == 1
-    return str(Path(str(found[0].__file__)).relative_to(ROOT))
+    module = import_module(f"fluidgen.engines.{engine_table.INDEX[engine.name].module}")
+    assert getattr(module, "ENGINE", None) is engine
+    return str(Path(str(module.__file__)).relative_to(ROOT))
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -134,3 +136,117 @@ def test_a_tier_with_several_paths_is_refused_where_fluid_takes_the_path_whole(
     spec.write_text(text.replace("[/mnt/a, /mnt/b]", "/mnt/a"))
     assert run_cli("build", str(spec)).code == 0
     assert not ENGINES["alluxio"].lowering.one_path_per_tier
+
+
+# -- the table is lazy: an engine module is imported when something names it (issue 39) ------
+
+def test_the_engine_index_is_what_the_engine_modules_declare() -> None:
+    """engine_index.py is generated from the engine modules: change an engine's kind, extra kinds,
+    section key or reference flag there and this fails until `python -m
+    fluidgen.engines.engine_table` writes the index again."""
+    assert INDEX_FILE.read_text() == engine_table.index_source()
+    assert tuple(e.name for e in ENGINES.values()) == engine_table.NAMES
+    for name, row in engine_table.INDEX.items():
+        engine = ENGINES[name]
+        assert (row.kind, row.extra_kinds) == (engine.kind, tuple(x.kind for x in engine.extra_kinds))
+        assert row.section == (engine.section.key if engine.section else None)
+        assert row.references == engine.mounts.references
+
+
+def test_the_index_would_see_a_changed_kind(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The index check can fail: an engine whose module declares another kind is written anew."""
+    import dataclasses
+
+    thin = import_module("fluidgen.engines.thin")
+    monkeypatch.setattr(thin, "ENGINE", dataclasses.replace(thin.ENGINE, kind="ThinnerRuntime"))
+    assert "'ThinnerRuntime'" in engine_table.index_source()
+    assert INDEX_FILE.read_text() != engine_table.index_source()
+
+
+LOADED_BY = """
+import contextlib, io, sys
+from fluidgen.cli import run
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    code = run(sys.argv[1:])
+print(code, " ".join(sorted(m.rsplit(".", 1)[1] for m in sys.modules if m.startswith("fluidgen.engines."))))
+"""
+
+
+def _engines_loaded_by(*args: str) -> tuple[int, set[str]]:
+    import os
+    import subprocess
+    import sys
+
+    found = subprocess.run([sys.executable, "-c", LOADED_BY, *args], capture_output=True, text=True, check=True,
+                           env={**os.environ, "FLUIDGEN_NO_CACHE": "1"}, timeout=300)
+    code, _, modules = found.stdout.strip().partition(" ")
+    return int(code), set(modules.split()) - {"contract", "engine_table", "engine_index"}
+
+
+@pytest.mark.parametrize(("example", "engine"), [("alluxio-imagenet-oss.yaml", "alluxio"),
+                                                 ("jindo-imagenet-oss.yaml", "jindo"),
+                                                 ("juicefs-mnist-pipeline.yaml", "juicefs")])
+def test_a_build_imports_the_engine_its_spec_names_and_no_other(example: str, engine: str) -> None:
+    """A build compiles, lints and checks one spec against the Fluid model with the engine module
+    its spec names, and imports no other (before issue 39 the table imported all eight)."""
+    code, loaded = _engines_loaded_by("build", str(ROOT / "examples" / example))
+    assert code == 0 and loaded == {engine}
+
+
+def test_a_thin_spec_imports_thin_and_a_section_of_another_engine_imports_that_engine(tmp_path: Path) -> None:
+    """The spec model for a spec is built for the engines it names: a thin spec loads thin; a spec
+    that writes another engine's section loads that engine too, to refuse it as before."""
+    spec = tmp_path / "s.yaml"
+    spec.write_text("apiVersion: fluidgen.io/v1alpha1\nkind: CachedDataset\nmetadata: {name: a}\n"
+                    + ONE_PATH_SPECS["thin"].replace("[/mnt/a, /mnt/b]", "/mnt/a")
+                    + "source: [{uri: 'minio://b/x'}]\n")
+    assert _engines_loaded_by("build", str(spec)) == (0, {"thin"})
+    spec.write_text("apiVersion: fluidgen.io/v1alpha1\nkind: CachedDataset\nmetadata: {name: a}\n"
+                    "source: [{uri: 'oss://b/x'}]\nruntime: {engine: alluxio, cacheClass: {name: c}}\n")
+    # alluxio brings no section of its own: parsing needs the cache engine's, and fails there
+    assert _engines_loaded_by("build", str(spec)) == (1, {"cacheruntime"})
+    result = run_cli("build", str(spec))
+    assert result.code == 1 and "cacheClass: only applies to engine cache, not alluxio" in result.err
+
+
+def test_the_named_engines_of_a_spec() -> None:
+    from fluidgen.spec.spec import named_engines
+
+    assert named_engines({"runtime": {"engine": "jindo"}}) == ("jindo",)
+    assert named_engines({"runtime": {"engine": "alluxio", "thin": None}}) == ("alluxio", "thin")
+    # not an engine's name, or no runtime: every engine (the error lists the names)
+    assert named_engines({"runtime": {"engine": "alluxo"}}) == engine_table.NAMES
+    assert named_engines({"runtime": "alluxio"}) == engine_table.NAMES
+
+
+def test_the_lazy_kind_sets_of_lint_rules_are_the_engine_facts() -> None:
+    """A rule whose kinds come from an engine fact (KindsWhere) holds what the eager derivation
+    held, and is never empty (an empty kind set would make the rule read every kind)."""
+    from fluidgen.lint.fuse_mode import FUSE_MODE_KINDS
+    from fluidgen.lint.storage import SINGLE_TIER
+
+    assert set(SINGLE_TIER) == {e.kind for e in ENGINES.values() if e.lowering.single_tier} != set()
+    assert set(FUSE_MODE_KINDS) == {e.kind for e in ENGINES.values() if e.lowering.fuse_mode_source} != set()
+    assert "Dataset" not in SINGLE_TIER and all(k in SINGLE_TIER for k in SINGLE_TIER)
+
+
+@pytest.mark.parametrize("rule", [r for e in ENGINES.values() for r in e.rules], ids=lambda r: str(r.id))
+def test_an_engine_rule_speaks_only_where_its_engine_has_an_object(rule: object) -> None:
+    """lint runs an engine's rules only on a run that holds a kind of that engine (rules_for with
+    the engines of the run): each engine rule reports its own example, and nothing once the
+    objects of its engine's kinds are taken out of it."""
+    from fluidgen.base.rules import Rule
+    from fluidgen.io.yamlreader import load_text
+    from fluidgen.lint import engines_in, index_of
+
+    assert isinstance(rule, Rule)
+    owner = next(e for e in ENGINES.values() if rule in e.rules)
+    own = {owner.kind, *(x.kind for x in owner.extra_kinds)}
+    objects = [d.data for d in load_text("example.yaml", rule.example.manifest) if isinstance(d.data, dict)]
+    for version in rule.versions:
+        index = index_of(objects, version)
+        assert owner.name in engines_in(index)
+        assert any(f for e in index.entries if rule.applies_to(e.kind) for f in rule.check(e, index)), version
+        others = [o for o in objects if o.get("kind") not in own]
+        rest = index_of(others, version)
+        assert not [f for e in rest.entries if rule.applies_to(e.kind) for f in rule.check(e, rest)], version
