@@ -341,8 +341,9 @@ def test_type_checking_imports_are_read() -> None:
     assert {(e.source, e.target) for e in EDGES} <= {(e.source, e.target) for e in TYPED_EDGES}
     old = Edge("fluidgen.model.context", "fluidgen.spec.spec", 20)
     (circle,) = _cycles([*TYPED_EDGES, old])
+    # (the engine table names the contract only as a type; it imports engine modules on first use)
     assert {"fluidgen.model.context", "fluidgen.spec.spec", "fluidgen.engines.contract",
-            "fluidgen.engines.engine_table", "fluidgen.engines.thin"} <= set(circle)
+            "fluidgen.engines.engine_table"} <= set(circle)
 
 
 def test_function_level_and_relative_imports_are_read() -> None:
