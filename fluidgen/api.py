@@ -206,12 +206,12 @@ def _dotted(path: tuple[str | int, ...]) -> str | None:
 
 
 def _checked(name: str, value: str | None) -> str | None:
+    """An argument checked as the setting it is (io/settings.py), named as the argument."""
     check = {"fluid_version": settings.fluid_version, "namespace": settings.namespace, "gitops": settings.gitops}
     try:
-        return check[name](value, {})
+        return check[name](value, {}, given_as=name)
     except settings.SettingError as exc:
-        raise ValueError(str(exc).replace("--fluid-version", name).replace("--namespace", name)
-                         .replace("--gitops", name)) from None
+        raise ValueError(str(exc)) from None
 
 
 def _base(spec: SpecInput, base_dir: str | os.PathLike[str] | None) -> str:

@@ -202,6 +202,14 @@ def test_bad_arguments_raise_value_error() -> None:
         fluidgen.build(EXAMPLES / "jindo-imagenet-oss.yaml", namespace="Not_A_Label")
 
 
+def test_a_bad_argument_is_named_as_the_argument_and_its_value_shown_as_given() -> None:
+    """The settings module names the value by what the caller calls it; the API used to rewrite
+    the message's flag names afterwards, which rewrote a value that held one too."""
+    with pytest.raises(ValueError) as raised:
+        fluidgen.build(EXAMPLES / "jindo-imagenet-oss.yaml", gitops="--namespace")
+    assert str(raised.value).startswith("gitops: unknown GitOps mode '--namespace'; choose one of")
+
+
 def test_validate_passes_a_build_and_finds_an_unknown_field() -> None:
     built = fluidgen.build(EXAMPLES / "alluxio-imagenet-oss.yaml", env={})
     assert [d for d in fluidgen.validate(built.objects, lint=True) if d.severity == "error"] == []
