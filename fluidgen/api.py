@@ -23,16 +23,16 @@ from typing import Any
 
 from .base import diagnostics, versions
 from .base.diagnostics import format_path
-from .base.emit import dump
 from .base.options import Options
 from .compile.filecheck import Checks, check_documents
-from .compile.pipeline import compile_paths
+from .compile.gather import InMemory, Paths, Source, gather
+from .compile.pipeline import compile_documents
 from .diagnosis.findings import Diagnosis, Finding
 from .diagnosis.run import api_diagnose
 from .io import settings
 from .io.crds import CrdSet
 from .io.inputs import Reader
-from .io.yamlreader import MAX_BYTES, MAX_INT_DIGITS, Document
+from .io.yamlreader import MAX_BYTES, MAX_INT_DIGITS, Document, in_memory
 from .results import Build, Diagnostic, FluidgenError
 
 __all__ = ["Build", "Diagnosis", "Diagnostic", "Finding", "FluidgenError", "build", "diagnose", "validate"]
@@ -58,23 +58,23 @@ def build(spec: SpecInput, *, overlays: Iterable[str | os.PathLike[str]] = (), f
                       gitops=_checked("gitops", gitops),
                       env=dict(os.environ if env is None else env),
                       allow_read=tuple(os.fspath(p) for p in allow_read))
-    reader = Reader(allow=options.allow_read)
     base = _base(spec, base_dir)
-    # A mapping without base_dir stands in the working directory for its relative paths, but
-    # that directory (a worker's home, with ~/.aws and airflow.cfg) gives it nothing to read.
+    layers = tuple(os.fspath(p) for p in overlays)
+    source: Source
     if isinstance(spec, Mapping):
+        # A mapping without base_dir stands in the working directory for its relative paths, but
+        # that directory (a worker's home, with ~/.aws and airflow.cfg) gives it nothing to read.
         try:
-            spec = _plain(spec, (), set(), [0, 0])
+            source = _in_memory(spec, base, rootless=base_dir is None, overlays=layers)
         except _NotPlain as exc:
             return Build([], [Diagnostic("error", exc.message, path=_dotted(exc.path))])
-    first = _provide(reader, spec, base, rootless=base_dir is None) if isinstance(spec, Mapping) else os.fspath(spec)
-    layers = [os.fspath(p) for p in overlays]
-    # With overlays, the spec is the first layer and they merge onto it in order (build -f).
-    result = compile_paths([], options, [first, *layers], reader=reader) if layers else \
-        compile_paths([first], options, reader=reader)
+    else:
+        # With overlays, the spec is the first layer and they merge onto it in order (build -f).
+        source = Paths((), (os.fspath(spec), *layers)) if layers else Paths((os.fspath(spec),))
+    result = compile_documents(gather(source, options))
     found = [_public(d) for d in result.diagnostics]
     if result.ok and not result.objects:
-        found.append(Diagnostic("error", "nothing to build", None if isinstance(spec, Mapping) else first))
+        found.append(Diagnostic("error", "nothing to build", None if isinstance(spec, Mapping) else os.fspath(spec)))
     return Build(result.objects if result.ok and result.objects else [], found)
 
 
@@ -112,20 +112,18 @@ def diagnose(objects: Iterable[Mapping[str, Any]], specs: SpecInput | Iterable[s
     options = Options(fluid_version=_checked("fluid_version", fluid_version),
                       namespace=_checked("namespace", namespace), gitops=_checked("gitops", gitops),
                       env={}, read_credentials=False)
-    reader = Reader()
     refused: list[str] = []
+    layers = tuple(os.fspath(p) for p in overlays)
+    source: Source
     if isinstance(specs, Mapping):
         try:
-            paths = [_provide(reader, _plain(specs, (), set(), [0, 0]), os.getcwd(), rootless=True)]
+            source = _in_memory(specs, os.getcwd(), rootless=True, overlays=layers)
         except _NotPlain as exc:
             return Diagnosis(errors=[f"specs: {_dotted(exc.path) or '(document)'}: {exc.message}"])
-    elif isinstance(specs, str | os.PathLike):
-        paths = [os.fspath(specs)]
     else:
-        paths = [os.fspath(p) for p in specs]
-    layers = [os.fspath(p) for p in overlays]
-    result = compile_paths([], options, [*paths, *layers], reader=reader) if layers else \
-        compile_paths(paths, options, reader=reader)
+        paths = (os.fspath(specs),) if isinstance(specs, str | os.PathLike) else tuple(os.fspath(p) for p in specs)
+        source = Paths((), (*paths, *layers)) if layers else Paths(paths)
+    result = compile_documents(gather(source, options, Reader()))
     plain = []
     for i, obj in enumerate(objects):
         try:
@@ -192,8 +190,13 @@ _TOO_LONG = 10 ** MAX_INT_DIGITS
 
 def _text(value: str, path: tuple[str | int, ...], count: list[int]) -> None:
     """Count a string (or key) against the bytes a file may hold (yamlreader.MAX_BYTES): data in
-    memory is held to what the same data in a file would be."""
-    count[1] += len(value) if len(value) > MAX_BYTES else len(value.encode("utf-8", "surrogatepass"))
+    memory is held to what the same data in a file would be. A lone surrogate (no character; a
+    file, UTF-8, cannot hold one, nor a YAML escape) is refused at its key path."""
+    try:
+        count[1] += len(value) if len(value) > MAX_BYTES else len(value.encode("utf-8"))
+    except UnicodeEncodeError as exc:
+        raise _NotPlain(path, f"not valid Unicode text: a lone surrogate (U+{ord(value[exc.start]):04X}) at "
+                              f"character {exc.start + 1}, which no YAML file can hold") from None
     if count[1] > MAX_BYTES:
         raise _NotPlain(path, f"more than {MAX_BYTES // (1024 * 1024)} MiB of text (the limit for one file)")
 
@@ -203,12 +206,12 @@ def _dotted(path: tuple[str | int, ...]) -> str | None:
 
 
 def _checked(name: str, value: str | None) -> str | None:
+    """An argument checked as the setting it is (io/settings.py), named as the argument."""
     check = {"fluid_version": settings.fluid_version, "namespace": settings.namespace, "gitops": settings.gitops}
     try:
-        return check[name](value, {})
+        return check[name](value, {}, given_as=name)
     except settings.SettingError as exc:
-        raise ValueError(str(exc).replace("--fluid-version", name).replace("--namespace", name)
-                         .replace("--gitops", name)) from None
+        raise ValueError(str(exc)) from None
 
 
 def _base(spec: SpecInput, base_dir: str | os.PathLike[str] | None) -> str:
@@ -222,11 +225,11 @@ def _base(spec: SpecInput, base_dir: str | os.PathLike[str] | None) -> str:
     return os.path.abspath(base_dir)
 
 
-def _provide(reader: Any, spec: Mapping[str, Any], base: str, rootless: bool) -> str:
-    """A mapping spec as a file only this compile sees, so it takes the path a file takes."""
-    path = os.path.join(base, MAPPING_FILE)
-    reader.provide(path, dump(dict(spec)).encode("utf-8"), rootless=rootless)
-    return path
+def _in_memory(spec: Mapping[str, Any], base: str, rootless: bool, overlays: tuple[str, ...]) -> InMemory:
+    """A mapping spec as the document a compile reads, standing in `base` as a file there would
+    (its diagnostics carry its key paths, and no line): never written as YAML and parsed back.
+    _NotPlain when it holds what no YAML file could."""
+    return InMemory(in_memory(os.path.join(base, MAPPING_FILE), _plain(spec, (), set(), [0, 0])), rootless, overlays)
 
 
 def _public(d: diagnostics.Diagnostic) -> Diagnostic:

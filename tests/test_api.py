@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,8 @@ import pytest
 import yaml
 
 import fluidgen
+from fluidgen.api import MAPPING_FILE
+from fluidgen.io import inputs as fluidgen_inputs
 from tests.conftest import EXAMPLES, ROOT, run_cli
 from tests.harness.golden import GOLDEN, args, params
 
@@ -122,6 +125,49 @@ def test_a_typo_in_a_mapping_is_located_by_its_key_path(monkeypatch: pytest.Monk
     assert (error.file, error.line, error.column) == (None, None, None)
 
 
+def test_a_mapping_is_compiled_as_given_never_written_as_yaml_and_read_back(monkeypatch: pytest.MonkeyPatch,
+                                                                            tmp_path: Path) -> None:
+    """Issue 39: the mapping is the document the compile reads. The YAML writer sorts keys, so
+    a round trip through text would hand the compile labels in another order than the caller's
+    (and than the same spec written as a file gives); and the reader never parses it."""
+    parsed: list[str] = []
+    real = fluidgen_inputs.load_text
+    monkeypatch.setattr(fluidgen_inputs, "load_text", lambda name, *a, **k: parsed.append(name) or real(name, *a, **k))
+    spec = yaml.safe_load((EXAMPLES / "jindo-imagenet-oss.yaml").read_text())
+    spec["metadata"]["labels"] = {"zeta": "1", "alpha": "2"}  # not in sorted order
+    (tmp_path / "spec.yaml").write_text(yaml.safe_dump(spec, sort_keys=False))
+    shutil.copytree(EXAMPLES / "credentials", tmp_path / "credentials")
+    env = {"OSS_ACCESS_KEY_ID": "id", "OSS_ACCESS_KEY_SECRET": "secret"}
+    by_mapping = fluidgen.build(spec, env=env, base_dir=tmp_path)
+    assert by_mapping.ok and not [name for name in parsed if name.endswith(MAPPING_FILE)]
+    by_file = fluidgen.build(tmp_path / "spec.yaml", env=env)
+    assert [list(o["metadata"]["labels"]) for o in by_mapping.objects] == \
+        [list(o["metadata"]["labels"]) for o in by_file.objects] == [["zeta", "alpha"]] * len(by_file.objects)
+
+
+def test_a_wrong_key_of_a_mapping_under_an_overlay_is_the_mappings_at_its_key_path(tmp_path: Path) -> None:
+    """A mapping's keys are located by key path (no line) and stay the mapping's when an overlay
+    file is merged onto it: the error never points at the overlay's lines."""
+    spec = yaml.safe_load((EXAMPLES / "jindo-imagenet-oss.yaml").read_text())
+    spec["runtime"]["replicaz"] = 3
+    overlay = tmp_path / "prod.yaml"
+    overlay.write_text("runtime:\n  replicas: 2\n")
+    result = fluidgen.build(spec, overlays=[overlay], env={}, base_dir=EXAMPLES)
+    [error] = [d for d in result.diagnostics if d.severity == "error"]
+    assert (error.path, error.file, error.line, error.column) == ("runtime.replicaz", None, None, None)
+    assert "replicas" in error.message
+
+
+def test_a_lone_surrogate_in_a_mapping_is_refused_at_its_key_path() -> None:
+    """No file can hold one (UTF-8 cannot, nor a YAML escape): refused where it is, as data a
+    file could not hold always is, not as a YAML syntax error of text the caller never wrote."""
+    spec = yaml.safe_load((EXAMPLES / "jindo-imagenet-oss.yaml").read_text())
+    spec["metadata"]["labels"] = {"team": "a\ud800b"}
+    [error] = fluidgen.build(spec, env={}, base_dir=EXAMPLES).diagnostics
+    assert (error.severity, error.path, error.file) == ("error", "metadata.labels.team", None)
+    assert "lone surrogate (U+D800) at character 2" in error.message
+
+
 def test_errors_of_a_file_spec_carry_file_and_line(tmp_path: Path) -> None:
     text = (EXAMPLES / "jindo-imagenet-oss.yaml").read_text().replace("runtime:\n", "runtime:\n  replicaz: 3\n", 1)
     spec = tmp_path / "spec.yaml"
@@ -154,6 +200,14 @@ def test_bad_arguments_raise_value_error() -> None:
         fluidgen.build(EXAMPLES / "jindo-imagenet-oss.yaml", fluid_version="v9")
     with pytest.raises(ValueError, match="namespace"):
         fluidgen.build(EXAMPLES / "jindo-imagenet-oss.yaml", namespace="Not_A_Label")
+
+
+def test_a_bad_argument_is_named_as_the_argument_and_its_value_shown_as_given() -> None:
+    """The settings module names the value by what the caller calls it; the API used to rewrite
+    the message's flag names afterwards, which rewrote a value that held one too."""
+    with pytest.raises(ValueError) as raised:
+        fluidgen.build(EXAMPLES / "jindo-imagenet-oss.yaml", gitops="--namespace")
+    assert str(raised.value).startswith("gitops: unknown GitOps mode '--namespace'; choose one of")
 
 
 def test_validate_passes_a_build_and_finds_an_unknown_field() -> None:

@@ -1,2 +1,2 @@
-"""Floor 10, the compiler: the pipeline and its project files, output writing, Helm, plans,
-drift and file checks."""
+"""Floor 10, the compiler: gathering the inputs, the pipeline and its project files, output
+writing, Helm, plans, drift and file checks."""

@@ -1,6 +1,7 @@
 """The one place the compile stages are wired, in order.
 
-read -> parse spec -> checks only a spec can show -> lower (secrets, volumes, dataset,
+gather (gather.py: the documents and the objects passed through) -> parse spec (its settings
+read once, onto the context) -> checks only a spec can show -> lower (secrets, volumes, dataset,
 runtime, data operations) -> self-check every object against the target API and the
 naming rules -> lint rules (reported at the spec values they come from) -> order. Nothing
 is written unless no stage reported an error; every stage runs, so all problems show at
@@ -10,7 +11,6 @@ once.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -29,8 +29,7 @@ from ..fluid.jobkinds import WORKLOADS as JOB_KINDS
 from ..fluid.updates import fixed_when_written
 from ..io.buildinputs import BuildInputs
 from ..io.inputs import Reader
-from ..io.lists import open_items
-from ..io.yamlreader import Document, overlay
+from ..io.yamlreader import Document
 from ..lint import IGNORE_ANNOTATION, ignore_annotation, lint_objects
 from ..lower import mounts, runtime
 from ..lower.dataflow import lower_dataflow
@@ -39,10 +38,8 @@ from ..lower.view import spec_view
 from ..lower.workloads import lower_workloads, submitter_rbac
 from ..model.context import BuiltDataset, Context, Origins, Where
 from ..spec.spec import Spec, is_spec, near_miss, parse_spec
-from . import project
+from .gather import Inputs, Paths, gather
 from .helm import values
-
-SPEC_MARKER = b"fluidgen.io/"
 
 
 @dataclass
@@ -83,12 +80,6 @@ class CompileResult:
         return traced[1] if traced is not None else None
 
 
-def gitops_mode(spec: Any, options: Options) -> str:
-    """A spec's own gitops: wins over the setting (flag, environment, project environment)."""
-    own = spec.get("gitops") if isinstance(spec, dict) else None
-    return own if isinstance(own, str) and own else options.gitops or "none"
-
-
 def compile_document(doc: Document, options: Options, reader: Reader | None = None,
                      datasets: Mapping[tuple[str, str], BuiltDataset] | None = None,
                      traced: dict[int, tuple[Origins, Document]] | None = None
@@ -96,19 +87,27 @@ def compile_document(doc: Document, options: Options, reader: Reader | None = No
     """One spec's objects and diagnostics; `datasets`: the Datasets the run built already, which a
     dataset:// reference of this spec may name; with `traced`, also where each object's fields
     came from."""
-    spec = parse_spec(doc)
-    mode = gitops_mode(doc.data, options)
-    ctx = _context(spec, doc, options, reader, mode)
+    objects, diagnostics, _ = compile_spec(parse_spec(doc), doc, options, reader, datasets, traced)
+    return objects, diagnostics
+
+
+def compile_spec(spec: Spec, doc: Document, options: Options, reader: Reader | None = None,
+                 datasets: Mapping[tuple[str, str], BuiltDataset] | None = None,
+                 traced: dict[int, tuple[Origins, Document]] | None = None
+                 ) -> tuple[list[Manifest], list[Diagnostic], Context]:
+    """compile_document of a spec parsed already, with the context it was built in (its
+    settings: Fluid version, GitOps mode, namespace, resolved once from the spec and options)."""
+    ctx = _context(spec, doc, options, reader)
     ctx.datasets = datasets or {}
     engine = engine_table.engine(spec.runtime.engine)
     runtime.check(ctx, engine)
     mounts.check(ctx, engine)
     if not versions.has(ctx.version, engine.name):
-        return [], ctx.diagnostics  # there is no schema to lower into
+        return [], ctx.diagnostics, ctx  # there is no schema to lower into
     objects = _lower(ctx)
     ctx.diagnostics += _generated_twice(ctx, objects)
     _record_waivers(ctx, objects, spec.lint.ignore)
-    _for_gitops(mode, objects)
+    _for_gitops(ctx.gitops_mode, objects)
     if traced is not None:
         traced.update({id(o): (ctx.origins, doc) for o in objects})
     ctx.diagnostics += without_consequences(self_check(ctx, objects), ctx.diagnostics)
@@ -117,8 +116,8 @@ def compile_document(doc: Document, options: Options, reader: Reader | None = No
         ctx.diagnostics += without_consequences(
             lint_objects(objects, ctx.origins, doc, ignore, ctx.version), ctx.diagnostics)
     if options.target == "alluxio-helm" and not errors_in(ctx.diagnostics):
-        return _helm(objects, ctx, engine.name)
-    return objects, ctx.diagnostics
+        return (*_helm(objects, ctx, engine.name), ctx)
+    return objects, ctx.diagnostics, ctx
 
 
 def _record_waivers(ctx: Context, objects: list[Manifest], ignore: Iterable[str]) -> None:
@@ -134,14 +133,17 @@ def _record_waivers(ctx: Context, objects: list[Manifest], ignore: Iterable[str]
         annotations[IGNORE_ANNOTATION] = ignore_annotation(str(annotations.get(IGNORE_ANNOTATION, "")), rules, waived)
 
 
-def _context(spec: Spec, doc: Document, options: Options, reader: Reader | None, mode: str) -> Context:
-    """The lowering context of one spec: its own settings win over the options'."""
+def _context(spec: Spec, doc: Document, options: Options, reader: Reader | None) -> Context:
+    """The lowering context of one spec: its own settings (the parsed spec's fluid:, gitops:,
+    metadata.namespace) win over the options'."""
     version = spec.fluid or options.fluid_version or versions.DEFAULT
+    mode = spec.gitops or options.gitops or "none"
     namespace = spec.metadata.namespace or options.namespace or "default"
     # A values file never carries credentials, so the Helm target does not read them.
     read = options.read_credentials and options.target == "fluid"
     ctx = Context(spec_view(spec), doc, version, namespace, options.env, reader or Reader(allow=options.allow_read),
-                  read, from_env=options.from_env, gitops=mode != "none", spec_validators=spec_validator)
+                  read, from_env=options.from_env, gitops=mode != "none", spec_validators=spec_validator,
+                  gitops_mode=mode)
     ctx.hash_names = ctx.gitops if options.hash_names is None else options.hash_names
     pinned = spec.metadata.namespace
     if pinned and options.namespace and options.namespace != pinned and options.namespace_from:
@@ -221,97 +223,35 @@ def _helm(objects: list[Manifest], ctx: Context, engine: str) -> tuple[list[Mani
 
 def compile_paths(paths: Iterable[str], options: Options, overlays: Iterable[str] = (),
                   reader: Reader | None = None, environment: str | None = None) -> CompileResult:
-    """Compile every spec in every file (or one spec merged from overlay files, in order);
-    collect all problems, then order the output. A single directory with a project file
-    (fluidgen.yaml) builds the chosen environment of it instead."""
-    reader = reader or Reader(allow=options.allow_read)
-    result = CompileResult(inputs=reader.inputs)
-    paths = list(paths)
-    if not overlays and len(paths) == 1 and os.path.isfile(os.path.join(paths[0], project.FILE)):
-        return _compile_project(paths[0], environment, options, reader, result)
-    if environment is not None:
-        result.diagnostics.append(_not_a_project(paths, environment))
+    """The command line's front end: gather the spec files (or one spec merged from overlay
+    files, in order; a single directory with a project file (fluidgen.yaml): the chosen
+    environment of it), then compile the documents."""
+    return compile_documents(gather(Paths(tuple(paths), tuple(overlays), environment), options, reader))
+
+
+def compile_documents(inputs: Inputs) -> CompileResult:
+    """Compile every spec document gathered, in the settings gathered with them (a project
+    environment's), collect all problems, then order the output with the objects passed
+    through. Nothing here reads a path of its own."""
+    options = inputs.options
+    result = CompileResult(inputs=inputs.reader.inputs)
+    result.diagnostics += inputs.notes
+    if not inputs.complete:
         return result
-    files, notes = reader.expand(paths, marker=SPEC_MARKER)
-    passed: list[dict[str, Any]] = []
-    if options.gitops == "argocd":
-        notes, passed = _pass_through(notes, reader)
-    result.diagnostics += notes
-    docs = _load_specs(files, reader, result.diagnostics)
-    layers = list(overlays)
-    if layers:
-        merged = overlay_files(layers, reader, result.diagnostics)
-        docs += [merged] if merged else []
-    _compile_all(docs, options, result, reader)
-    _add_passed(result, passed, options.namespace)
-    if options.target != "fluid" and result.specs > 1:
-        result.diagnostics.append(Diagnostic(docs[-1].file, 1, 1, "error", f"--target {options.target} writes one "
-                                             f"values file; give one spec, not {result.specs}"))
+    _compile_all(inputs.documents, options, result, inputs.reader)
+    result.diagnostics += inputs.after
+    _add_passed(result, [o for p in inputs.passed for o in p.objects], options.namespace)
+    if not inputs.project and options.target != "fluid" and result.specs > 1:
+        result.diagnostics.append(Diagnostic(inputs.documents[-1].file, 1, 1, "error", f"--target {options.target} "
+                                             f"writes one values file; give one spec, not {result.specs}"))
     _warnings_as_errors(result, options)
     return result
-
-
-def _not_a_project(paths: list[str], environment: str) -> Diagnostic:
-    """--env given for paths that are not one directory with a project file."""
-    where = paths[0] if len(paths) == 1 else "the paths given"
-    return Diagnostic(where, 0, 0, "error", f"environment {environment!r} was asked for, "
-                                            f"but {where} is not a directory with a {project.FILE}")
-
-
-def _load_specs(files: list[str], reader: Reader, diagnostics: list[Diagnostic]) -> list[Document]:
-    """The documents of every file; a file that cannot be read or holds none is reported."""
-    docs: list[Document] = []
-    for path in files:
-        found = _documents(path, reader, diagnostics)
-        if found == []:
-            diagnostics.append(Diagnostic(path, 1, 1, "error", "no spec in this file (it is empty)"))
-        docs += found or []
-    return docs
-
-
-def _documents(path: str, reader: Reader, diagnostics: list[Diagnostic]) -> list[Document] | None:
-    """A file's documents, or None when it cannot be read (the reason added to diagnostics)."""
-    try:
-        return reader.load(path)
-    except FluidgenError as exc:
-        diagnostics += exc.diagnostics
-        return None
 
 
 def _warnings_as_errors(result: CompileResult, options: Options) -> None:
     if options.warnings_as_errors:
         result.diagnostics = [replace(d, severity="error") if d.severity == "warning" else d
                               for d in result.diagnostics]
-
-
-NOT_A_SPEC = "not built: holds no fluidgen spec"
-
-
-def _pass_through(notes: list[Diagnostic], reader: Reader) -> tuple[list[Diagnostic], list[dict[str, Any]]]:
-    """In Argo CD mode, plain Kubernetes manifests found beside the specs go to the output
-    unchanged, as kustomize would apply them (Argo CD would otherwise show a clean sync of an
-    application that never applies them, or prune them). Files that are not all Kubernetes
-    objects (values files, kustomize's own configuration) stay named as not built."""
-    kept: list[Diagnostic] = []
-    objects: list[dict[str, Any]] = []
-    for note in notes:
-        if note.severity != "info" or not note.message.startswith(NOT_A_SPEC):
-            kept.append(note)
-            continue
-        try:
-            docs = reader.load(note.file)
-        except FluidgenError as exc:
-            kept += exc.diagnostics
-            continue
-        each = [_objects_in(d.data) for d in docs]
-        found = [o for objs in each for o in objs or ()]
-        if not found or None in each:
-            kept.append(note)
-            continue
-        objects += found
-        kept.append(Diagnostic(note.file, 0, 0, "info", f"passed through unchanged: {len(found)} Kubernetes "
-                                                        f"object{'s' if len(found) != 1 else ''} (Argo CD mode)"))
-    return kept, objects
 
 
 def _add_passed(result: CompileResult, passed: list[dict[str, Any]], namespace: str | None) -> None:
@@ -349,165 +289,42 @@ def _clash(key: tuple[str, str, str], problem: str) -> Diagnostic:
     return Diagnostic("<directory>", 0, 0, "error", f"{kind} {ns + '/' if ns else ''}{name} is {problem}")
 
 
-def _is_object(data: Any) -> bool:
-    """A Kubernetes object kustomize would apply (not one of kustomize's own files, nor a
-    fluidgen spec or project)."""
-    meta = data.get("metadata") if isinstance(data, dict) else None
-    return (isinstance(data, dict) and isinstance(data.get("apiVersion"), str) and isinstance(data.get("kind"), str)
-            and isinstance(meta, dict) and isinstance(meta.get("name"), str)
-            and not str(data["apiVersion"]).startswith(("kustomize.config.k8s.io/", SPEC_MARKER.decode())))
-
-
 def _identity(obj: dict[str, Any]) -> tuple[str, str, str]:
     meta = obj.get("metadata")
     meta = meta if isinstance(meta, dict) else {}
     return str(obj.get("kind")), str(meta.get("namespace") or ""), str(meta.get("name"))
 
 
-def _compile_project(directory: str, environment: str | None, options: Options, reader: Reader,
-                     result: CompileResult) -> CompileResult:
-    try:
-        selected = project.select(directory, environment, options, reader)
-    except FluidgenError as exc:
-        result.diagnostics += exc.diagnostics
-        return result
-    notes = selected.unused
-    if selected.options.gitops == "argocd":
-        notes = _refuse_unlisted(notes, selected.unlisted, reader)
-    result.diagnostics += notes
-    if (too_much := _over_budget(directory, selected, reader)) is not None:
-        result.diagnostics.append(too_much)
-        return result
-    docs: list[Document] = []
-    for chain in selected.chains:
-        if len(chain) > 1:
-            merged = overlay_files(chain, reader, result.diagnostics)
-            docs += [merged] if merged else []
-            continue
-        docs += _documents(chain[0], reader, result.diagnostics) or []
-    _compile_all(docs, selected.options, result, reader)
-    _add_passed(result, _listed_manifests(selected, reader, result.diagnostics), selected.options.namespace)
-    _warnings_as_errors(result, selected.options)
-    return result
-
-
-def _over_budget(directory: str, selected: project.Selected, reader: Reader) -> Diagnostic | None:
-    """An error when the environment's chains hold more than project.MAX_NODES values, each
-    file counted every time a chain uses it (it is parsed, merged and compiled that often):
-    the caps on specs and overlays bound the count of entries, this bounds their size, so a
-    large overlay shared by every chain buys no more work than one file may. Files that cannot
-    be read count nothing here; the build reports them."""
-    sizes: dict[str, int] = {}
-    total = 0
-    for chain in selected.chains:
-        for path in chain:
-            if path not in sizes:
-                try:
-                    sizes[path] = sum(len(d.positions) + 1 for d in reader.load(path))
-                except FluidgenError:
-                    sizes[path] = 0
-            total += sizes[path]
-    if total <= project.MAX_NODES:
-        return None
-    return Diagnostic(os.path.join(directory, project.FILE), 1, 1, "error",
-                      f'environment "{selected.name}" builds {total} values counting each file once per chain '
-                      f"that uses it; at most {project.MAX_NODES} (the work of one large spec file): build fewer "
-                      "or smaller specs per environment, or share less through overlays")
-
-
-def _listed_manifests(selected: project.Selected, reader: Reader, diagnostics: list[Diagnostic]) -> list[Tree]:
-    """The objects of the files an environment lists under `manifests:`, unchanged. A listed
-    file holds Kubernetes objects only: an empty file, a spec or a values file is an error."""
-    objects: list[Tree] = []
-    listed = f"listed in environments.{selected.name}.manifests of {project.FILE}"
-    for path in selected.manifests:
-        docs = _documents(path, reader, diagnostics)
-        if docs == []:
-            diagnostics.append(Diagnostic(path, 1, 1, "error", f"{listed}, but holds no Kubernetes object"))
-        each = [(d, _objects_in(d.data)) for d in docs or []]
-        bad = [d for d, objs in each if objs is None]
-        diagnostics += [_not_an_object(d, listed) for d in bad]
-        if not bad:  # a file is passed through whole or not at all
-            objects += [o for _, objs in each for o in objs or ()]
-    return objects
-
-
-def _not_an_object(doc: Document, listed: str) -> Diagnostic:
-    """At the document's first line (its first key), not at a key path: the whole document is wrong."""
-    file, line, col = doc.locate(next(iter(doc.positions), ()))
-    hint = "; a fluidgen spec goes under specs" if is_spec(doc.data) else ""
-    return Diagnostic(file, line, col, "error", f"{listed}, but its document {doc.index + 1} is not a Kubernetes "
-                                                f"object (apiVersion, kind, metadata.name) or a list of them{hint}")
-
-
-def _refuse_unlisted(notes: list[Diagnostic], unlisted: list[str], reader: Reader) -> list[Diagnostic]:
-    """In Argo CD mode, a file of plain Kubernetes objects in a project's directory that no
-    environment lists is an error, not a note: the application's output would lack its objects,
-    so Argo CD would never apply them and would prune those it applied before."""
-    orphans = [f for f in unlisted if _holds_objects_only(f, reader)]
-    refused = [Diagnostic(f, 1, 1, "error", f"plain Kubernetes objects that no environment of {project.FILE} "
-                                            "lists: Argo CD would not apply them, and would prune those it applied "
-                                            "before. List the file under an environment's manifests:, or move it "
-                                            "out of the application's directory") for f in orphans]
-    return [*refused, *(n for n in notes if n.file not in orphans)]
-
-
-def _holds_objects_only(path: str, reader: Reader) -> bool:
-    try:
-        docs = reader.load(path)
-    except FluidgenError:
-        return False  # named by its note, as any file not built
-    return bool(docs) and all(_objects_in(d.data) is not None for d in docs)
-
-
-def _objects_in(data: Any) -> list[Tree] | None:
-    """The Kubernetes objects a plain manifest's document holds, as kustomize reads it: itself,
-    or the items of a list kind (kind ending in List, such as kubectl's v1 List, with items);
-    None when it is not made of objects. Lists inside Lists are opened at every depth
-    (io/lists.py open_items), as kustomize does: an inner List is never an object passed on
-    whole, with a Secret inside it that no check of top-level objects would see."""
-    found = open_items(data)
-    return found if found is not None and all(_is_object(o) for o in found) else None
-
-
-def overlay_files(files: list[str], reader: Reader, diagnostics: list[Diagnostic]) -> Document | None:
-    """One spec deep-merged from files given with -f, later files winning."""
-    layers: list[Document] = []
-    for path in files:
-        found = _documents(path, reader, diagnostics)
-        if found is None:
-            continue
-        if len(found) != 1 or not isinstance(found[0].data, dict):
-            diagnostics.append(Diagnostic(path, 1, 1, "error", "an overlay file (-f) holds exactly one mapping"))
-            continue
-        layers += found
-    return overlay(layers) if layers and len(layers) == len(files) else None
-
-
 def _compile_all(docs: list[Document], options: Options, result: CompileResult, reader: Reader) -> None:
     """Every spec, those whose source is a dataset:// reference after the others, so that a
     reference sees the layout of a Dataset the same run builds; objects and diagnostics keep the
-    order of the specs."""
+    order of the specs. Each spec is parsed once: its settings and its first source are read
+    from the parsed spec, never from the raw document."""
     ranked: list[tuple[int, int, int, Tree]] = []
     origin: dict[int, Document] = {}
     said: dict[int, list[Diagnostic]] = {}
     built: dict[tuple[str, str], BuiltDataset] = {}
-    for at in sorted(range(len(docs)), key=lambda i: _references_a_dataset(docs[i].data)):
-        doc = docs[at]
+    parsed: dict[int, Spec] = {}
+    for at, doc in enumerate(docs):
         if not is_spec(doc.data):
             said[at] = [_not_a_spec(doc)]
             continue
         try:
-            objects, diags = compile_document(doc, options, reader, built, result.traced)
+            parsed[at] = parse_spec(doc)
+        except FluidgenError as exc:
+            said[at] = exc.diagnostics
+    for at in sorted(parsed, key=lambda i: _references_a_dataset(parsed[i])):
+        doc = docs[at]
+        try:
+            objects, diags, ctx = compile_spec(parsed[at], doc, options, reader, built, result.traced)
         except FluidgenError as exc:
             said[at] = exc.diagnostics
             continue
         said[at] = diags
         result.specs += 1
-        result.gitops.add(gitops_mode(doc.data, options))
-        version = _fluid_version(doc.data, options)
-        result.fluid_versions.add(version)
-        result.built_for.update({_identity(o): version for o in objects if isinstance(o.get("metadata"), dict)})
+        result.gitops.add(ctx.gitops_mode)
+        result.fluid_versions.add(ctx.version)
+        result.built_for.update({_identity(o): ctx.version for o in objects if isinstance(o.get("metadata"), dict)})
         built.update(_built_datasets(objects))
         origin.update({id(o): doc for o in objects})
         ranked += [(kinds.rank(str(o.get("kind", ""))), at, i, o) for i, o in enumerate(objects)]
@@ -517,10 +334,8 @@ def _compile_all(docs: list[Document], options: Options, result: CompileResult, 
     result.diagnostics += _duplicates(result.objects, origin)
 
 
-def _references_a_dataset(spec: Any) -> bool:
-    source = spec.get("source") if isinstance(spec, dict) else None
-    first = source[0] if isinstance(source, list) and source else None
-    return isinstance(first, dict) and is_reference(first.get("uri"))
+def _references_a_dataset(spec: Spec) -> bool:
+    return bool(spec.source) and is_reference(spec.source[0].uri)
 
 
 def _built_datasets(objects: list[Manifest]) -> dict[tuple[str, str], BuiltDataset]:
@@ -541,12 +356,6 @@ def _not_a_spec(doc: Document) -> Diagnostic:
     hint = near_miss(doc.data)
     return doc.diag(("apiVersion",) if hint else (), hint or (
         "not a fluidgen spec (expected apiVersion: fluidgen.io/v1alpha1, kind: CachedDataset)"))
-
-
-def _fluid_version(spec: Any, options: Options) -> str:
-    """A spec's own fluid: wins over the setting (flag, environment, project environment)."""
-    pinned = spec.get("fluid")
-    return pinned if isinstance(pinned, str) and pinned else options.fluid_version or versions.DEFAULT
 
 
 def _generated_twice(ctx: Context, objects: list[Manifest]) -> list[Diagnostic]:

@@ -23,6 +23,7 @@ import re
 import stat
 import sys
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..base.diagnostics import Diagnostic, FluidgenError, PathT
@@ -43,14 +44,19 @@ class Reader:
         self._recorded: set[str] = set()
         self._real: dict[str, str] = {}
         self._allowed: dict[tuple[str, str | None, str, tuple[str, ...]], Path] = {}
-        self._rootless: set[str] = set()  # provided files whose directory is no root to read from
+        self._rootless: set[str] = set()  # in-memory documents whose directory is no root to read from
 
-    def provide(self, path: str, raw: bytes, rootless: bool = False) -> None:
+    def provide(self, path: str, raw: bytes) -> None:
         """Content for a file not written yet (`fluidgen import` proves a spec and the profile
-        beside it before writing either). `rootless`: a spec that stands nowhere (the Python
-        API's mapping without base_dir): its directory lets it read nothing, only the allow
-        list does."""
+        beside it before writing either)."""
         self._once[path] = raw
+        self.inputs.uncacheable()
+
+    def place(self, path: str, rootless: bool) -> None:
+        """A document given in memory (the Python API's mapping) stands at `path`: the files it
+        names are read as a spec's at that path would be. `rootless`: it stands nowhere (a
+        mapping without base_dir), so its directory lets it read nothing, only the allow list
+        does. Nothing read from memory can be re-checked, so the build is not cacheable."""
         self.inputs.uncacheable()
         if rootless:
             self._rootless.add(path)
@@ -114,14 +120,20 @@ class Reader:
 
     # -- directory arguments ------------------------------------------------------------
 
-    def expand(self, paths: Iterable[str], marker: bytes | None = None) -> tuple[list[str], list[Diagnostic]]:
-        """Files as given; a directory becomes its YAML files (see the module docstring).
+    def expand(self, paths: Iterable[str]) -> tuple[list[str], list[Diagnostic]]:
+        """Files as given; a directory becomes its YAML files (see the module docstring)."""
+        files, found = self._expand(paths, None)
+        return files, [f for f in found if isinstance(f, Diagnostic)]
 
-        With `marker`, files found in a directory are kept only when they contain it (the
-        others are reported); files named explicitly are always kept.
-        """
+    def find_specs(self, paths: Iterable[str], marker: bytes) -> tuple[list[str], list[Diagnostic | NotBuilt]]:
+        """As expand, but a file found in a directory is kept only when it contains `marker`;
+        each other one comes back as a NotBuilt, in order among the notes (files named
+        explicitly are always kept)."""
+        return self._expand(paths, marker)
+
+    def _expand(self, paths: Iterable[str], marker: bytes | None) -> tuple[list[str], list[Diagnostic | NotBuilt]]:
         files: list[str] = []
-        notes: list[Diagnostic] = []
+        notes: list[Diagnostic | NotBuilt] = []
         for p in paths:
             if p == "-" or not os.path.isdir(p):
                 files.append(p)
@@ -140,7 +152,7 @@ class Reader:
                 if marker in head:
                     files.append(f)
                 else:
-                    notes.append(_not_built(f, head))
+                    notes.append(NotBuilt(f, _fragment(head)))
         return files, notes
 
     def _walk(self, top: str) -> tuple[list[str], list[Diagnostic]]:
@@ -249,14 +261,28 @@ def inside(real: str, root: str) -> bool:
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def _not_built(path: str, head: bytes) -> Diagnostic:
-    """The note for a file found in a directory without the spec marker: an overlay fragment
-    (a warning: it was likely meant to be built) or any other file."""
-    if FRAGMENT.search(head) and not re.search(rb"(?m)^apiVersion:", head):
-        return Diagnostic(path, 0, 0, "warning", "not built: this looks like an overlay fragment (spec keys, no "
-                                                 "apiVersion). Merge it into its spec with -f, or list it in "
-                                                 "fluidgen.yaml")
-    return Diagnostic(path, 0, 0, "info", "not built: holds no fluidgen spec (a plain manifest or a values file)")
+def _fragment(head: bytes) -> bool:
+    """Whether a file's text looks like an overlay fragment: spec keys, no apiVersion."""
+    return bool(FRAGMENT.search(head)) and not re.search(rb"(?m)^apiVersion:", head)
+
+
+NOT_BUILT = "not built: holds no fluidgen spec (a plain manifest or a values file)"
+FRAGMENT_NOT_BUILT = ("not built: this looks like an overlay fragment (spec keys, no apiVersion). Merge it into its "
+                      "spec with -f, or list it in fluidgen.yaml")
+
+
+@dataclass(frozen=True)
+class NotBuilt:
+    """A file found in a directory without the spec marker: what it is, as data (the Argo CD
+    pass-through picks plain manifests from these), and the note that names it."""
+
+    path: str
+    fragment: bool  # looks like an overlay fragment: likely meant to be built, so a warning
+
+    def note(self) -> Diagnostic:
+        if self.fragment:
+            return Diagnostic(self.path, 0, 0, "warning", FRAGMENT_NOT_BUILT)
+        return Diagnostic(self.path, 0, 0, "info", NOT_BUILT)
 
 
 def _subfolders(folder: str, dirnames: list[str], root: str, top: str, notes: list[Diagnostic]) -> list[str]:

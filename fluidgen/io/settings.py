@@ -2,7 +2,8 @@
 command: a flag wins, then FLUIDGEN_<NAME>, then ARGOCD_ENV_FLUIDGEN_<NAME> (how Argo CD
 passes an Application's plugin env), then PARAM_<NAME> for the parameters the Argo CD plugin
 announces (env, fluid-version, namespace, gitops: deploy/argocd/plugin.yaml). Bad values are
-usage errors, named with their source.
+usage errors, named with their source (`given_as`: what the caller calls the value it
+passes, a flag or the Python API's argument).
 
 An Application author sets every ARGOCD_ENV_* (and PARAM_*) value of a shared Argo CD
 sidecar, so those can only choose among what the build of that Application may do anyway
@@ -43,15 +44,16 @@ def lookup(name: str, env: Mapping[str, str] | None = None) -> tuple[str, str] |
     return None
 
 
-def fluid_version(flag: str | None, env: Mapping[str, str] | None = None) -> str | None:
-    value, source = (flag, "--fluid-version") if flag else (lookup("FLUID_VERSION", env) or (None, ""))
+def fluid_version(flag: str | None, env: Mapping[str, str] | None = None,
+                  given_as: str = "--fluid-version") -> str | None:
+    value, source = (flag, given_as) if flag else (lookup("FLUID_VERSION", env) or (None, ""))
     if value is not None and value not in versions.NAMES:
         raise SettingError(f"{source}: unsupported Fluid version {value!r}; choose one of {', '.join(versions.NAMES)}")
     return value
 
 
-def namespace(flag: str | None, env: Mapping[str, str] | None = None) -> str | None:
-    value, source = (flag, "--namespace") if flag else (lookup("NAMESPACE", env) or (None, ""))
+def namespace(flag: str | None, env: Mapping[str, str] | None = None, given_as: str = "--namespace") -> str | None:
+    value, source = (flag, given_as) if flag else (lookup("NAMESPACE", env) or (None, ""))
     if value is not None and (problem := names.dns1123_label(value)) is not None:
         raise SettingError(f"{source}: {problem}")
     return value
@@ -73,8 +75,8 @@ def namespace_source(flag: str | None, env: Mapping[str, str] | None = None) -> 
 GITOPS_MODES = ("argocd", "flux", "none")
 
 
-def gitops(flag: str | None, env: Mapping[str, str] | None = None) -> str | None:
-    value, source = (flag, "--gitops") if flag else (lookup("GITOPS", env) or (None, ""))
+def gitops(flag: str | None, env: Mapping[str, str] | None = None, given_as: str = "--gitops") -> str | None:
+    value, source = (flag, given_as) if flag else (lookup("GITOPS", env) or (None, ""))
     if value is not None and value not in GITOPS_MODES:
         raise SettingError(f"{source}: unknown GitOps mode {value!r}; choose one of {', '.join(GITOPS_MODES)}")
     return value

@@ -358,3 +358,24 @@ def _exists(data: Any, path: PathT) -> bool:
             return False
         data = data[part]
     return True
+
+
+NO_LINE = (0, 0)  # the position of a value given in memory: it has a key path, no line
+
+
+def in_memory(file: str, data: Any) -> Document:
+    """Data given in memory (the Python API's mapping) as the Document a compile reads, named
+    `file`, without writing it as YAML and parsing it back. Every key path is known, at no line:
+    a problem is located by its key path alone, and an overlay merged onto it attributes each
+    key to the layer that set it."""
+    positions: dict[PathT, tuple[int, int]] = {}
+    _key_paths(data, (), positions)
+    return Document(file, 0, data, positions)
+
+
+def _key_paths(data: Any, path: PathT, out: dict[PathT, tuple[int, int]]) -> None:
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    for key, value in items:
+        child = (*path, key)
+        out[child] = NO_LINE
+        _key_paths(value, child, out)

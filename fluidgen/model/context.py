@@ -80,6 +80,7 @@ class Context:
     read_credentials: bool = True
     from_env: FromEnv = field(default_factory=FromEnv)  # which variables credentials.fromEnv may read
     gitops: bool = False  # Argo CD or Flux: data operations are never deleted by Fluid
+    gitops_mode: str = "none"  # "argocd", "flux" or "none": the spec's gitops:, else the setting
     hash_names: bool = False  # data operation names end in a hash of their spec: an edit runs it again
     # (version, kind) -> the validator of that kind's spec: the Fluid API model, handed in from
     # above the engine table (catalog/schemas.py spec_validator) so engine hooks can check objects.
