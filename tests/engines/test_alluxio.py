@@ -1,0 +1,75 @@
+"""fluidgen/engines/alluxio.py's facts where its mutation run (issue 42) found no test: each test
+drives fluidgen's own code (init's starter, the FUSE memory budget) against Fluid's Go code at
+both commits of ../shared/fluid-src (v1.0.8 de578cd, master a826600)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ruamel.yaml import YAML
+
+from fluidgen.base.quantity import to_bytes
+from fluidgen.base.versions import NAMES
+from fluidgen.commands.init import starter
+from fluidgen.engines import alluxio
+from tests.fluid_src import need_tree
+
+FIXTURES = Path(__file__).parent.parent / "fluid_fixtures"
+
+
+def _sensitive_keys(root: Path) -> set[str]:
+    """pkg/utils/security/filter.go sensitiveKeys: the Alluxio mount credentials Fluid redacts
+    from the `alluxio fs mount` commands it logs (FilterCommand)."""
+    text = (root / "pkg/utils/security/filter.go").read_text()
+    block = re.search(r"var sensitiveKeys map\[string\]bool = map\[string\]bool\{(.*?)\n\}", text, re.S)
+    assert block, "sensitiveKeys not found"
+    return set(re.findall(r'"([^"]+)":\s*true', block.group(1)))
+
+
+@pytest.mark.parametrize("version", NAMES)
+@pytest.mark.parametrize("scheme", ["oss", "s3", "s3a"])
+def test_a_starter_asks_for_the_credentials_fluid_redacts(scheme: str, version: str) -> None:
+    """`fluidgen init --engine alluxio` for an oss://, s3:// or s3a:// source asks for one key pair
+    (credentials.fromEnv): exactly the pair of that store among the names Fluid treats as Alluxio
+    mount credentials (security.FilterCommand, used when the Alluxio engine logs its mount command)."""
+    doc: dict[str, Any] = YAML(typ="safe").load(starter("alluxio", f"{scheme}://bucket/path", "demo"))
+    asked = set(doc["source"][0]["credentials"]["fromEnv"])
+    sensitive = _sensitive_keys(need_tree(version))
+    prefix = "fs.oss." if scheme == "oss" else "aws."
+    assert asked == {k for k in sensitive if k.startswith(prefix)}
+    assert len(asked) == 2
+
+
+def _fluid_fuse_memory_default(root: Path) -> str:
+    """transform_resources.go transformResourcesForFuse: a zero FUSE memory limit becomes this."""
+    text = (root / "pkg/ddc/alluxio/transform_resources.go").read_text()
+    body = text[text.index("func (e *AlluxioEngine) transformResourcesForFuse"):]
+    m = re.search(r'memLimit := resource\.MustParse\("([^"]+)"\)', body)
+    assert m
+    return m.group(1)
+
+
+def _fluid_default_fuse_jvm() -> list[str]:
+    """optimizeDefaultFuse's JVM options, as mined from its Go test (alluxio_transform_optimization.yaml)."""
+    doc = YAML(typ="safe").load((FIXTURES / "alluxio_transform_optimization.yaml").read_text())
+    (jvm,) = {tuple(c["expect"]["fuse_jvm"]) for c in doc["cases"] if "fuse_jvm" in c["expect"]}
+    return list(jvm)
+
+
+@pytest.mark.parametrize("version", NAMES)
+def test_the_fuse_memory_budget_pairs_fluids_default_jvm_with_its_zero_limit(version: str) -> None:
+    """fuse_memory_limit (the memory limit a profile's FUSE JVM needs, FG check of runtime fields):
+    for Fluid's own default FUSE JVM (-Xmx16G + MaxDirectMemorySize=32g) it is the limit Fluid
+    gives a zero one (50Gi), and it moves with the heap and the direct memory alike."""
+    default = _fluid_default_fuse_jvm()
+    zero = int(to_bytes(_fluid_fuse_memory_default(need_tree(version))))
+    assert alluxio.fuse_memory_limit(default) == zero
+    smaller = [o.replace("-Xmx16G", "-Xmx8G") for o in default]
+    assert alluxio.fuse_memory_limit(smaller) == zero - 8 * 2**30
+    less_direct = [o.replace("MaxDirectMemorySize=32g", "MaxDirectMemorySize=16g") for o in default]
+    assert alluxio.fuse_memory_limit(less_direct) == zero - 16 * 2**30
+    assert alluxio.fuse_memory_limit([o for o in default if not o.startswith("-Xmx")]) is None
+    assert alluxio.fuse_memory_limit([o for o in default if "MaxDirectMemorySize" not in o]) is None
