@@ -15,7 +15,7 @@ from fluidgen.base.quantity import to_bytes
 from fluidgen.base.versions import NAMES
 from fluidgen.commands.init import starter
 from fluidgen.engines import alluxio
-from tests.fluid_src import need_tree
+from tests.harness.fluid_src import need_tree
 
 FIXTURES = Path(__file__).parent.parent / "fluid_fixtures"
 

@@ -22,7 +22,7 @@ import pytest
 from fluidgen.base.fluidsource import FluidSource
 from fluidgen.base.versions import NAMES
 from fluidgen.engines.engine_table import ENGINES
-from tests.fluid_src import need_tree
+from tests.harness.fluid_src import need_tree
 
 RUNTIME = "demo"
 

@@ -1,6 +1,6 @@
 """The engines' FIELDS records (fluid/fields.py FieldRead, one per runtime or Dataset field, read by
 `fluidgen explain`, docs/runtime-fields.md and the build's warnings) name the Go selector that
-reads each field (`go=`). tests/test_runtime_fields.py checks a read field's selector is in its
+reads each field (`go=`). tests/catalog/test_runtime_fields.py checks a read field's selector is in its
 cited function and an ignored field's selector is read nowhere; an ignored cell with a selector
 that names no field at all passed that check whatever it said (issue 42's mutation run: `go=
 "XXSpec.OwnerXX"` survived). Here each selector is checked against Fluid's API types at every
@@ -17,7 +17,7 @@ import pytest
 
 from fluidgen.engines.engine_table import ENGINES
 from fluidgen.fluid.fields import PARTS, FieldRead
-from tests.fluid_src import need_tree
+from tests.harness.fluid_src import need_tree
 
 _FIELD = re.compile(r'^\s+(\w+)\s+[^`\n]*`json:"([^",]*)', re.M)
 
