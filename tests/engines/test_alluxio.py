@@ -73,3 +73,18 @@ def test_the_fuse_memory_budget_pairs_fluids_default_jvm_with_its_zero_limit(ver
     assert alluxio.fuse_memory_limit(less_direct) == zero - 16 * 2**30
     assert alluxio.fuse_memory_limit([o for o in default if not o.startswith("-Xmx")]) is None
     assert alluxio.fuse_memory_limit([o for o in default if "MaxDirectMemorySize" not in o]) is None
+
+
+@pytest.mark.parametrize("version", NAMES)
+def test_the_dataset_owner_joins_the_second_fuse_arg_of_two_or_more(version: str) -> None:
+    """transform_fuse.go transformFuse: `len(value.Fuse.Args) > 1 && dataset.Spec.Owner != nil`
+    appends uid=,gid= to Args[1]; then allow_other unless Args[1] has an allow_ option. fuse_args on
+    an image before 2.8.0 (no mount path appended), with two args and with one."""
+    text = (need_tree(version) / "pkg/ddc/alluxio/transform_fuse.go").read_text()
+    assert "if len(value.Fuse.Args) > 1 && dataset.Spec.Owner != nil {" in text
+    two, _ = alluxio.fuse_args(["fuse", "--fuse-opts=kernel_cache,ro"], True, None, "2.7.2", "/x", owner=(1000, 100))
+    assert two == ["fuse", "--fuse-opts=kernel_cache,ro,uid=1000,gid=100,allow_other"]
+    one, _ = alluxio.fuse_args(["fuse"], True, None, "2.7.2", "/x", owner=(1000, 100))
+    assert one == ["fuse"]
+    allowed, _ = alluxio.fuse_args(["fuse", "--fuse-opts=allow_root"], True, None, "2.7.2", "/x")
+    assert allowed == ["fuse", "--fuse-opts=allow_root"]
