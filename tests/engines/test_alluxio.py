@@ -88,3 +88,34 @@ def test_the_dataset_owner_joins_the_second_fuse_arg_of_two_or_more(version: str
     assert one == ["fuse"]
     allowed, _ = alluxio.fuse_args(["fuse", "--fuse-opts=allow_root"], True, None, "2.7.2", "/x")
     assert allowed == ["fuse", "--fuse-opts=allow_root"]
+
+
+def _go_defaults(root: Path) -> dict[str, str]:
+    """optimizeDefaultProperties' unconditional setDefaultProperties calls, in order (a later call
+    of a key overwrites an earlier one: setDefaultProperties checks only the runtime's own properties)."""
+    text = (root / "pkg/ddc/alluxio/transform_optimization.go").read_text()
+    start = text.index("func (e *AlluxioEngine) optimizeDefaultProperties(")
+    body = text[start:text.index("\n}\n", start)]
+    calls = re.findall(r'^\tsetDefaultProperties\(runtime, value, "([^"]+)", "([^"]*)"\)', body, re.M)
+    assert len(calls) > 40, "optimizeDefaultProperties no longer reads as this test expects"
+    return dict(calls)
+
+
+@pytest.mark.parametrize("version", NAMES)
+def test_every_unconditional_default_property_is_fluids(version: str) -> None:
+    """default_properties (what an AlluxioRuntime ends with; read by lint's libfuse and journal
+    checks and by explain) holds each property Fluid sets whatever the runtime, with Fluid's
+    value, read from transform_optimization.go optimizeDefaultProperties; the journal type follows
+    the master count (EMBEDDED above one, else UFS)."""
+    root = need_tree(version)
+    got = alluxio.default_properties({})
+    wrong = {k: (got.get(k), v) for k, v in _go_defaults(root).items() if got.get(k) != v}
+    assert not wrong, wrong
+    text = (root / "pkg/ddc/alluxio/transform_optimization.go").read_text()
+    assert re.search(r'if value\.Master\.Replicas > 1 \{\n\t\tsetDefaultProperties\(runtime, value, '
+                     r'"alluxio\.master\.journal\.type", "EMBEDDED"\)\n\t\} else \{\n\t\tsetDefaultProperties\('
+                     r'runtime, value, "alluxio\.master\.journal\.type", "UFS"\)', text)
+    assert got["alluxio.master.journal.type"] == "UFS"
+    assert alluxio.default_properties({}, masters=3)["alluxio.master.journal.type"] == "EMBEDDED"
+    assert alluxio.default_properties({"alluxio.user.block.size.bytes.default": "64MB"})[
+        "alluxio.user.block.size.bytes.default"] == "64MB"  # the runtime's own value stays
