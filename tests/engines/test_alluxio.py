@@ -15,6 +15,7 @@ from fluidgen.base.quantity import to_bytes
 from fluidgen.base.versions import NAMES
 from fluidgen.commands.init import starter
 from fluidgen.engines import alluxio
+from tests.conftest import run_cli
 from tests.harness.fluid_src import need_tree
 
 FIXTURES = Path(__file__).parent.parent / "fluid_fixtures"
@@ -119,3 +120,15 @@ def test_every_unconditional_default_property_is_fluids(version: str) -> None:
     assert alluxio.default_properties({}, masters=3)["alluxio.master.journal.type"] == "EMBEDDED"
     assert alluxio.default_properties({"alluxio.user.block.size.bytes.default": "64MB"})[
         "alluxio.user.block.size.bytes.default"] == "64MB"  # the runtime's own value stays
+
+
+@pytest.mark.parametrize(("masters", "warned"), [(1, False), (3, True)])
+def test_fg132_warns_a_ufs_journal_only_for_several_masters(tmp_path: Path, masters: int, warned: bool) -> None:
+    """FG132: Fluid picks the EMBEDDED journal above one master (optimizeDefaultProperties, read in
+    test_every_unconditional_default_property_is_fluids); a UFS journal is Fluid's own choice for one."""
+    manifests = tmp_path / "m.yaml"
+    manifests.write_text(
+        "apiVersion: data.fluid.io/v1alpha1\nkind: AlluxioRuntime\nmetadata: {name: d, namespace: default}\n"
+        f"spec:\n  master: {{replicas: {masters}}}\n  properties: {{alluxio.master.journal.type: UFS}}\n")
+    result = run_cli("lint", str(manifests))
+    assert ("FG132" in result.err) is warned, result.err
