@@ -39,17 +39,18 @@ def _cache_size_shift(root: Path) -> int:
     return int(m.group(1))
 
 
-@pytest.mark.parametrize("quota", ['"40960"', '"1048575"', '"1048576"', "1Mi", "512Ki", "2047Ki", "40Gi"])
+@pytest.mark.parametrize("quota", ['"0"', '"40960"', '"1048575"', '"1048576"', "1Mi", "512Ki", "2047Ki", "40Gi"])
 @pytest.mark.parametrize("version", NAMES)
 def test_fg117_fires_exactly_where_fluids_cache_size_is_zero(tmp_path: Path, quota: str, version: str) -> None:
     """FG117 for a quota that Fluid turns into cache-size 0 (1 byte up to 1 MiB - 1), with the
-    bytes it is and, for a bare number, the MiB it was likely meant as; none from 1 MiB on."""
+    bytes it is and, for a bare number, the MiB it was likely meant as; none from 1 MiB on, and
+    none for a quota of 0 (no cache asked for: nothing was meant as MiB)."""
     shift = _cache_size_shift(need_tree(version))
     size = int(to_bytes(quota.strip('"')))
     manifests = tmp_path / "m.yaml"
     manifests.write_text(LEVEL.format(quota=quota))
     result = run_cli("lint", str(manifests))
-    if size >> shift == 0:
+    if size > 0 and size >> shift == 0:
         assert result.code == 1 and "error [FG117]" in result.err, result.err
         assert f"is {size} bytes, so the JuiceFS cache-size becomes 0 MiB" in result.err
         bare = quota.strip('"')
