@@ -125,3 +125,22 @@ def test_the_chart_reader_sees_every_kind_of_name(tmp_path: Path) -> None:
     names = ["demo-x-worker", "demo-loader", "demo-x-master-2"]
     assert all(p.fullmatch(n) for (_, p), n in zip(got, names, strict=True))
     assert not got[0][1].fullmatch("demo-worker") and not got[2][1].fullmatch("demo-x-master-")
+
+
+@pytest.mark.parametrize("version", NAMES)
+def test_alluxio_makes_one_master_service_per_master(version: str) -> None:
+    """charts/alluxio/templates/master/service.yaml ranges over $masterCount (master.replicaCount),
+    which transform.go transformMasters sets to spec.master.replicas, or 1 when it is 0 or left out."""
+    root = need_tree(version)
+    chart = (root / "charts/alluxio/templates/master/service.yaml").read_text()
+    assert "{{- $masterCount := int .Values.master.replicaCount }}" in chart
+    go = (root / "pkg/ddc/alluxio/transform.go").read_text()
+    assert "if runtime.Spec.Master.Replicas == 0 {\n\t\tvalue.Master.Replicas = 1" in go
+    created = ENGINES["alluxio"].created
+
+    def services(spec: dict[str, object] | None) -> list[str]:
+        return [n for k, n in created.names(RUNTIME, spec) if k == "Service"]
+
+    assert services(None) == services({}) == services({"master": {"replicas": 0}}) == [f"{RUNTIME}-master-0"]
+    assert services({"master": {"replicas": 1}}) == [f"{RUNTIME}-master-0"]
+    assert services({"master": {"replicas": 2}}) == [f"{RUNTIME}-master-0", f"{RUNTIME}-master-1"]
