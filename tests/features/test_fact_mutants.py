@@ -39,7 +39,7 @@ def _some_case_fails(kind: str) -> bool:
     failed = False
     check = fixtures.CHECKS.get(kind)  # a kind with edge tests only (no mined case) has no check
     checks: list[Callable[[], None]] = [] if check is None else [
-        (lambda g=given, e=expect, v=version: check(g, e, v)) for given, expect, version in _cases(kind)]
+        functools.partial(check, given, expect, version) for given, expect, version in _cases(kind)]
     for run in [*checks, *EDGES.get(kind, ())]:
         try:
             run()
@@ -57,7 +57,7 @@ EDGES: dict[str, tuple[Callable[[], None], ...]] = {
     "fastest-level": (fixtures.test_fastest_level_edges, test_fluidbase.test_hdd_is_a_medium_fluid_ranks),
     "mount-delta": (fixtures.test_is_native_and_mount_delta_edges,
                     test_fluidbase.test_a_remount_is_decided_by_the_mounts_path_not_its_name),
-    "replicas": tuple((lambda k=kind, v=version: plan_sync.test_a_replicas_edit_scales_the_worker_statefulset(k, v))
+    "replicas": tuple(functools.partial(plan_sync.test_a_replicas_edit_scales_the_worker_statefulset, kind, version)
                       for kind in plan_sync.SCALING for version in ("v1.0.8", "v1.1.0-dev")),
     # the engines' records against Fluid's charts, API types and Go code (tests/engines/, issue 42's mutation run)
     "created-names": tuple(
