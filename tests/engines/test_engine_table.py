@@ -250,3 +250,29 @@ def test_an_engine_rule_speaks_only_where_its_engine_has_an_object(rule: object)
         others = [o for o in objects if o.get("kind") not in own]
         rest = index_of(others, version)
         assert not [f for e in rest.entries if rule.applies_to(e.kind) for f in rule.check(e, rest)], version
+
+
+# Public functions of the engine modules that compute fluidgen's own choices, not facts about Fluid.
+OWN_FUNCTIONS = {("thin", "refers_only"): "whether the spec's sources are all dataset:// (the spec, not Fluid)",
+                 ("thin", "profile_name"): "the name fluidgen gives a generated ThinRuntimeProfile"}
+
+
+def test_every_fact_function_of_an_engine_names_its_source() -> None:
+    """A public function of an engine module computes a fact about Fluid (fuse args, mount options,
+    memory budgets): it names its Fluid source with @decided_by (base/test_fluidsource.py checks the
+    cited files and functions exist). Issue 42: jindo.fuse_args without its @decided_by survived."""
+    import inspect
+
+    from fluidgen.base.fluidsource import sources_of_function
+
+    modules = [import_module(f"fluidgen.engines.{row.module}") for row in engine_table.INDEX.values()]
+    assert {m.ENGINE.name for m in modules} == set(ENGINES)
+    seen = set()
+    for module in modules:
+        for fn_name, fn in vars(module).items():
+            if inspect.isfunction(fn) and fn.__module__ == module.__name__ and not fn_name.startswith("_"):
+                key = (module.__name__.rsplit(".", 1)[1], fn_name)
+                seen.add(key)
+                assert key in OWN_FUNCTIONS or sources_of_function(fn), \
+                    f"{module.__name__}.{fn_name} computes a Fluid fact without its source"
+    assert set(OWN_FUNCTIONS) <= seen, "an exemption names no function"

@@ -136,3 +136,45 @@ def test_vineyard_still_takes_no_mounts(tmp_path: Path) -> None:
                     "source:\n  - uri: s3://bucket/x\nruntime: {engine: vineyard}\n")
     result = run_cli("build", str(spec))
     assert result.code != 0 and "VineyardRuntime takes no mounts" in result.err
+
+
+REFERENCE = """\
+apiVersion: fluidgen.io/v1alpha1
+kind: CachedDataset
+metadata: {name: imagenet, namespace: team-a}
+source:
+  - uri: dataset://team-b/imagenet
+runtime:
+  engine: thin
+  replicas: 2
+  thin: {profileName: s3fs}
+  cache:
+    - {medium: MEM, quota: 1Gi}
+"""
+
+
+def test_every_runtime_setting_of_a_reference_is_reported_at_its_own_key(tmp_path: Path) -> None:
+    # A dataset:// reference is served by the referenced Dataset's runtime (pkg/ddc/thin/referencedataset
+    # BuildReferenceDatasetThinEngine): replicas, the thin: section and the cache tiers each get an
+    # error at their own line, not only the last kind found (issue 42: `ignored +=` -> `ignored =`
+    # in thin.py _check survived; it dropped runtime.thin when a cache was also given).
+    spec = tmp_path / "ref.yaml"
+    spec.write_text(REFERENCE)
+    result = run_cli("build", str(spec))
+    assert result.code == 1
+    said = {line.split(": error: ")[1].split(":")[0] for line in result.err.splitlines() if ": error: " in line}
+    assert said == {"runtime.replicas", "runtime.thin", "runtime.cache"}, result.err
+
+
+def test_a_thin_section_names_its_profile_one_way(tmp_path: Path) -> None:
+    # A ThinRuntime names one ThinRuntimeProfile (spec.profileName, api/v1alpha1/thinruntime_types.go):
+    # fluidgen's thin: section either names an existing one or generates one from fileSystemType, never
+    # both and never neither (issue 42: the ThinSettings validator's decorator removed survived).
+    for thin, expect in (("{profileName: p, fileSystemType: fuse.s3fs}", "exactly one of"),
+                         ("{profile: {fuse: {image: x}}}", "exactly one of"),
+                         ("{profileName: p, name: mine}", "only apply to a generated profile")):
+        spec = tmp_path / "one.yaml"
+        spec.write_text("apiVersion: fluidgen.io/v1alpha1\nkind: CachedDataset\nmetadata: {name: d}\n"
+                        f"source:\n  - uri: s3://bucket/x\nruntime:\n  engine: thin\n  thin: {thin}\n")
+        result = run_cli("build", str(spec))
+        assert result.code == 1 and expect in result.err and "runtime.thin" in result.err, (thin, result.err)

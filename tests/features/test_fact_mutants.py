@@ -6,15 +6,18 @@ comparing a fixture with itself would let through."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from fluidgen.engines import engine_table
+from fluidgen.engines import alluxio, engine_table
 from fluidgen.fluid import fluidbase
+from fluidgen.fluid.fields import FieldRead
+from tests.engines import test_alluxio, test_contract
 from tests.features import test_fluid_fixtures as fixtures
-from tests.fluid import test_fluidbase
+from tests.fluid import test_fields, test_fluidbase
 from tests.fluid import test_sync as plan_sync
 
 
@@ -36,7 +39,7 @@ def _some_case_fails(kind: str) -> bool:
     failed = False
     check = fixtures.CHECKS.get(kind)  # a kind with edge tests only (no mined case) has no check
     checks: list[Callable[[], None]] = [] if check is None else [
-        (lambda g=given, e=expect, v=version: check(g, e, v)) for given, expect, version in _cases(kind)]
+        functools.partial(check, given, expect, version) for given, expect, version in _cases(kind)]
     for run in [*checks, *EDGES.get(kind, ())]:
         try:
             run()
@@ -45,6 +48,8 @@ def _some_case_fails(kind: str) -> bool:
     return failed
 
 
+_CHARTS = test_contract.test_every_chart_object_fluidgen_expects_is_named_as_fluids_chart_names_it
+_FUSE_MEMORY = test_alluxio.test_the_fuse_memory_budget_pairs_fluids_default_jvm_with_its_zero_limit
 EDGES: dict[str, tuple[Callable[[], None], ...]] = {
     "mount-path": (fixtures.test_mount_path_edges,),
     "alluxio-root-ufs": (fixtures.test_alluxio_root_ufs_edges,),
@@ -52,9 +57,24 @@ EDGES: dict[str, tuple[Callable[[], None], ...]] = {
     "fastest-level": (fixtures.test_fastest_level_edges, test_fluidbase.test_hdd_is_a_medium_fluid_ranks),
     "mount-delta": (fixtures.test_is_native_and_mount_delta_edges,
                     test_fluidbase.test_a_remount_is_decided_by_the_mounts_path_not_its_name),
-    "replicas": tuple((lambda k=kind, v=version: plan_sync.test_a_replicas_edit_scales_the_worker_statefulset(k, v))
+    "replicas": tuple(functools.partial(plan_sync.test_a_replicas_edit_scales_the_worker_statefulset, kind, version)
                       for kind in plan_sync.SCALING for version in ("v1.0.8", "v1.1.0-dev")),
+    # the engines' records against Fluid's charts, API types and Go code (tests/engines/, issue 42's mutation run)
+    "created-names": tuple(
+        functools.partial(_CHARTS, engine, version)
+        for engine, version in (("juicefs", "v1.0.8"), ("jindo", "v1.1.0-dev"))),
+    "field-selectors": (lambda: test_fields.test_every_go_selector_is_its_field_in_fluids_api_types("jindo"),),
+    "alluxio-fuse-memory": (lambda: _FUSE_MEMORY("v1.0.8"),),
 }
+
+
+def _renamed(objects: tuple[tuple[str, str], ...], old: str, new: str) -> tuple[tuple[str, str], ...]:
+    return tuple((kind, new if name == old else name) for kind, name in objects)
+
+
+def _selector(engine: str, field: str, go: str) -> tuple[FieldRead, ...]:
+    cells = engine_table.ENGINES[engine].fields.dataset
+    return tuple(dataclasses.replace(c, go=go) if c.field == field else c for c in cells)
 
 
 MUTANTS: dict[str, tuple[str, Callable[[pytest.MonkeyPatch], None]]] = {
@@ -67,6 +87,15 @@ MUTANTS: dict[str, tuple[str, Callable[[pytest.MonkeyPatch], None]]] = {
     "alluxio writes JVM defaults of its own": ("alluxio-jvm", lambda mp: _engine(
         mp, "alluxio", lowering={"defaults": {"master": {"jvmOptions": ["-Xmx16G"]},
                                               "worker": {"jvmOptions": ["-Xmx12G"]}}})),
+    "juicefs worker script ConfigMap renamed": ("created-names", lambda mp: _engine(
+        mp, "juicefs", created={"objects": _renamed(engine_table.ENGINES["juicefs"].created.objects,
+                                                    "{full}-worker-script", "{full}-worker-scripts")})),
+    "jindo objects named after the runtime alone": ("created-names", lambda mp: _engine(
+        mp, "jindo", created={"chart_fullname": "{name}"})),
+    "an ignored Dataset field names no API field": ("field-selectors", lambda mp: _engine(
+        mp, "jindo", fields={"dataset": _selector("jindo", "owner", "Spec.Owners")})),
+    "the FUSE memory budget finds no heap size": ("alluxio-fuse-memory", lambda mp: mp.setattr(
+        alluxio, "_heap_and_direct", lambda jvm_options: None)),
     "mount path keeps a relative path": ("mount-path", lambda mp: mp.setattr(
         fluidbase, "mount_path", lambda name, path: path or "/" + (name or "").lstrip("/"))),
     "a second mount at / is the root": ("alluxio-root-ufs", lambda mp: mp.setattr(

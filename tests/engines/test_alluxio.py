@@ -1,0 +1,134 @@
+"""fluidgen/engines/alluxio.py's facts where its mutation run (issue 42) found no test: each test
+drives fluidgen's own code (init's starter, the FUSE memory budget) against Fluid's Go code at
+both commits of ../shared/fluid-src (v1.0.8 de578cd, master a826600)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ruamel.yaml import YAML
+
+from fluidgen.base.quantity import to_bytes
+from fluidgen.base.versions import NAMES
+from fluidgen.commands.init import starter
+from fluidgen.engines import alluxio
+from tests.conftest import run_cli
+from tests.harness.fluid_src import need_tree
+
+FIXTURES = Path(__file__).parent.parent / "fluid_fixtures"
+
+
+def _sensitive_keys(root: Path) -> set[str]:
+    """pkg/utils/security/filter.go sensitiveKeys: the Alluxio mount credentials Fluid redacts
+    from the `alluxio fs mount` commands it logs (FilterCommand)."""
+    text = (root / "pkg/utils/security/filter.go").read_text()
+    block = re.search(r"var sensitiveKeys map\[string\]bool = map\[string\]bool\{(.*?)\n\}", text, re.S)
+    assert block, "sensitiveKeys not found"
+    return set(re.findall(r'"([^"]+)":\s*true', block.group(1)))
+
+
+@pytest.mark.parametrize("version", NAMES)
+@pytest.mark.parametrize("scheme", ["oss", "s3", "s3a"])
+def test_a_starter_asks_for_the_credentials_fluid_redacts(scheme: str, version: str) -> None:
+    """`fluidgen init --engine alluxio` for an oss://, s3:// or s3a:// source asks for one key pair
+    (credentials.fromEnv): exactly the pair of that store among the names Fluid treats as Alluxio
+    mount credentials (security.FilterCommand, used when the Alluxio engine logs its mount command)."""
+    doc: dict[str, Any] = YAML(typ="safe").load(starter("alluxio", f"{scheme}://bucket/path", "demo"))
+    asked = set(doc["source"][0]["credentials"]["fromEnv"])
+    sensitive = _sensitive_keys(need_tree(version))
+    prefix = "fs.oss." if scheme == "oss" else "aws."
+    assert asked == {k for k in sensitive if k.startswith(prefix)}
+    assert len(asked) == 2
+
+
+def _fluid_fuse_memory_default(root: Path) -> str:
+    """transform_resources.go transformResourcesForFuse: a zero FUSE memory limit becomes this."""
+    text = (root / "pkg/ddc/alluxio/transform_resources.go").read_text()
+    body = text[text.index("func (e *AlluxioEngine) transformResourcesForFuse"):]
+    m = re.search(r'memLimit := resource\.MustParse\("([^"]+)"\)', body)
+    assert m
+    return m.group(1)
+
+
+def _fluid_default_fuse_jvm() -> list[str]:
+    """optimizeDefaultFuse's JVM options, as mined from its Go test (alluxio_transform_optimization.yaml)."""
+    doc = YAML(typ="safe").load((FIXTURES / "alluxio_transform_optimization.yaml").read_text())
+    (jvm,) = {tuple(c["expect"]["fuse_jvm"]) for c in doc["cases"] if "fuse_jvm" in c["expect"]}
+    return list(jvm)
+
+
+@pytest.mark.parametrize("version", NAMES)
+def test_the_fuse_memory_budget_pairs_fluids_default_jvm_with_its_zero_limit(version: str) -> None:
+    """fuse_memory_limit (the memory limit a profile's FUSE JVM needs, FG check of runtime fields):
+    for Fluid's own default FUSE JVM (-Xmx16G + MaxDirectMemorySize=32g) it is the limit Fluid
+    gives a zero one (50Gi), and it moves with the heap and the direct memory alike."""
+    default = _fluid_default_fuse_jvm()
+    zero = int(to_bytes(_fluid_fuse_memory_default(need_tree(version))))
+    assert alluxio.fuse_memory_limit(default) == zero
+    smaller = [o.replace("-Xmx16G", "-Xmx8G") for o in default]
+    assert alluxio.fuse_memory_limit(smaller) == zero - 8 * 2**30
+    less_direct = [o.replace("MaxDirectMemorySize=32g", "MaxDirectMemorySize=16g") for o in default]
+    assert alluxio.fuse_memory_limit(less_direct) == zero - 16 * 2**30
+    assert alluxio.fuse_memory_limit([o for o in default if not o.startswith("-Xmx")]) is None
+    assert alluxio.fuse_memory_limit([o for o in default if "MaxDirectMemorySize" not in o]) is None
+
+
+@pytest.mark.parametrize("version", NAMES)
+def test_the_dataset_owner_joins_the_second_fuse_arg_of_two_or_more(version: str) -> None:
+    """transform_fuse.go transformFuse: `len(value.Fuse.Args) > 1 && dataset.Spec.Owner != nil`
+    appends uid=,gid= to Args[1]; then allow_other unless Args[1] has an allow_ option. fuse_args on
+    an image before 2.8.0 (no mount path appended), with two args and with one."""
+    text = (need_tree(version) / "pkg/ddc/alluxio/transform_fuse.go").read_text()
+    assert "if len(value.Fuse.Args) > 1 && dataset.Spec.Owner != nil {" in text
+    two, _ = alluxio.fuse_args(["fuse", "--fuse-opts=kernel_cache,ro"], True, None, "2.7.2", "/x", owner=(1000, 100))
+    assert two == ["fuse", "--fuse-opts=kernel_cache,ro,uid=1000,gid=100,allow_other"]
+    one, _ = alluxio.fuse_args(["fuse"], True, None, "2.7.2", "/x", owner=(1000, 100))
+    assert one == ["fuse"]
+    allowed, _ = alluxio.fuse_args(["fuse", "--fuse-opts=allow_root"], True, None, "2.7.2", "/x")
+    assert allowed == ["fuse", "--fuse-opts=allow_root"]
+
+
+def _go_defaults(root: Path) -> dict[str, str]:
+    """optimizeDefaultProperties' unconditional setDefaultProperties calls, in order (a later call
+    of a key overwrites an earlier one: setDefaultProperties checks only the runtime's own properties)."""
+    text = (root / "pkg/ddc/alluxio/transform_optimization.go").read_text()
+    start = text.index("func (e *AlluxioEngine) optimizeDefaultProperties(")
+    body = text[start:text.index("\n}\n", start)]
+    calls = re.findall(r'^\tsetDefaultProperties\(runtime, value, "([^"]+)", "([^"]*)"\)', body, re.M)
+    assert len(calls) > 40, "optimizeDefaultProperties no longer reads as this test expects"
+    return dict(calls)
+
+
+@pytest.mark.parametrize("version", NAMES)
+def test_every_unconditional_default_property_is_fluids(version: str) -> None:
+    """default_properties (what an AlluxioRuntime ends with; read by lint's libfuse and journal
+    checks and by explain) holds each property Fluid sets whatever the runtime, with Fluid's
+    value, read from transform_optimization.go optimizeDefaultProperties; the journal type follows
+    the master count (EMBEDDED above one, else UFS)."""
+    root = need_tree(version)
+    got = alluxio.default_properties({})
+    wrong = {k: (got.get(k), v) for k, v in _go_defaults(root).items() if got.get(k) != v}
+    assert not wrong, wrong
+    text = (root / "pkg/ddc/alluxio/transform_optimization.go").read_text()
+    assert re.search(r'if value\.Master\.Replicas > 1 \{\n\t\tsetDefaultProperties\(runtime, value, '
+                     r'"alluxio\.master\.journal\.type", "EMBEDDED"\)\n\t\} else \{\n\t\tsetDefaultProperties\('
+                     r'runtime, value, "alluxio\.master\.journal\.type", "UFS"\)', text)
+    assert got["alluxio.master.journal.type"] == "UFS"
+    assert alluxio.default_properties({}, masters=3)["alluxio.master.journal.type"] == "EMBEDDED"
+    assert alluxio.default_properties({"alluxio.user.block.size.bytes.default": "64MB"})[
+        "alluxio.user.block.size.bytes.default"] == "64MB"  # the runtime's own value stays
+
+
+@pytest.mark.parametrize(("masters", "warned"), [(1, False), (3, True)])
+def test_fg132_warns_a_ufs_journal_only_for_several_masters(tmp_path: Path, masters: int, warned: bool) -> None:
+    """FG132: Fluid picks the EMBEDDED journal above one master (optimizeDefaultProperties, read in
+    test_every_unconditional_default_property_is_fluids); a UFS journal is Fluid's own choice for one."""
+    manifests = tmp_path / "m.yaml"
+    manifests.write_text(
+        "apiVersion: data.fluid.io/v1alpha1\nkind: AlluxioRuntime\nmetadata: {name: d, namespace: default}\n"
+        f"spec:\n  master: {{replicas: {masters}}}\n  properties: {{alluxio.master.journal.type: UFS}}\n")
+    result = run_cli("lint", str(manifests))
+    assert ("FG132" in result.err) is warned, result.err

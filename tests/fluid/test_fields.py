@@ -1,0 +1,74 @@
+"""The engines' FIELDS records (fluid/fields.py FieldRead, one per runtime or Dataset field, read by
+`fluidgen explain`, docs/runtime-fields.md and the build's warnings) name the Go selector that
+reads each field (`go=`). tests/catalog/test_runtime_fields.py checks a read field's selector is in its
+cited function and an ignored field's selector is read nowhere; an ignored cell with a selector
+that names no field at all passed that check whatever it said (issue 42's mutation run: `go=
+"XXSpec.OwnerXX"` survived). Here each selector is checked against Fluid's API types at every
+version the cell holds for: segment by segment, a Go field of that name whose json tag is the
+cell's field name (api/v1alpha1/*.go, both commits of ../shared/fluid-src)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from fluidgen.engines.engine_table import ENGINES
+from fluidgen.fluid.fields import PARTS, FieldRead
+from tests.harness.fluid_src import need_tree
+
+_FIELD = re.compile(r'^\s+(\w+)\s+[^`\n]*`json:"([^",]*)', re.M)
+
+
+@cache
+def _json_names(root: Path) -> dict[str, frozenset[str]]:
+    """Go field name -> the json names fields of that name carry in Fluid's API types."""
+    names: dict[str, set[str]] = {}
+    for path in sorted((root / "api/v1alpha1").glob("*.go")):
+        if path.name.startswith(("zz_generated", "openapi_generated")) or path.name.endswith("_test.go"):
+            continue
+        for go, tag in _FIELD.findall(path.read_text()):
+            names.setdefault(go, set()).add(tag)
+    return {go: frozenset(tags) for go, tags in names.items()}
+
+
+def selector_problem(cell: FieldRead, root: Path) -> str | None:
+    """Why the cell's Go selector is not its field in Fluid's API types (None: it is)."""
+    parts, keys = cell.go.split("."), cell.field.split(".")
+    if parts[0] != "Spec" or len(parts) != len(keys) + 1:
+        return f"{cell.field}: go={cell.go!r} is not Spec.<one Go field per key>"
+    known = _json_names(root)
+    for go, key in zip(parts[1:], keys, strict=True):
+        if key not in known.get(go, ()):
+            return f"{cell.field}: no API field {go} with json name {key!r} (json names: {sorted(known.get(go, ()))})"
+    return None
+
+
+def _cells() -> list[tuple[str, str, FieldRead]]:
+    return [(name, part, cell) for name, engine in sorted(ENGINES.items()) for part in PARTS
+            for cell in engine.fields.cells(part) if cell.go]
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+def test_every_go_selector_is_its_field_in_fluids_api_types(engine: str) -> None:
+    problems = []
+    for name, part, cell in _cells():
+        if name != engine:
+            continue
+        for version in cell.source.versions:
+            problem = selector_problem(cell, need_tree(version))
+            if problem:
+                problems.append(f"{part} {problem} at {version}")
+    assert not problems, "\n".join(problems)
+
+
+def test_a_selector_off_by_one_name_is_caught() -> None:
+    """The check is not kind: a wrong Go name, a wrong json name, a missing segment each fail it."""
+    root = need_tree("v1.0.8")
+    good = FieldRead("owner", "ignored", ENGINES["juicefs"].fields.dataset[0].source, go="Spec.Owner")
+    assert selector_problem(good, root) is None
+    for go, field in (("Spec.Ownerx", "owner"), ("Spec.Owner", "owners"), ("Spec.Fuse", "fuse.env"),
+                      ("Spec.RuntimeManagement.MetadataSyncPolicy", "management.metadataSync")):
+        assert selector_problem(FieldRead(field, "ignored", good.source, go=go), root), (go, field)
