@@ -178,3 +178,34 @@ def test_a_thin_section_names_its_profile_one_way(tmp_path: Path) -> None:
                         f"source:\n  - uri: s3://bucket/x\nruntime:\n  engine: thin\n  thin: {thin}\n")
         result = run_cli("build", str(spec))
         assert result.code == 1 and expect in result.err and "runtime.thin" in result.err, (thin, result.err)
+
+
+REFERENCE_RUNTIME = """\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: shared-imagenet, namespace: team-a}
+spec:
+  mounts:
+    - {mountPoint: "dataset://default/imagenet", name: imagenet}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: ThinRuntime
+metadata: {name: shared-imagenet, namespace: team-a}
+spec:
+  replicas: 2
+  tieredstore:
+    levels: [{mediumtype: MEM, path: /dev/shm, quota: 1Gi}]
+  fuse:
+    nodeSelector: {gpu: "true"}
+    args: [-f]
+"""
+
+
+def test_fg121_spares_the_two_fields_fluid_reads_of_a_reference_runtime(tmp_path: Path) -> None:
+    """pkg/ddc/thin/referencedataset/runtime.go getRuntimeInfo (both commits) reads the referencing
+    ThinRuntime's Spec.TieredStore and Spec.Fuse.NodeSelector; FG121 said the whole spec was ignored."""
+    manifest = tmp_path / "ref.yaml"
+    manifest.write_text(REFERENCE_RUNTIME)
+    result = run_cli("lint", str(manifest))
+    flagged = sorted(line.split("]: ", 1)[1].split(":", 1)[0] for line in result.err.splitlines() if "[FG121]" in line)
+    assert flagged == ["spec.fuse.args", "spec.replicas"], result.err
