@@ -167,9 +167,9 @@ def _check(ctx: Context) -> None:
     ignored += [k for k in ("cache", "overrides") if getattr(rt, k)]
     ignored += ["replicas"] if rt.replicas_written else []
     for key in ignored:
-        ctx.report(("runtime", key), "does not apply to a dataset:// reference: Fluid ignores the ThinRuntime "
-                                     "spec of a reference dataset (the referenced dataset's runtime serves the "
-                                     "data); remove it", stage="check")
+        ctx.report(("runtime", key), "does not apply to a dataset:// reference: the referenced dataset's runtime "
+                                     "serves the data (of a reference's ThinRuntime Fluid reads only the tiers "
+                                     "and fuse.nodeSelector, into its runtime info); remove it", stage="check")
 
 
 def _finish(ctx: Context, tree: Tree) -> Tree:
