@@ -120,3 +120,54 @@ def test_the_fact_tests_kill_a_seeded_mutant(mutant: str, monkeypatch: pytest.Mo
     assert not _some_case_fails(kind), f"the {kind} cases fail before the mutant is applied"
     apply(monkeypatch)
     assert _some_case_fails(kind), f"no {kind} case fails with the mutant: {mutant}"
+
+
+# The health table (fluidgen/catalog/healthcheck.py): a rule that reads a phase, a condition type or a
+# field Fluid never writes must fail the table's Go-type test, whatever the status cases say (a rule and
+# a case that agree on a wrong name pass every rendering).
+
+def _health_rule(monkeypatch: pytest.MonkeyPatch, family: str, index: int, rule: Any) -> None:
+    from fluidgen.catalog import healthcheck
+
+    changed = dataclasses.replace(healthcheck.FAMILIES[family], rules=tuple(
+        rule if i == index else r for i, r in enumerate(healthcheck.FAMILIES[family].rules)))
+    monkeypatch.setitem(healthcheck.FAMILIES, family, changed)
+
+
+def _bound_misspelled(mp: pytest.MonkeyPatch) -> None:
+    from fluidgen.catalog.healthcheck import DATASET, is_
+
+    _health_rule(mp, "dataset", 0, dataclasses.replace(DATASET.rules[0], when=(is_("status.phase", "Bond"),)))
+
+
+def _master_condition_renamed(mp: pytest.MonkeyPatch) -> None:
+    from fluidgen.catalog.healthcheck import RUNTIME, CondMessage
+
+    rule = RUNTIME.rules[3]
+    _health_rule(mp, "runtime", 3, dataclasses.replace(rule, message=(
+        CondMessage("MasterIsReady", "The master is not ready"), *rule.message[1:])))
+
+
+def _setup_duration_renamed(mp: pytest.MonkeyPatch) -> None:
+    from fluidgen.catalog.healthcheck import FUSE_ONLY, set_
+
+    rule = FUSE_ONLY.rules[1]
+    _health_rule(mp, "fuse-only", 1, dataclasses.replace(rule, when=(*rule.when[:3], set_("status.setupTime"))))
+
+
+HEALTH_MUTANTS: dict[str, tuple[str, Callable[[pytest.MonkeyPatch], None]]] = {
+    "a Dataset is healthy in phase Bond": ("dataset", _bound_misspelled),
+    "a lost master says the MasterIsReady condition's message": ("runtime", _master_condition_renamed),
+    "a fuse-only ThinRuntime reads status.setupTime": ("fuse-only", _setup_duration_renamed),
+}
+
+
+@pytest.mark.parametrize("mutant", sorted(HEALTH_MUTANTS))
+def test_the_health_table_test_kills_a_seeded_mutant(mutant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from .test_health_fluid import test_every_field_phase_and_condition_a_health_rule_reads_is_fluids as check
+
+    family, apply = HEALTH_MUTANTS[mutant]
+    check(family)
+    apply(monkeypatch)
+    with pytest.raises(AssertionError):
+        check(family)
