@@ -213,6 +213,8 @@ ENGINE = Engine(
         defaults={"data": {"replicas": 1}},
         default_profile="goosefs-default",
         removed_note="Fluid removed it (fluid-cloudnative/fluid#5703)",
+        # ro for a Dataset with ReadOnlyMany (or no mode), rw otherwise, unless fuse.args replace them (FG131)
+        fuse_mode_source=source(_OPT, "optimizeDefaultFuse", _OLD),
         sources={"single_tier": (source(_TRANSFORM, "transformCommonPart", _OLD,
                                         note="every level of the tieredstore becomes a GooseFS tier"),
                                  source(_TRANSFORM, "transformWorkers", _OLD, note="level 0's path is also in the "

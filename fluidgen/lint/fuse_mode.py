@@ -1,5 +1,5 @@
 """FG131: a runtime's FUSE mounts ro exactly when Fluid's own defaults would, from the Dataset's
-access modes (Alluxio, JindoCache: Lowering.fuse_mode_source). fuse.args replace Fluid's whole
+access modes (Alluxio, GooseFS, JindoCache: Lowering.fuse_mode_source). fuse.args replace Fluid's whole
 default set, the mode included, so hand-written args decide it alone."""
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def _read_only(dataset: Entry) -> bool:
 RULES = (
     Rule("FG131", "warning", "FUSE ro/rw follows the Dataset's access modes, as in Fluid's own FUSE args",
          fuse_mode_follows_access_modes,
-         description="Fluid mounts the FUSE of Alluxio and JindoCache ro when the Dataset names "
+         description="Fluid mounts the FUSE of Alluxio, GooseFS and JindoCache ro when the Dataset names "
                      "ReadOnlyMany (or no access mode), with any other mode beside it, and rw otherwise "
                      "(ReadWriteMany or ReadWriteOnce alone), but only in the default args that a runtime's "
                      "fuse.args replace. Args without ro make a read-only Dataset writable through FUSE; args "

@@ -13,8 +13,11 @@ import pytest
 import yaml
 
 from fluidgen.base.versions import NAMES
+from fluidgen.engines.engine_table import ENGINES
 from fluidgen.fluid.fluidbase import read_only_dataset
+from fluidgen.lint import runtime_kinds_at
 from tests.conftest import run_cli
+from tests.harness.fluid_src import need_tree
 from tests.lint.test_lint import dataset, runtime
 from tests.lower.test_workloads import build, one, write_spec
 
@@ -72,15 +75,17 @@ def _modes(modes: list[str]) -> str:
 
 
 @pytest.mark.parametrize(("modes", "read_only"), COMBOS)
-@pytest.mark.parametrize("kind", ["AlluxioRuntime", "JindoRuntime"])
+@pytest.mark.parametrize("kind", ["AlluxioRuntime", "GooseFSRuntime", "JindoRuntime"])
 def test_fg131_over_every_combination(tmp_path: Path, modes: list[str], read_only: bool, kind: str) -> None:
-    """fuse.args with ro are reported for a writable Dataset, args without it for a read-only one."""
-    with_ro = "[fuse, '--fuse-opts=kernel_cache,ro']" if kind == "AlluxioRuntime" else "['-okernel_cache', '-oro']"
-    without = "[fuse, '--fuse-opts=kernel_cache']" if kind == "AlluxioRuntime" else "['-okernel_cache']"
+    """fuse.args with ro are reported for a writable Dataset, args without it for a read-only one
+    (GooseFS: v1.0.8 only, pkg/ddc/goosefs/transform_optimization.go optimizeDefaultFuse)."""
+    jindo = kind == "JindoRuntime"
+    with_ro = "['-okernel_cache', '-oro']" if jindo else "[fuse, '--fuse-opts=kernel_cache,ro']"
+    without = "['-okernel_cache']" if jindo else "[fuse, '--fuse-opts=kernel_cache']"
     manifest = tmp_path / "m.yaml"
     for args, reported in ((with_ro, not read_only), (without, read_only)):
         manifest.write_text("---\n".join([dataset(extra=_modes(modes)), runtime(kind, f"fuse: {{args: {args}}}")]))
-        for version in NAMES:
+        for version in (v for v in NAMES if kind in runtime_kinds_at(v)):
             err = run_cli("lint", "--fluid-version", version, str(manifest)).err
             assert ("[FG131]" in err) is reported, (args, version, err)
             if reported and not read_only:
@@ -128,3 +133,29 @@ def test_access_modes_are_read_from_the_dataset_as_built(engine: str, given: dic
     out.write_text(yaml.safe_dump_all(docs))
     lint = run_cli("validate", "--lint", str(out))
     assert "FG131" not in lint.err, lint.err
+
+
+@pytest.mark.parametrize("version", NAMES)
+def test_fg131_reads_every_engine_whose_fluid_fuse_defaults_follow_the_access_modes(version: str) -> None:
+    """Every function of Fluid's engines (pkg/ddc/*/, at `version`) that reads the Dataset's access
+    modes (GetAccessModesOfDataset, ReadOnlyMany) and lets runtime.Spec.Fuse.Args replace the FUSE
+    args it sets is the fuse_mode_source of the fluidgen engine of that folder, and no other engine
+    has one: FG131 missed GooseFS (v1.0.8 optimizeDefaultFuse). jindofsx is not fluidgen's Jindo
+    engine (jindocache is the default: pkg/utils/jindo/jindo.go GetDefaultEngineImpl)."""
+    import re
+
+    root = need_tree(version)
+    found = set()
+    for path in sorted((root / "pkg/ddc").rglob("*.go")):
+        if path.name.endswith("_test.go") or "mock" in path.name:
+            continue
+        text = path.read_text()
+        for m in re.finditer(r"^func (\([^)]*\) )?(\w+)\(", text, re.M):
+            body = text[m.start():text.find("\n}\n", m.start())]
+            if re.search(r"GetAccessModesOfDataset|ReadOnlyMany", body) and "= runtime.Spec.Fuse.Args" in body:
+                found.add((str(path.relative_to(root)), m[2]))
+    found -= {(p, f) for p, f in found if p.startswith("pkg/ddc/jindofsx/")}
+    cited = {(e.lowering.fuse_mode_source.path, e.lowering.fuse_mode_source.function)
+             for e in ENGINES.values() if e.lowering.fuse_mode_source is not None
+             and e.kind in runtime_kinds_at(version) and version in e.lowering.fuse_mode_source.versions}
+    assert cited == found
