@@ -244,3 +244,31 @@ def _files(tmp_path: Path, *docs: str) -> list[str]:
     manifest = tmp_path / "m.yaml"
     manifest.write_text("---\n".join(docs))
     return [str(manifest)]
+
+
+def test_fg120_spares_only_the_runtime_fluid_serves_a_reference_with(tmp_path: Path) -> None:
+    """pkg/controllers/runtime_controller.go CheckIfReferenceDatasetIsSupported refuses a runtime whose
+    type is not common.ThinRuntime ("thin", pkg/common/thin.go) for a Dataset of dataset:// mounts, at
+    both versions: FG120 reports every other runtime kind the version has, never the thin engine's."""
+    import re
+
+    from fluidgen.engines.engine_table import ENGINES
+    from fluidgen.lint import runtime_kinds_at
+
+    reference = dataset(mounts='[{mountPoint: "dataset://default/imagenet", name: imagenet}]')
+    for version in ("v1.0.8", "v1.1.0-dev"):
+        root = tree(version)
+        if root is None:
+            pytest.skip("Fluid's source trees (shared test data fluid-src) are not here")
+        code = (root / "pkg/controllers/runtime_controller.go").read_text()
+        check = code[code.index(") CheckIfReferenceDatasetIsSupported("):]
+        assert "RuntimeType != common.ThinRuntime" in check[:check.index("\n}\n")]
+        served = re.search(r'ThinRuntime\s*=\s*"(\w+)"', (root / "pkg/common/thin.go").read_text())
+        assert served is not None
+        for engine in ENGINES.values():
+            if engine.kind not in runtime_kinds_at(version):
+                continue
+            manifest = tmp_path / "m.yaml"
+            manifest.write_text("---\n".join([reference, runtime(engine.kind)]))
+            err = run_cli("lint", "--fluid-version", version, str(manifest)).err
+            assert ("[FG120]" in err) is (engine.name != served[1]), (version, engine.kind, err)
