@@ -88,6 +88,8 @@ def test_fg131_over_every_combination(tmp_path: Path, modes: list[str], read_onl
         for version in (v for v in NAMES if kind in runtime_kinds_at(v)):
             err = run_cli("lint", "--fluid-version", version, str(manifest)).err
             assert ("[FG131]" in err) is reported, (args, version, err)
+            if reported:  # at the user's key: the args that lack ro, or the ro item itself (index 1 in both)
+                assert f"[FG131]: spec.fuse.args{'' if read_only else '[1]'}: " in err, err
             if reported and not read_only:
                 assert "is writable (no ReadOnlyMany among its access modes)" in err, err
 
