@@ -161,3 +161,13 @@ def test_fg131_reads_every_engine_whose_fluid_fuse_defaults_follow_the_access_mo
              for e in ENGINES.values() if e.lowering.fuse_mode_source is not None
              and e.kind in runtime_kinds_at(version) and version in e.lowering.fuse_mode_source.versions}
     assert cited == found
+
+
+def test_fg131_reads_exactly_the_runtimes_of_those_engines() -> None:
+    """FG131's kinds (the rules page, `--rules`, the runner's filter) are the runtimes whose FUSE
+    mode Fluid chooses from the access modes at some version (the scan above): Alluxio, GooseFS, JindoCache."""
+    from fluidgen.lint import RULES
+
+    fg131 = next(r for r in RULES if r.id == "FG131")
+    assert fg131.kinds == {ENGINES[name].kind for name in ("alluxio", "goosefs", "jindo")}
+    assert all(ENGINES[name].lowering.fuse_mode_source is not None for name in ("alluxio", "goosefs", "jindo"))
