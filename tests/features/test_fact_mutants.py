@@ -164,7 +164,9 @@ HEALTH_MUTANTS: dict[str, tuple[str, Callable[[pytest.MonkeyPatch], None]]] = {
 
 @pytest.mark.parametrize("mutant", sorted(HEALTH_MUTANTS))
 def test_the_health_table_test_kills_a_seeded_mutant(mutant: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from .test_health_fluid import test_every_field_phase_and_condition_a_health_rule_reads_is_fluids as check
+    from tests.features.test_health_fluid import (
+        test_every_field_phase_and_condition_a_health_rule_reads_is_fluids as check,
+    )
 
     family, apply = HEALTH_MUTANTS[mutant]
     check(family)
