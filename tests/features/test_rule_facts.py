@@ -272,3 +272,37 @@ def test_fg120_spares_only_the_runtime_fluid_serves_a_reference_with(tmp_path: P
             manifest.write_text("---\n".join([reference, runtime(engine.kind)]))
             err = run_cli("lint", "--fluid-version", version, str(manifest)).err
             assert ("[FG120]" in err) is (engine.name != served[1]), (version, engine.kind, err)
+
+
+@pytest.mark.parametrize("version", ["v1.0.8", "v1.1.0-dev"])
+def test_fg118_reads_a_datamigrate_external_storage_as_juicefs_migration_does(tmp_path: Path, version: str) -> None:
+    """pkg/ddc/juicefs/data_migrate.go genDataUrl turns only the externalStorage encryptOptions named in
+    its switch (access-key, secret-key, token) into `juicefs sync` credentials: lint of a DataMigrate
+    from a JuiceFS Dataset reports another name at its own key and accepts each of those."""
+    import re
+
+    root = tree(version)
+    if root is None:
+        pytest.skip("Fluid's source trees (shared test data fluid-src) are not here")
+    code = (root / "pkg/ddc/juicefs/data_migrate.go").read_text()
+    code = code[code.index(") genDataUrl("):]
+    code = code[code.index("data.ExternalStorage.EncryptOptions"):code.index("\n}\n")]
+    read = re.findall(r'case "([\w-]+)":', code)
+    assert read, "genDataUrl reads no externalStorage encryptOption name"
+    head = dataset(mounts='[{mountPoint: "juicefs:///", name: d}]') + "---\n" + runtime("JuiceFSRuntime")
+    opt = "{{name: {n}, valueFrom: {{secretKeyRef: {{name: s, key: {n}}}}}}}"
+    for names, wrong in ((read, None), ([*read, "accessKey"], "accessKey")):
+        given = ", ".join(opt.format(n=n) for n in names)
+        migrate = ("---\napiVersion: data.fluid.io/v1alpha1\nkind: DataMigrate\n"
+                   "metadata: {name: m, namespace: default}\n"
+                   "spec:\n  from: {dataset: {name: d, namespace: default}}\n  to: {externalStorage: "
+                   f"{{uri: 's3://bucket.s3.example.com/out', encryptOptions: [{given}]}}}}\n")
+        manifest = tmp_path / "m.yaml"
+        manifest.write_text(head + migrate)
+        err = run_cli("lint", "--fluid-version", version, str(manifest)).err
+        found = [line for line in err.splitlines() if "spec.to.externalStorage" in line]
+        if wrong is None:
+            assert found == [], err
+        else:
+            assert found and f"externalStorage.encryptOptions[{len(read)}].name: JuiceFSRuntime does not read " \
+                             f"{wrong} for s3://" in found[0], err
