@@ -4,10 +4,12 @@ is silenced by --ignore; rules survive odd shapes; FG113's kept level. The manif
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
 import pytest
+import yaml
 
 from fluidgen.base.rules import Rule
 from fluidgen.lint import RULES
@@ -50,6 +52,9 @@ def test_rule_fires_on_its_documented_example(rule: Rule, tmp_path: Path) -> Non
         fired = [line for line in result.err.splitlines() if f"[{rule.id}]" in line]
         assert fired, (version, result.err)
         assert all(f" {rule.severity} [{rule.id}]" in line for line in fired)
+        for line in fired:  # at the user's key: a key path the example's objects have
+            where = line.split(f"[{rule.id}]: ", 1)[1].split(": ", 1)[0]
+            assert any(_has_path(doc, where) for doc in yaml.safe_load_all(rule.example.manifest)), (where, line)
         assert result.code == (1 if rule.severity == "error" or "error [" in result.err else 0)
         silenced = run_cli("lint", "--fluid-version", version, "--ignore", rule.id, str(manifest))
         assert f"[{rule.id}]" not in silenced.err
@@ -97,3 +102,17 @@ def test_fg113_keeps_the_first_level_for_the_other_engines(tmp_path: Path) -> No
     result = run_cli("lint", "--fluid-version", "v1.0.8", str(manifest))
     assert "error [FG113]: spec.tieredstore.levels[1]: JuiceFSRuntime only uses the first tieredstore level; " \
         "the others are ignored" in result.err
+
+
+def _has_path(node: object, where: str) -> bool:
+    """Whether `where` (a.b[1].c["d.e"], as lint prints a key path) names a node of `node`."""
+    where = where.removeprefix(".")
+    if where == "":
+        return True
+    m = re.match(r"\[(\d+)\]", where)
+    if m is not None:
+        index = int(m[1])
+        return isinstance(node, list) and index < len(node) and _has_path(node[index], where[m.end():])
+    m = re.match(r'\["([^"]*)"\]|([^.\[]+)', where)
+    key = (m[1] if m[1] is not None else m[2]) if m is not None else None
+    return m is not None and isinstance(node, dict) and key in node and _has_path(node[key], where[m.end():])
