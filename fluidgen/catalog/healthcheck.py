@@ -29,7 +29,6 @@ from ..fluid.jobkinds import WORKLOADS
 from ..fluid.operations import OPERATIONS
 
 Status = Literal["Healthy", "Progressing", "Degraded", "Suspended"]
-STATUSES: tuple[Status, ...] = ("Healthy", "Progressing", "Degraded", "Suspended")
 MASTER = NAMES[-1:]  # Fluid's master
 
 
