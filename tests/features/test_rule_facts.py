@@ -306,3 +306,16 @@ def test_fg118_reads_a_datamigrate_external_storage_as_juicefs_migration_does(tm
         else:
             assert found and f"externalStorage.encryptOptions[{len(read)}].name: JuiceFSRuntime does not read " \
                              f"{wrong} for s3://" in found[0], err
+
+
+def test_fg101_flags_an_engine_credential_name_in_plain_options(tmp_path: Path) -> None:
+    """A name the engine reads as a credential for the mount's storage (Alluxio's OSS key id: the
+    engine record's secret_options, from pkg/ddc/alluxio/ufs_internal.go genUFSMountOptions) is a
+    credential in plain options too, though it does not look like one; a plain endpoint is not."""
+    from fluidgen.engines.engine_table import ENGINES
+
+    assert "fs.oss.accessKeyId" in ENGINES["alluxio"].mounts.storage["oss"].secret_options
+    err = _lint(tmp_path, dataset(mounts='[{mountPoint: "oss://b/p", name: d, options: {fs.oss.endpoint: e, '
+                                         'fs.oss.accessKeyId: x}}]'), runtime())
+    flagged = [line for line in err.splitlines() if "[FG101]" in line]
+    assert len(flagged) == 1 and 'spec.mounts[0].options["fs.oss.accessKeyId"]' in flagged[0], err
