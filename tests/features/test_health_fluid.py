@@ -266,6 +266,9 @@ def test_every_field_phase_and_condition_a_health_rule_reads_is_fluids(name: str
                 found.add(path)
                 if leaf in go.consts:  # a phase, a policy: every value a rule tests is one of Fluid's
                     assert set(values) - {""} <= go.consts[leaf], (version, kind, path, values, leaf)
+                    if path == "status.phase":  # a Dataset or operation phase Fluid sets is named by a rule
+                        named = {v for p, vs in tests if p == path for v in vs}
+                        assert go.consts[leaf] - {""} <= named, (version, kind, path, go.consts[leaf] - named)
                 elif leaf in ("bool", "*bool"):
                     assert set(values) <= {"true", "false", ""}, (version, kind, path, values)
                 else:  # setupDuration, duration: plain strings (duration "-" is checked above, from the code)
