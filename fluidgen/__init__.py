@@ -19,9 +19,10 @@ them):
 6. catalog/: readers of the table: kinds, the Fluid API model (schemas), object checks, health;
 7. lint/; 8. spec/: the whole spec (engine names and sections), its JSON schema, profiles;
 9. lower/: lowering; 10. compile/: the pipeline, projects, output, Helm, plan, drift, file checks;
-11. commands/ (build, diff and plan, argocd, flux, init, explain) and importer/ (`fluidgen import`);
+11. importer/ (`fluidgen import`);
 12. diagnosis/ (`fluidgen diagnose`: a cluster dump read back to the spec lines);
-13. at the top: results.py, api.py, cli.py and __main__.py.
+13. commands/: one module per command, an arguments record and `execute(args) -> exit code`;
+14. at the top: results.py, api.py, cli.py (the options only) and __main__.py.
 
 The Python API: `build`, `validate`, `diagnose` and its `Diagnosis` and `Finding` (api.py),
 `Build`, `Diagnostic`, `FluidgenError`

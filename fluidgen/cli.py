@@ -1,4 +1,7 @@
-"""Command line: options in, one call into the library, diagnostics and exit code out.
+"""Command line: the options of every command, declared for click; nothing else. Each command
+fills its arguments record and hands it to its module's `execute(args) -> exit code`
+(fluidgen/commands/, one module per command), imported inside the command so that `fluidgen
+--help`, the cache-hit path and every other command load none of its library.
 
 Exit codes: 0 ok, 1 user error (bad spec, failed validation; nothing on stdout) or a problem
 of the machine (output that cannot be written: a closed stdout, a full disk; a dependency
@@ -13,15 +16,15 @@ import sys
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TextIO, TypeVar
+from typing import Any, TypeVar
 
 import click
 
 from . import __version__
 from .base import versions
 from .base.diagnostics import FluidgenError, Unavailable
-from .commands.usage import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, EXIT_USER, resolve
-from .io import settings
+from .commands.usage import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, EXIT_USER
+from .io import report, settings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -31,6 +34,12 @@ class Startup:
     """What the console script hands the commands (click's context object)."""
 
     cache_argv: list[str] | None = None  # set: a successful build is stored in the cache under it
+
+
+def _cache_argv() -> list[str] | None:
+    """The console script's argv, under which a successful build is cached (None: not cached)."""
+    startup = click.get_current_context().find_object(Startup)
+    return startup.cache_argv if startup else None
 
 
 def target_options(command: F) -> F:
@@ -105,32 +114,12 @@ def build(specs: tuple[str, ...], overlays: tuple[str, ...], output_dir: str | N
           target: str, operation_names: str | None, strict: bool,
           ignore: tuple[str, ...], quiet: bool, confine_from_env: bool, from_env_allow: tuple[str, ...]) -> int:
     """Compile SPECS (files or directories) into manifests on stdout."""
-    from .commands.build import BuildArgs, TargetArgs, execute_build
+    from .commands.build import BuildArgs, TargetArgs, execute
 
-    startup = click.get_current_context().find_object(Startup)
-    return execute_build(BuildArgs(
+    return execute(BuildArgs(
         specs, TargetArgs(fluid_version, namespace, allow_read, gitops, operation_names, environment), overlays,
-        output_dir, write_secrets, sops_age, fmt, target, strict, ignore, quiet,
-        cache_argv=startup.cache_argv if startup else None, confine_from_env=confine_from_env,
-        from_env_allow=from_env_allow))
-
-
-def _finish(diags: list[Any], fmt: str) -> None:
-    from .base.diagnostics import errors_in
-    from .io import report
-
-    (report.as_json if fmt == "json" else report.text)(diags, sys.stdout if fmt == "json" else sys.stderr)
-    if errors_in(diags):
-        sys.exit(EXIT_USER)
-
-
-def _checks(fluid_version: str | None, namespace: str | None, allow_read: tuple[str, ...], gitops: str | None,
-            **kw: Any) -> Any:
-    from .compile.filecheck import Checks
-
-    version = resolve(settings.fluid_version, fluid_version) or versions.DEFAULT
-    return Checks(version, namespace=resolve(settings.namespace, namespace),
-                  gitops=resolve(settings.gitops, gitops), allow_read=resolve(settings.allow_read, allow_read), **kw)
+        output_dir, write_secrets, sops_age, fmt, target, strict, ignore, quiet, cache_argv=_cache_argv(),
+        confine_from_env=confine_from_env, from_env_allow=from_env_allow))
 
 
 @main.command()
@@ -147,16 +136,12 @@ def _checks(fluid_version: str | None, namespace: str | None, allow_read: tuple[
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def validate(files: tuple[str, ...], crds: tuple[str, ...], fluid_version: str | None, namespace: str | None,
              allow_read: tuple[str, ...], gitops: str | None, with_lint: bool, ignore: tuple[str, ...],
-             specs_only: bool, forbid_secret_values: bool, fmt: str) -> None:
+             specs_only: bool, forbid_secret_values: bool, fmt: str) -> int:
     """Check specs and manifests strictly against the Fluid and Kubernetes APIs."""
-    from .commands.build import ignore_ids
-    from .compile.filecheck import check_paths
-    from .io.crds import CrdSet
+    from .commands.validate import ValidateArgs, execute
 
-    checks = _checks(fluid_version, namespace, allow_read, gitops, crds=CrdSet.load_all(crds) if crds else None,
-                     lint=with_lint, ignore=ignore_ids(ignore), specs_only=specs_only,
-                     forbid_secret_values=forbid_secret_values)
-    _finish(check_paths(files, checks), fmt)
+    return execute(ValidateArgs(files, crds, fluid_version, namespace, allow_read, gitops, with_lint, ignore,
+                                specs_only, forbid_secret_values, fmt))
 
 
 @main.command()
@@ -170,22 +155,11 @@ def validate(files: tuple[str, ...], crds: tuple[str, ...], fluid_version: str |
               help="An object applied from elsewhere that these files refer to (repeatable).")
 def lint(files: tuple[str, ...], ignore: tuple[str, ...], fluid_version: str | None, namespace: str | None,
          allow_read: tuple[str, ...], gitops: str | None, fmt: str, list_rules: bool,
-         external: tuple[str, ...]) -> None:
+         external: tuple[str, ...]) -> int:
     """Semantic rules for specs and hand-written manifests."""
-    if list_rules:
-        from .lint import RULES
-        from .lint.docs import as_json, table
+    from .commands.lint import LintArgs, execute
 
-        click.echo(as_json(RULES) if fmt == "json" else table(RULES), nl=False)
-        return
-    from .commands.build import ignore_ids
-    from .compile.filecheck import check_paths
-
-    if not files:
-        raise click.UsageError("give at least one spec or manifest file (or --rules)")
-    checks = _checks(fluid_version, namespace, allow_read, gitops, schema=False, lint=True, ignore=ignore_ids(ignore),
-                     external=external)
-    _finish(check_paths(files, checks), fmt)
+    return execute(LintArgs(files, ignore, fluid_version, namespace, allow_read, gitops, fmt, list_rules, external))
 
 
 @main.command("diff")
@@ -207,24 +181,10 @@ def diff_command(paths: tuple[str, ...], overlays: tuple[str, ...], forbid_secre
 
     Secret values are neither read nor shown; Secrets are compared by their keys.
     """
-    from .commands.build import TargetArgs
-    from .commands.compare import DiffArgs, execute_diff
+    from .commands.diff import DiffArgs, TargetArgs, execute
 
-    return execute_diff(DiffArgs(paths, TargetArgs(fluid_version, namespace, allow_read, gitops, operation_names,
+    return execute(DiffArgs(paths, TargetArgs(fluid_version, namespace, allow_read, gitops, operation_names,
                                                    environment), overlays, forbid_secret_values))
-
-
-def _progress(stream: TextIO) -> Callable[[int, int], None] | None:
-    """A progress line for a long import, only on a terminal (never in a log or a pipe): one
-    line rewritten in place, erased when the last Dataset is done."""
-    if not stream.isatty():
-        return None
-
-    def show(done: int, total: int) -> None:
-        if total >= 20:
-            stream.write(f"\rfluidgen import: {done}/{total} Datasets done" if done < total else "\r\x1b[K")
-            stream.flush()
-    return show
 
 
 @main.command("diagnose")
@@ -262,16 +222,10 @@ def diagnose_command(specs: tuple[str, ...], cluster: tuple[str, ...], logs: str
     (--collect runs exactly that, with the kinds of these specs.) Exit 0 when nothing is wrong,
     1 otherwise. Secret values in the dump or the logs are never printed.
     """
-    from .commands.build import TargetArgs
-    from .diagnosis.run import DiagnoseArgs, execute
+    from .commands.diagnose import DiagnoseArgs, TargetArgs, execute
 
-    if not specs and not overlays:
-        raise click.UsageError("give the spec(s) that built what runs (or -f overlays)")
-    if collect == bool(cluster):
-        raise click.UsageError("give the dump with --cluster DUMP, or --collect to run kubectl for it (not both)")
-    target = TargetArgs(fluid_version, namespace, allow_read, gitops, operation_names, environment)
-    return execute(DiagnoseArgs(specs, cluster, target.options(read_credentials=False), overlays,
-                                target.environment_name(), logs, collect, fmt))
+    return execute(DiagnoseArgs(specs, cluster, logs, collect, overlays, TargetArgs(
+        fluid_version, namespace, allow_read, gitops, operation_names, environment), fmt))
 
 
 @main.command("import")
@@ -283,7 +237,7 @@ def diagnose_command(specs: tuple[str, ...], cluster: tuple[str, ...], logs: str
                                             "spec builds to the same objects.")
 @click.option("--fluid-version", default=None, metavar="|".join(versions.NAMES),
               help=f"Fluid version the manifests are for [env FLUIDGEN_FLUID_VERSION; default {versions.DEFAULT}].")
-def import_(files: tuple[str, ...], output_dir: str | None, check: bool, fluid_version: str | None) -> None:
+def import_(files: tuple[str, ...], output_dir: str | None, check: bool, fluid_version: str | None) -> int:
     """Turn existing Fluid manifests into specs, proven by a round trip.
 
     Reads Datasets, runtimes, data operations and the Secrets, volumes and claims beside them
@@ -291,29 +245,9 @@ def import_(files: tuple[str, ...], output_dir: str | None, check: bool, fluid_v
     options that are secrets become environment variable names. The report on stderr says
     what became what, what went to overrides and what was dropped.
     """
-    from .importer.run import kept_documents, report, run
+    from .commands.import_ import ImportArgs, execute
 
-    version = resolve(settings.fluid_version, fluid_version) or versions.DEFAULT
-    result = run(list(files), version, output_dir=None if check else output_dir, progress=_progress(sys.stderr))
-    from .io import report as diagnostics_report
-
-    diagnostics_report.text(result.diagnostics, sys.stderr)
-    sys.stderr.write(report(result))
-    if result.failed:
-        sys.stderr.write("fluidgen: import failed; nothing was written\n")
-        raise SystemExit(EXIT_USER)
-    if check:
-        return
-    from .importer.run import spec_file
-
-    texts = {spec_file(i.scenario.name, i.scenario.namespace): i.text for i in result.imported}
-    if output_dir is None:
-        sys.stdout.write("---\n".join(texts.values()))
-        return
-    texts.update({i.profile_file: i.profile_text for i in result.imported if i.profile_file})
-    from .importer.files import write_specs
-
-    write_specs(output_dir, texts, kept_documents(result))
+    return execute(ImportArgs(files, output_dir, check, fluid_version))
 
 
 @main.command("plan")
@@ -334,10 +268,9 @@ def plan_command(specs: tuple[str, ...], against: tuple[str, ...], overlays: tup
     Exit 1 when an edit would be ignored (a running runtime that is not re-created, a data
     operation that already ran), unless --allow-recreate; 0 otherwise.
     """
-    from .commands.build import TargetArgs
-    from .commands.compare import PlanArgs, execute_plan
+    from .commands.plan import PlanArgs, TargetArgs, execute
 
-    return execute_plan(PlanArgs(specs, against, TargetArgs(fluid_version, namespace, allow_read, gitops,
+    return execute(PlanArgs(specs, against, TargetArgs(fluid_version, namespace, allow_read, gitops,
                                                             operation_names, environment), overlays, allow_recreate))
 
 
@@ -347,42 +280,20 @@ def profiles() -> None:
 
 
 @profiles.command("list")
-def profiles_list() -> None:
+def profiles_list() -> int:
     """Bundled profiles with their engine and summary."""
-    from .spec import profiles as prof
+    from .commands.profiles import ListArgs, execute
 
-    for name in prof.bundled_names():
-        p = prof.load_profile(name)
-        extends = f" (extends {p.extends})" if p.extends else ""
-        click.echo(f"{name:<22} {p.engine:<9} {p.description.split('. ')[0].rstrip('.')}{extends}")
+    return execute(ListArgs())
 
 
 @profiles.command("show")
 @click.argument("name")
-def profiles_show(name: str) -> None:
+def profiles_show(name: str) -> int:
     """Every setting of NAME (and what it extends), each with its reason."""
-    from .base import emit
-    from .spec import profiles as prof
+    from .commands.profiles import ShowArgs, execute
 
-    if prof.is_path(name):
-        raise click.UsageError(f"{name}: give a bundled profile name (`fluidgen profiles list`)")
-    try:
-        head = prof.load_profile(name)
-        chain = prof.chain(name, head.engine)
-    except KeyError as exc:
-        raise click.UsageError(str(exc.args[0])) from None
-    click.echo(f"# {head.name} ({head.engine}): {head.description}")
-    click.echo(f"# chain: {' -> '.join(p.name for p in chain)}")
-    for p in chain:
-        for e in p.entries:
-            if isinstance(e.value, dict | list):
-                value = "\n" + emit.dump({"_": e.value}).rstrip().partition("\n")[2]
-            else:
-                value = " " + emit.scalar(e.value)
-            click.echo(f"\n{'/'.join(e.path)}:{value}")
-            click.echo(f"  # from {p.name}: {' '.join(e.why.split())}")
-            for rule, reason in e.waive:
-                click.echo(f"  # waives {rule}: {' '.join(reason.split())}")
+    return execute(ShowArgs(name))
 
 
 class _EngineChoice(click.Choice[str]):
@@ -406,37 +317,20 @@ class _EngineChoice(click.Choice[str]):
 @click.option("--name", default="my-dataset", show_default=True, help="Dataset name.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write to this file instead of stdout (refuses to overwrite).")
-def init_command(engine: str, source: str | None, name: str, output: str | None) -> None:
+def init_command(engine: str, source: str | None, name: str, output: str | None) -> int:
     """Write a commented starter spec."""
-    from .base import names
-    from .commands.init import starter
+    from .commands.init import InitArgs, execute
 
-    if (problem := names.dns1035_label(name)) is not None:
-        raise click.UsageError(f"--name: {problem}")
-    text = starter(engine, source, name)
-    if output is None:
-        sys.stdout.write(text)
-        return
-    try:
-        with open(output, "x", encoding="utf-8") as fh:
-            fh.write(text)
-    except FileExistsError:
-        raise click.UsageError(f"{output} exists; not overwriting it") from None
-    except OSError as exc:
-        raise click.UsageError(f"cannot write {output}: {exc.strerror}") from None
-    click.echo(f"wrote {output}", err=True)
+    return execute(InitArgs(engine, source, name, output))
 
 
 @main.command("explain")
 @click.argument("path", default="")
-def explain_command(path: str) -> None:
+def explain_command(path: str) -> int:
     """Describe a spec field, e.g. `fluidgen explain runtime.cache.quota`."""
-    from .commands.explain import explain
+    from .commands.explain import ExplainArgs, execute
 
-    try:
-        sys.stdout.write(explain(path))
-    except KeyError as exc:
-        raise click.UsageError(str(exc.args[0])) from None
+    return execute(ExplainArgs(path))
 
 
 @main.group()
@@ -446,49 +340,39 @@ def argocd() -> None:
 
 @argocd.command("health")
 @click.argument("directory", type=click.Path(file_okay=False))
-def argocd_health(directory: str) -> None:
+def argocd_health(directory: str) -> int:
     """Write resource_customizations/data.fluid.io/<Kind>/ (health.lua, tests) into DIRECTORY."""
-    from .commands.argocd import write_tree
+    from .commands.argocd import HealthArgs, execute
 
-    written = write_tree(directory)
-    click.echo(f"fluidgen: wrote {len(written)} files under {directory}", err=True)
+    return execute(HealthArgs(directory))
 
 
 @argocd.command("parameters")
 @click.argument("directory", default=".", type=click.Path(file_okay=False))
-def argocd_parameters(directory: str) -> None:
+def argocd_parameters(directory: str) -> int:
     """Print the plugin's dynamic parameters (JSON): the environments of DIRECTORY/fluidgen.yaml."""
-    import json
+    from .commands.argocd import ParametersArgs, execute
 
-    from .commands.argocd import parameters
-
-    sys.stdout.write(json.dumps(parameters(directory), indent=2, sort_keys=True) + "\n")
+    return execute(ParametersArgs(directory))
 
 
 @argocd.command("cm")
-def argocd_cm() -> None:
+def argocd_cm() -> int:
     """Print an argocd-cm patch that installs the health checks."""
-    from .commands.argocd import config_map
+    from .commands.argocd import CmArgs, execute
 
-    sys.stdout.write(config_map())
+    return execute(CmArgs())
 
 
 @main.command()
 @click.option("-o", "--output", "output", metavar="FILE",
               help="Write the schema to FILE instead of stdout, e.g. beside your specs as "
                    "fluidgen-spec.v1alpha1.json (what `fluidgen init` specs refer to).")
-def schema(output: str | None) -> None:
+def schema(output: str | None) -> int:
     """Print the JSON Schema of the spec (for editors and CI)."""
-    from .spec.specschema import spec_schema_text, write_schema
+    from .commands.schema import SchemaArgs, execute
 
-    if output is None:
-        sys.stdout.write(spec_schema_text())
-        return
-    problem = write_schema(output)
-    if problem is not None:
-        click.echo(f"fluidgen: error: {problem}", err=True)
-        sys.exit(1)
-    click.echo(f"fluidgen: wrote {output}", err=True)
+    return execute(SchemaArgs(output))
 
 
 @main.group()
@@ -498,13 +382,11 @@ def flux() -> None:
 
 @flux.command("health")
 @click.option("--fluid-version", default=None, help="Target Fluid version [env FLUIDGEN_FLUID_VERSION].")
-def flux_health(fluid_version: str | None) -> None:
+def flux_health(fluid_version: str | None) -> int:
     """Print healthCheckExprs entries (one per kind fluidgen emits) for a Kustomization."""
-    from .base import emit
-    from .commands.flux import health_exprs
+    from .commands.flux import HealthArgs, execute
 
-    version = resolve(settings.fluid_version, fluid_version) or versions.DEFAULT
-    sys.stdout.write(emit.dump({"healthCheckExprs": health_exprs(version)}))
+    return execute(HealthArgs(fluid_version))
 
 
 @flux.command("kustomization")
@@ -531,46 +413,10 @@ def flux_kustomization(specs: tuple[str, ...], overlays: tuple[str, ...], enviro
                        source: str, name: str | None, interval: str, timeout: str | None, decryption_secret: str,
                        fluid_version: str | None, namespace: str | None, allow_read: tuple[str, ...]) -> int:
     """Print the Flux Kustomizations (kustomize.toolkit.fluxcd.io/v1) for the build of SPECS."""
-    import re
+    from .commands.flux_kustomization import KustomizationArgs, execute
 
-    from .base import emit, names
-    from .commands.build import TargetArgs
-    from .commands.flux import DURATION, SOURCE_KINDS, kustomizations
-    from .compile.pipeline import compile_paths
-    from .io import report
-
-    kind, _, source_name = source.partition("/")
-    if kind not in SOURCE_KINDS or names.dns1123_subdomain(source_name) is not None:
-        raise click.UsageError(f"--source {source!r}: give KIND/NAME with KIND one of {', '.join(SOURCE_KINDS)}")
-    for flag, value in (("--interval", interval), ("--timeout", timeout)):
-        if value is not None and not re.match(DURATION, value):
-            raise click.UsageError(f"{flag} {value!r}: give a duration such as 90s, 10m or 1h30m")
-    if not path or not path.isprintable():  # a newline or control character is never a directory meant
-        raise click.UsageError(f"--path {path!r}: give the directory in the source, e.g. ./rendered/prod")
-    if names.dns1123_subdomain(decryption_secret) is not None:
-        raise click.UsageError(f"--decryption-secret {decryption_secret!r}: not a Secret name")
-    if not specs and not overlays:
-        raise click.UsageError("give at least one spec file or directory (or -f overlays)")
-    base = name or re.sub(r"[^a-z0-9-]+", "-", path.rstrip("/").rpartition("/")[2].lower()).strip("-")
-    if not base:
-        # One name for every application (fluidgen-data) made a second one replace the first in the
-        # namespace; a name made up now would rename, and Flux would prune, existing Kustomizations.
-        raise click.UsageError(f"--path {path!r} names no folder to call the Kustomizations after: give --name, "
-                               "e.g. the dataset's name (--name fluidgen keeps the names fluidgen-data and "
-                               "fluidgen-workloads that earlier versions gave; see README, Upgrading)")
-    if (problem := names.dns1123_label(base + "-workloads")) is not None:
-        raise click.UsageError(f"--name {base!r}: {problem}")
-    target = TargetArgs(fluid_version, namespace, allow_read, "flux", None, environment)
-    result = compile_paths(specs, target.options(read_credentials=False), overlays,
-                           environment=target.environment_name())
-    report.text(result.diagnostics, sys.stderr)
-    if not result.ok:
-        click.echo(report.failure(result.diagnostics), err=True)
-        return 1
-    sys.stdout.write(emit.dump_all(kustomizations(
-        result.objects, sorted(result.fluid_versions), name=base, path=path, source=(kind, source_name),
-        interval=interval, timeout=timeout, decryption_secret=decryption_secret)))
-    return 0
+    return execute(KustomizationArgs(specs, path, overlays, environment, source, name, interval, timeout,
+                                     decryption_secret, fluid_version, namespace, allow_read))
 
 
 def run(argv: list[str], cache_argv: list[str] | None = None) -> int:
@@ -580,8 +426,6 @@ def run(argv: list[str], cache_argv: list[str] | None = None) -> int:
     try:
         code = main.main(args=argv, prog_name="fluidgen", standalone_mode=False, obj=Startup(cache_argv))
     except FluidgenError as exc:
-        from .io import report
-
         report.text(exc.diagnostics, sys.stderr)
         return EXIT_USER
     except click.exceptions.Abort:  # click's word for a KeyboardInterrupt (or EOF) during a command

@@ -20,12 +20,21 @@ family are in fluidgen/health/cases.yaml and become each kind's testdata and hea
 - config_map(): an argocd-cm patch with the same scripts under
   resource.customizations.health.<group>_<Kind>.
 - parameters(DIR): the plugin's dynamic parameters (the environments of DIR/fluidgen.yaml).
+
+`fluidgen argocd health|parameters|cm`: an arguments record per subcommand, and `execute(args)
+-> exit code` for any of them.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import sys
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+
+import click
 
 from ..base import emit
 from ..base.manifest import Tree
@@ -49,6 +58,33 @@ from ..compile.output import PUBLIC, Planned
 from ..compile.output import write_tree as write_files
 from ..fluid.jobkinds import WORKLOADS
 from ..io.inputs import Reader
+from .usage import EXIT_OK
+
+
+@dataclass(frozen=True)
+class HealthArgs:
+    directory: str  # where resource_customizations/ is written
+
+
+@dataclass(frozen=True)
+class ParametersArgs:
+    directory: str = "."  # the application directory holding fluidgen.yaml
+
+
+@dataclass(frozen=True)
+class CmArgs:
+    """`argocd cm` takes no arguments."""
+
+
+def execute(args: HealthArgs | ParametersArgs | CmArgs) -> int:
+    if isinstance(args, HealthArgs):
+        written = write_tree(args.directory)
+        click.echo(f"fluidgen: wrote {len(written)} files under {args.directory}", err=True)
+    elif isinstance(args, ParametersArgs):
+        sys.stdout.write(json.dumps(parameters(args.directory), indent=2, sort_keys=True) + "\n")
+    else:
+        sys.stdout.write(config_map())
+    return EXIT_OK
 
 
 @cache
@@ -274,8 +310,6 @@ def config_map() -> str:
 def parameters(directory: str = ".") -> list[Tree]:
     """Argo CD's dynamic parameter announcements for an application directory: the
     environments of its fluidgen.yaml (plugin.yaml announces the static ones)."""
-    import os
-
     path = os.path.join(directory, project.FILE)
     if not os.path.lexists(path):
         return []

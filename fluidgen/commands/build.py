@@ -2,9 +2,9 @@
 
 click fills an arguments record (BuildArgs; TargetArgs holds the flags every compiling
 command shares); the record checks its own flag combinations (`check`) and resolves its
-settings (`options`); `execute_build(args) -> int` does the work and returns the exit code.
+settings (`options`); `execute(args) -> int` does the work and returns the exit code.
 Everything `build` writes (stdout, -o DIR, SOPS, the cache entry) happens in one step,
-`deliver`. `diff` and `plan` are in compare.py, so a build loads neither drift nor plan.
+`deliver`. `diff` and `plan` are diff.py and plan.py, so a build loads neither drift nor plan.
 
 cli.py imports this module inside the command that runs it: the compiler it loads is kept
 off `fluidgen --help` and the cache-hit path.
@@ -105,7 +105,7 @@ class BuildArgs:
                                                          (self.confine_from_env, self.from_env_allow)))
 
 
-def execute_build(args: BuildArgs) -> int:
+def execute(args: BuildArgs) -> int:
     args.check()
     result = compile_paths(args.specs, args.options(), args.overlays,
                            environment=args.target_args.environment_name())

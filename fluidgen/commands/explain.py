@@ -1,10 +1,15 @@
-"""`fluidgen explain PATH`: describe a spec field from the schema generated from the models."""
+"""`fluidgen explain PATH`: describe a spec field from the schema generated from the models.
+The arguments record click fills and `execute(args) -> exit code`; `explain(path)` the text."""
 
 from __future__ import annotations
 
 import json
 import re
+import sys
+from dataclasses import dataclass
 from typing import Any
+
+import click
 
 from ..base.diagnostics import did_you_mean
 from ..base.fluidsource import ALL
@@ -17,12 +22,26 @@ from ..fluid.operations import CELLS, EVERY_ENGINE, KINDS, Cell
 from ..lower.dataflow import step_keys
 from ..lower.runtimekeys import KEYS
 from ..spec.specschema import spec_schema_text
+from .usage import EXIT_OK
 
 # Spec keys that set a Dataset field one engine reads and another does not (docs/runtime-fields.md).
 DATASET_KEYS: dict[tuple[str, ...], str] = {
     ("dataset", "owner"): "owner", ("placement",): "nodeAffinity", ("placement", "gpu"): "nodeAffinity",
     ("placement", "nodeSelector"): "nodeAffinity", ("placement", "tolerations"): "tolerations",
     ("placement", "exclusive"): "placement", ("sharedOptions",): "sharedOptions"}
+
+
+@dataclass(frozen=True)
+class ExplainArgs:
+    path: str = ""  # dots, optional [N] indices; empty: the spec itself
+
+
+def execute(args: ExplainArgs) -> int:
+    try:
+        sys.stdout.write(explain(args.path))
+    except KeyError as exc:
+        raise click.UsageError(str(exc.args[0])) from None
+    return EXIT_OK
 
 
 def _schema() -> Tree:

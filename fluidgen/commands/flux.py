@@ -20,19 +20,26 @@ as the rules' "in progress".
 ExternalSecrets, Datasets, runtimes and data operations (wait, the health expressions, a
 timeout that covers a DataLoad), and one for the workloads in DIR/workloads with `dependsOn`
 on the first (no wait: a training job's completion is not a deployment's health).
+
+`fluidgen flux health`: its arguments record and `execute(args) -> exit code`; `flux
+kustomization` (which compiles) is flux_kustomization.py.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
+from dataclasses import dataclass
 
-from ..base import versions
+from ..base import emit, versions
 from ..base.manifest import Manifest, Tree
 from ..catalog.healthcheck import FAMILIES, Cond, Family, Is, NoStatus, Pred, Status, family_of
 from ..catalog.kinds import RANK_WORKLOAD, rank, table
 from ..engines.engine_table import ENGINES
 from ..fluid.jobkinds import WORKLOADS
 from ..fluid.operations import OPERATIONS
+from ..io import settings
+from .usage import EXIT_OK, resolve
 
 API_VERSION = "kustomize.toolkit.fluxcd.io/v1"
 VERDICTS: dict[Status, str] = {"Healthy": "current", "Degraded": "failed", "Progressing": "inProgress",
@@ -160,3 +167,17 @@ def kustomizations(objects: list[Manifest], fluid_versions: Iterable[str], *, na
                              # a training job's completion is not a deployment's health: apply, never wait
                              "wait": False, "timeout": TIMEOUT}})
     return out
+
+
+# The command line ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class HealthArgs:
+    fluid_version: str | None = None
+
+
+def execute(args: HealthArgs) -> int:
+    """`flux health`: the health expressions of the target version's kinds."""
+    version = resolve(settings.fluid_version, args.fluid_version) or versions.DEFAULT
+    sys.stdout.write(emit.dump({"healthCheckExprs": health_exprs(version)}))
+    return EXIT_OK

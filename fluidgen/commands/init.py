@@ -1,20 +1,52 @@
 """`fluidgen init`: a commented starter spec for an engine and a source.
 
 Every value the user must supply is a <PLACEHOLDER>; lint rule FG102 refuses to build
-until each one is filled in.
+until each one is filled in. The arguments record click fills and `execute(args) -> exit
+code`.
 """
 
 from __future__ import annotations
 
 import re
+import sys
+from dataclasses import dataclass
 
-from ..base import versions
+import click
+
+from ..base import names, versions
 from ..base.emit import scalar
 from ..base.uri import scheme_of
 from ..engines.contract import Storage
 from ..engines.engine_table import ENGINES
 from ..spec.profiles import bundled_names
 from ..spec.specschema import SCHEMA_FILE
+from .usage import EXIT_OK
+
+
+@dataclass(frozen=True)
+class InitArgs:
+    engine: str = "alluxio"
+    source: str | None = None  # where the data is; None: the engine's placeholder
+    name: str = "my-dataset"
+    output: str | None = None  # a file to create instead of stdout
+
+
+def execute(args: InitArgs) -> int:
+    if (problem := names.dns1035_label(args.name)) is not None:
+        raise click.UsageError(f"--name: {problem}")
+    text = starter(args.engine, args.source, args.name)
+    if args.output is None:
+        sys.stdout.write(text)
+        return EXIT_OK
+    try:
+        with open(args.output, "x", encoding="utf-8") as fh:
+            fh.write(text)
+    except FileExistsError:
+        raise click.UsageError(f"{args.output} exists; not overwriting it") from None
+    except OSError as exc:
+        raise click.UsageError(f"cannot write {args.output}: {exc.strerror}") from None
+    click.echo(f"wrote {args.output}", err=True)
+    return EXIT_OK
 
 
 def env_name(option: str) -> str:

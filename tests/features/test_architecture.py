@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import json
 import os
 import re
 import shutil
@@ -26,6 +27,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.conftest import RESULTS, ROOT
 
@@ -439,3 +442,148 @@ def test_a_test_file_of_no_module_is_found(tmp_path: Path) -> None:
 
 def test_the_folders_that_mirror_nothing_exist() -> None:
     assert all((TESTS / name).is_dir() for name in NOT_MIRRORS)
+
+
+# -- the command line: options in cli.py, the work in commands/ (issue 39) -------------------
+
+COMMANDS = PACKAGE / "commands"
+SHARED_COMMAND_MODULES = frozenset({"__init__", "usage"})  # exit codes and flag resolving, no command
+
+
+def _leaves(group: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
+    """Every command click runs (the leaves of the tree of groups), with its path."""
+    import click
+
+    for name, command in sorted(group.commands.items()):
+        if isinstance(command, click.Group):
+            yield from _leaves(command, (*path, name))
+        else:
+            yield (*path, name), command
+
+
+def _cli_functions() -> dict[str, ast.FunctionDef]:
+    tree = ast.parse((PACKAGE / "cli.py").read_text())
+    return {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+
+
+def test_each_command_hands_one_record_to_its_module() -> None:
+    """cli.py holds no command logic: every command's function (docstring aside) is one import
+    of its commands/ module and `return execute(<Args record>(...))`; its only other
+    function-level import is the engine table's names, read when click needs init --engine's
+    choices."""
+    from fluidgen.cli import main
+
+    functions = _cli_functions()
+    leaves = dict(_leaves(main))
+    assert len(leaves) == 17  # 13 commands, three of them groups (profiles 2, argocd 3, flux 2)
+    wrong = []
+    for path, command in leaves.items():
+        body = functions[command.callback.__name__].body
+        body = body[1:] if isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) else body
+        imported = body[0] if len(body) == 2 and isinstance(body[0], ast.ImportFrom) else None
+        returned = body[-1]
+        ok = (imported is not None and imported.level == 1 and (imported.module or "").startswith("commands.")
+              and "execute" in {a.name for a in imported.names}
+              and isinstance(returned, ast.Return) and isinstance(returned.value, ast.Call)
+              and ast.unparse(returned.value.func) == "execute" and len(returned.value.args) == 1
+              and isinstance(returned.value.args[0], ast.Call)
+              and ast.unparse(returned.value.args[0].func).endswith("Args"))
+        if not ok:
+            wrong.append(" ".join(path))
+    assert wrong == []
+    functions_anywhere = [f for f in ast.walk(ast.parse((PACKAGE / "cli.py").read_text()))
+                          if isinstance(f, ast.FunctionDef)]
+    inside = sorted(ast.unparse(n) for f in functions_anywhere for n in ast.walk(f)
+                    if isinstance(n, ast.Import | ast.ImportFrom))
+    assert len(inside) == len(leaves) + 1
+    assert [i for i in inside if not i.startswith("from .commands.")] == ["from .engines.engine_table import NAMES"]
+
+
+def test_each_command_module_has_frozen_records_and_execute() -> None:
+    """Every module of commands/ but the shared ones runs commands: `execute(args) -> int`, its
+    argument one or more frozen dataclasses (one per subcommand), each named ...Args."""
+    import dataclasses as dc
+    import importlib
+    import typing
+
+    modules = sorted(p.stem for p in COMMANDS.glob("*.py"))
+    assert {"build", "validate", "lint", "diff", "plan", "diagnose", "import_", "init", "explain", "profiles",
+            "schema", "argocd", "flux", "flux_kustomization"} == set(modules) - SHARED_COMMAND_MODULES
+    for stem in set(modules) - SHARED_COMMAND_MODULES:
+        module = importlib.import_module(f"fluidgen.commands.{stem}")
+        hints = typing.get_type_hints(module.execute)
+        assert hints.pop("return") is int, stem
+        (record,) = hints.values()
+        records = typing.get_args(record) or (record,)
+        for cls in records:
+            assert dc.is_dataclass(cls) and cls.__dataclass_params__.frozen, (stem, cls)  # type: ignore[attr-defined]
+            assert cls.__name__.endswith("Args"), (stem, cls)
+
+
+_PROBE = ("import json, sys\n"
+          "from fluidgen.__main__ import main\n"
+          "code = main(sys.argv[1:])\n"
+          "sys.stdout.flush()\n"
+          "print(json.dumps([code, sorted(m for m in sys.modules if m.startswith('fluidgen'))]), file=sys.stderr)\n")
+
+
+def _loaded_by(*args: str, cwd: Path = ROOT) -> set[str]:
+    """The fluidgen modules in sys.modules after the console's main() ran ARGS in a fresh
+    interpreter (the cache off), the command having exited 0."""
+    result = subprocess.run([sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, timeout=120,
+                            cwd=cwd, env={**os.environ, "FLUIDGEN_NO_CACHE": "1"})
+    code, modules = json.loads(result.stderr.splitlines()[-1])
+    assert code == 0, result.stderr[-2000:]
+    return set(modules)
+
+
+def _engines(modules: set[str]) -> set[str]:
+    """The engine modules among `modules` (the table's MODULES; not the table, its index or the contract)."""
+    from fluidgen.engines.engine_table import MODULES as ENGINE_MODULES
+
+    return {m for m in modules if m.removeprefix("fluidgen.engines.") in ENGINE_MODULES}
+
+
+def test_no_help_text_loads_an_engine_or_a_command_module() -> None:
+    """`fluidgen --help` and every group's and command's --help load neither an engine module nor
+    any commands/ module but usage (their options are cli.py's alone); init's lists the engine
+    table's names (engines/engine_index.py) and imports no engine."""
+    from fluidgen.cli import main
+
+    paths = [(), *sorted({path[:end] for path, _ in _leaves(main) for end in range(1, len(path) + 1)})]
+    for path in paths:
+        loaded = _loaded_by(*path, "--help")
+        commands = {m for m in loaded if m.startswith("fluidgen.commands.")} - {"fluidgen.commands.usage"}
+        if path == ("init",):  # the table's names, no engine module
+            assert not commands and "fluidgen.engines.engine_table" in loaded and not _engines(loaded), loaded
+            continue
+        assert not _engines(loaded) and not commands, (path, _engines(loaded) | commands)
+
+
+# The printers that print every engine's facts or every kind still import every engine module:
+# explain (runtime keys read each engine's cells; the Spec schema names every section), and the
+# argocd/flux health printers (commands/flux.py reads ENGINES; catalog's kind table). profiles
+# loads none since the engine table is lazy.
+PRINTERS = [("explain", "metadata.name"), ("explain", "runtime.cache.quota"), ("profiles", "list"),
+            ("profiles", "show", "alluxio-imagenet"), ("argocd", "cm"), ("argocd", "parameters"),
+            ("flux", "health")]
+STILL_LOADING = "still imports every engine (see the note above PRINTERS); this mark goes when it does not"
+
+
+@pytest.mark.parametrize("args", [pytest.param(a, id=" ".join(a), marks=[] if a[0] == "profiles" else
+                                               [pytest.mark.xfail(strict=True, reason=STILL_LOADING)])
+                                  for a in PRINTERS])
+def test_the_printers_load_no_engine(args: tuple[str, ...]) -> None:
+    assert not _engines(_loaded_by(*args))
+
+
+def test_the_printers_load_no_compiler(tmp_path: Path) -> None:
+    """What the printers need and no more: none loads the pipeline or another command's module;
+    the health printers load no spec model (pydantic's Spec) either."""
+    for args in PRINTERS:
+        loaded = _loaded_by(*args, cwd=tmp_path)
+        assert "fluidgen.compile.pipeline" not in loaded, args
+        own = f"fluidgen.commands.{args[0]}"
+        assert {m for m in loaded if m.startswith("fluidgen.commands.")} == {own, "fluidgen.commands.usage"}, args
+        if args[0] in ("argocd", "flux"):
+            assert "fluidgen.spec.spec" not in loaded, args

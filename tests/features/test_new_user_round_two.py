@@ -320,7 +320,7 @@ def test_import_tells_its_progress_and_only_a_terminal_sees_it(tmp_path: Path) -
     import io
 
     from fluidgen.base import versions
-    from fluidgen.cli import _progress
+    from fluidgen.commands.import_ import progress
     from fluidgen.importer.run import run
 
     (tmp_path / "dump.yaml").write_text(yaml.safe_dump(_cluster_dump(3)))
@@ -332,9 +332,9 @@ def test_import_tells_its_progress_and_only_a_terminal_sees_it(tmp_path: Path) -
         def isatty(self) -> bool:
             return True
 
-    assert _progress(io.StringIO()) is None  # a pipe or a log file: nothing
+    assert progress(io.StringIO()) is None  # a pipe or a log file: nothing
     screen = Terminal()
-    show = _progress(screen)
+    show = progress(screen)
     assert show is not None
     for done in range(21):
         show(done, 20)
