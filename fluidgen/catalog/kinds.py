@@ -51,8 +51,12 @@ STATIC = (
 )
 
 
+def _runtime_row(kind: str) -> KindInfo:
+    return KindInfo(kind, GROUP_VERSION, RANK_RUNTIME, name_rule="dns1035")
+
+
 def _engine_rows(engine: Engine) -> list[KindInfo]:
-    return [KindInfo(engine.kind, GROUP_VERSION, RANK_RUNTIME, name_rule="dns1035"),
+    return [_runtime_row(engine.kind),
             *(KindInfo(x.kind, GROUP_VERSION, RANK_RUNTIME_SUPPORT, x.namespaced) for x in engine.extra_kinds)]
 
 
@@ -69,6 +73,8 @@ class KindTable(Mapping[str, KindInfo]):
         found = self._rows.get(kind)
         if found is not None:
             return found
+        if kind in engine_table.RUNTIME_KINDS:  # a runtime's row needs no more than the index
+            return _runtime_row(kind)
         engine = engine_table.owner(kind)
         if engine is None:
             raise KeyError(kind)

@@ -35,7 +35,7 @@ from ..base import emit, versions
 from ..base.manifest import Manifest, Tree
 from ..catalog.healthcheck import FAMILIES, Cond, Family, Is, NoStatus, Pred, Status, family_of
 from ..catalog.kinds import RANK_WORKLOAD, rank, table
-from ..engines.engine_table import ENGINES
+from ..engines.engine_table import INDEX
 from ..fluid.jobkinds import WORKLOADS
 from ..fluid.operations import OPERATIONS
 from ..io import settings
@@ -103,7 +103,7 @@ def health_entry(api_version: str, kind: str, family: Family) -> Tree:
 def judged_kinds(version: str) -> list[str]:
     """The kinds fluidgen emits on `version` that have a status to judge, batch/v1 Job aside
     (kstatus judges it)."""
-    runtimes = {e.kind: e.name for e in ENGINES.values()}
+    runtimes = {row.kind: name for name, row in INDEX.items()}
     return [kind for kind in family_of() if _judged(kind, version, runtimes)]
 
 

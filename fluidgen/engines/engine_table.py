@@ -44,6 +44,7 @@ class IndexRow(NamedTuple):
     extra_kinds: tuple[str, ...]  # the other kinds it brings (ExtraKind)
     section: str | None  # the key of its own section of a spec's `runtime:` (SpecSection)
     references: bool  # the runtime a dataset:// reference Dataset gets (Mounts.references)
+    status_shape: str  # the health family that judges its runtime's status (Health.status_shape)
 
 
 INDEX: dict[str, IndexRow] = {name: IndexRow(*row) for name, row in _INDEX.items()}
@@ -152,9 +153,9 @@ def index_source() -> str:
     for module in MODULES:
         e = import_module(f"{__package__}.{module}").ENGINE
         row = (module, e.kind, tuple(x.kind for x in e.extra_kinds), e.section.key if e.section else None,
-               e.mounts.references)
+               e.mounts.references, e.health.status_shape)
         rows.append(f"    {e.name!r}: {row!r},\n")
-    return INDEX_HEADER + "INDEX: dict[str, tuple[str, str, tuple[str, ...], str | None, bool]] = {\n" + \
+    return INDEX_HEADER + "INDEX: dict[str, tuple[str, str, tuple[str, ...], str | None, bool, str]] = {\n" + \
         "".join(rows) + "}\n"
 
 
@@ -163,7 +164,8 @@ INDEX_HEADER = '''\
 
 What the engine table (engine_table.py) knows of each engine before its module is imported, per
 engine name: (module, runtime kind, the other kinds it brings, the key of its section of a spec's
-`runtime:`, whether it serves dataset:// references). Each fact is declared in the engine module;
+`runtime:`, whether it serves dataset:// references, the health family of its status). Each fact is
+declared in the engine module;
 tests/engines/test_engine_table.py fails when this file differs from what the modules declare.
 """
 
