@@ -4,6 +4,7 @@ The arguments record click fills and `execute(args) -> exit code`; `explain(path
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from dataclasses import dataclass
@@ -14,21 +15,12 @@ import click
 from ..base.diagnostics import did_you_mean
 from ..base.fluidsource import ALL
 from ..base.manifest import Tree
-from ..base.versions import NAMES, has
-from ..catalog.schemas import has_field
-from ..engines.engine_table import ENGINES
-from ..fluid.fields import DATASET, RUNTIME
+from ..catalog.explain_index import RUNTIME_FLUID
 from ..fluid.operations import CELLS, EVERY_ENGINE, KINDS, Cell
+from ..io.buildinputs import schemas_folder
 from ..lower.dataflow import step_keys
-from ..lower.runtimekeys import KEYS
-from ..spec.specschema import spec_schema_text
+from ..spec.specschema import SCHEMA_FILE, spec_schema_text
 from .usage import EXIT_OK
-
-# Spec keys that set a Dataset field one engine reads and another does not (docs/runtime-fields.md).
-DATASET_KEYS: dict[tuple[str, ...], str] = {
-    ("dataset", "owner"): "owner", ("placement",): "nodeAffinity", ("placement", "gpu"): "nodeAffinity",
-    ("placement", "nodeSelector"): "nodeAffinity", ("placement", "tolerations"): "tolerations",
-    ("placement", "exclusive"): "placement", ("sharedOptions",): "sharedOptions"}
 
 
 @dataclass(frozen=True)
@@ -45,7 +37,15 @@ def execute(args: ExplainArgs) -> int:
 
 
 def _schema() -> Tree:
-    schema: Tree = json.loads(spec_schema_text())
+    """The spec's JSON Schema as schemas/ holds it (generated from the spec model and held to it
+    by tests/spec/test_specschema.py), so explain builds no spec model and imports no engine;
+    built from the model only when the file is not there."""
+    try:
+        with open(os.path.join(schemas_folder(), SCHEMA_FILE), encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        text = spec_schema_text()
+    schema: Tree = json.loads(text)
     return schema
 
 
@@ -147,29 +147,8 @@ def explain(path: str) -> str:
         lines.append(f"DEFAULT: {json.dumps(node['default'])}")
     if node.get("description"):
         lines += ["", node["description"]]
-    return "\n".join(lines + _runtime_fluid(tuple(parts)) + _fields(node, defs) + _operation_fluid(parts)) + "\n"
-
-
-def _runtime_fluid(key: tuple[str, ...]) -> list[str]:
-    """What each engine's Fluid does with the fields a spec key sets, from the runtime-fields cells."""
-    runtime_key = next((k for k in KEYS if key == ("runtime", *k.key)), None)
-    dataset_field = DATASET_KEYS.get(key)
-    if runtime_key is None and dataset_field is None:
-        return []
-    lines = ["", "FLUID (each engine's runtime-fields cells, docs/runtime-fields.md):"]
-    for name, engine in sorted(ENGINES.items()):
-        said: dict[str, list[str]] = {}
-        for version in (v for v in NAMES if has(v, name)):
-            if runtime_key is not None:
-                paths = [p for p in runtime_key.paths if has_field(version, engine.kind, p)]
-                cells = [(".".join(p), engine.fields.cell(RUNTIME, p, version)) for p in paths]
-            else:
-                cells = [(f"Dataset {dataset_field}", engine.fields.cell(DATASET, (str(dataset_field),), version))]
-            text = "; ".join(f"{field}: {cell.says() if cell else 'not in the matrix'}" for field, cell in cells)
-            said.setdefault(text or f"{engine.kind} has no such field", []).append(version)
-        for text, held in said.items():
-            lines.append(f"  {name} ({', '.join(held)}): {text}")
-    return lines
+    fluid = list(RUNTIME_FLUID.get(tuple(parts), ()))
+    return "\n".join(lines + fluid + _fields(node, defs) + _operation_fluid(parts)) + "\n"
 
 
 def _operation_fluid(parts: list[str]) -> list[str]:

@@ -32,9 +32,6 @@ SECRET_REFS = fact(("spec/mounts/encryptOptions/valueFrom/secretKeyRef/name",
                    source("api/v1alpha1/dataset_types.go", "EncryptOptions"),
                    source("api/v1alpha1/dataset_types.go", "SharedEncryptOptions"))
 
-# Status: phases and the condition that says why (dataset_types.go).
-PHASES = ("Pending", "Bound", "NotBound", "Failed", "Updating", "DataMigrating", "")
-
 
 def created_volume_names(name: str, namespace: str) -> dict[str, str]:
     """The PersistentVolume (cluster-scoped) and claim Fluid creates for a bound Dataset."""

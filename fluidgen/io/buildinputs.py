@@ -76,6 +76,13 @@ def listing_digest(names: list[str]) -> str:
 
 YAML_SUFFIXES = (".yaml", ".yml")
 WHEEL_PROFILES = "bundled_profiles"  # pyproject.toml: the wheel carries profiles/ here, inside the package
+WHEEL_SCHEMAS = "bundled_schemas"  # and schemas/ (the spec's JSON Schema) here
+
+
+def _bundled(wheel: str, checkout: str) -> str:
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # fluidgen/, above io/
+    inside = os.path.join(here, wheel)
+    return inside if os.path.isdir(inside) else os.path.join(os.path.dirname(here), checkout)
 
 
 def profiles_folder() -> str:
@@ -83,9 +90,13 @@ def profiles_folder() -> str:
     wheel, else the checkout's profiles/ beside the package. They are part of the tool: the
     build cache fingerprints them with the package (cache.py), and a build never records them
     as its inputs."""
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # fluidgen/, above io/
-    inside = os.path.join(here, WHEEL_PROFILES)
-    return inside if os.path.isdir(inside) else os.path.join(os.path.dirname(here), "profiles")
+    return _bundled(WHEEL_PROFILES, "profiles")
+
+
+def schemas_folder() -> str:
+    """Where the spec's JSON Schema (schemas/, generated from the spec model and held to it by
+    tests/spec/test_specschema.py) is: inside an installed wheel, else the checkout's schemas/."""
+    return _bundled(WHEEL_SCHEMAS, "schemas")
 MAX_INPUT_BYTES = 4 * 1024 * 1024  # no input file larger than this is ever read (source.MAX_BYTES)
 
 

@@ -60,6 +60,9 @@ def _compare(v: Validator, ours: dict[str, Any], theirs: dict[str, Any], path: s
     for key in ("items", "additionalProperties"):
         if isinstance(ours.get(key), dict) and isinstance(theirs.get(key), dict):
             _compare(v, ours[key], theirs[key], f"{path}[{key}]", out)
+        elif isinstance(ours.get(key), dict) != isinstance(theirs.get(key), dict):
+            # a schema on one side only (an `items` left out reads as "anything" to the validator)
+            out.append(f"{path}: {key} {ours.get(key)!r} != {theirs.get(key)!r}")
         elif (ours.get(key) is False) != (theirs.get(key) is False) and path.count(".") > 0:
             out.append(f"{path}: {key} {ours.get(key)!r} != {theirs.get(key)!r}")
 

@@ -63,7 +63,9 @@ def _workload_overlay(tmp_path: Path, kind: str) -> Path:
     return overlay
 
 
+SHARED_CREDENTIALS = EXAMPLES.parent / "tests" / "corpus" / "specs" / "shared-credentials.yaml"
 CASES = {  # what each build names: Dataset, runAfter, ServiceAccount, Secret, ExternalSecret, claims, profile
+    "shared-credentials": ([SHARED_CREDENTIALS], None),  # sharedEncryptOptions' secretKeyRef
     "pipeline": ([EXAMPLES / "juicefs-mnist-pipeline.yaml"], None),
     "secret-mpi": ([EXAMPLES / "alluxio-imagenet-oss.yaml", EXAMPLES / "overlays" / "train-resnet50-mpi.yaml"], None),
     "external-secret": ([ROOT_GOLDEN / "external-secret-jindo" / "spec.yaml"], None),
@@ -153,6 +155,25 @@ def dangling(built: list[dict[str, object]], rendered: list[dict[str, object]]) 
     return problems
 
 
+def namespaces_left(built: list[dict[str, object]], rendered: list[dict[str, object]]) -> list[str]:
+    """Every `namespace` leaf of a built object's body that names the build's own namespace (a
+    DataLoad's dataset, a runAfter) must name the overlay's after the namespace transformer
+    (kustomize api/filters/namespace: fieldSpecs of the base's kustomizeconfig `namespace`)."""
+    by_key = {(str(o["kind"]), str(o["metadata"]["name"])): o for o in rendered}  # type: ignore[index]
+    problems = []
+    for obj in built:
+        kind, name = str(obj["kind"]), str(obj["metadata"]["name"])  # type: ignore[index]
+        own = obj["metadata"].get("namespace")  # type: ignore[attr-defined]
+        new = by_key.get((kind, f"{PREFIX}{name}{SUFFIX}"))
+        if new is None or own is None:
+            continue
+        for path, value in _leaves(obj):
+            if path[:1] != ("metadata",) and path[-1:] == ("namespace",) and value == own \
+                    and _at(new, path) != NAMESPACE:
+                problems.append(f"{kind} {name} {'.'.join(map(str, path))}: {_at(new, path)!r}")
+    return problems
+
+
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_an_overlays_name_transformers_move_every_reference(case: str, tmp_path: Path) -> None:
     built, out = _build(tmp_path, case, flux=False)
@@ -160,6 +181,7 @@ def test_an_overlays_name_transformers_move_every_reference(case: str, tmp_path:
     rendered = list(yaml.safe_load_all(overlay(out)))
     assert len(rendered) == len(built)
     assert dangling(built, rendered) == []
+    assert namespaces_left(built, rendered) == []
     # the mount name stays: the data's path in the pods does not move with the Dataset's name
     dataset = next(o for o in rendered if o["kind"] == "Dataset")
     assert all(not str(m.get("name", "")).startswith(PREFIX) for m in dataset["spec"]["mounts"])
@@ -174,6 +196,7 @@ def test_a_flux_kustomizations_name_prefix_moves_every_reference(case: str, tmp_
         rendered += list(yaml.safe_load_all(flux_in_place(out / "workloads")))
     assert len(rendered) == len(built)
     assert dangling(built, rendered) == []
+    assert namespaces_left(built, rendered) == []
 
 
 def test_the_harness_finds_a_reference_left_behind(tmp_path: Path) -> None:
@@ -185,6 +208,22 @@ def test_the_harness_finds_a_reference_left_behind(tmp_path: Path) -> None:
     problems = dangling(built, list(yaml.safe_load_all(overlay(out))))
     assert any(p.startswith("DataLoad ") and ".dataset.name" in p for p in problems), problems
     assert any(".runAfter.name" in p for p in problems) and any("serviceAccountName" in p for p in problems)
+
+
+@pytest.mark.parametrize("kept", [(), ("namespace",)])
+def test_the_namespace_field_specs_move_the_namespaces_alone(kept: tuple[str, ...], tmp_path: Path) -> None:
+    """kustomize's nameReference filter also sets a moved reference's sibling `namespace`
+    (api/filters/nameref), so the base's `namespace` fieldSpecs matter where the referred object is
+    not in the build (an overlay's own DataLoad naming the base's Dataset). Kept alone they move every
+    namespace; with neither (the negative control) a DataLoad keeps naming the old one."""
+    built, out = _build(tmp_path, "pipeline", flux=False)
+    config = yaml.safe_load((out / "kustomizeconfig.yaml").read_text())
+    (out / "kustomizeconfig.yaml").write_text(yaml.safe_dump({k: config[k] for k in kept}))
+    left = namespaces_left(built, list(yaml.safe_load_all(overlay(out))))
+    if kept:
+        assert left == []
+    else:
+        assert any(p.startswith("DataLoad ") and ".dataset.namespace" in p for p in left), left
 
 
 def test_a_pvc_mount_point_is_a_string_no_transformer_rewrites(tmp_path: Path) -> None:

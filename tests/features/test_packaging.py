@@ -40,6 +40,7 @@ def test_wheel_contains_every_bundled_profile(wheel: Path) -> None:
     for profile in BUNDLED:
         assert f"fluidgen/bundled_profiles/{profile}.yaml" in names
     assert "fluidgen/py.typed" in names
+    assert "fluidgen/bundled_schemas/fluidgen-spec.v1alpha1.json" in names  # explain reads it
 
 
 def _venv(path: Path) -> Path:
@@ -76,6 +77,9 @@ def test_installed_wheel_finds_profiles_outside_the_checkout(wheel: Path, tmp_pa
     assert [line.split()[0] for line in listed.stdout.splitlines()] == BUNDLED
     shown = _fluidgen(python, tmp_path, "profiles", "show", "alluxio-imagenet")
     assert shown.returncode == 0 and "alluxio.master.metastore: ROCKS" in shown.stdout
+    explained = _fluidgen(python, tmp_path, "explain", "runtime.cache.quota")
+    checkout = _fluidgen(Path(sys.executable), ROOT, "explain", "runtime.cache.quota")
+    assert explained.returncode == 0 and explained.stdout == checkout.stdout, explained.stderr
 
 
 def test_editable_install_finds_profiles(tmp_path: Path) -> None:
