@@ -371,7 +371,7 @@ FIELDS = Fields(
     dataset=(
         FieldRead("owner", IGNORED, source(_TT, "transform"), go="Spec.Owner"),
         FieldRead("tolerations", READ, source(_TT, "transformTolerations"), go="Spec.Tolerations"),
-        dataset_node_affinity("pkg/ddc/thin", "thin"),
+        dataset_node_affinity("pkg/ddc/thin", "thin", worker="worker/statefuleset.yaml"),  # Fluid's spelling
         dataset_placement("pkg/ddc/thin"),
         FieldRead("sharedOptions", READ, source(_FUSE_CONFIG, "extractMountOptions"), go="Spec.SharedOptions",
                   note="under each mount's options"),

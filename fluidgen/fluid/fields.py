@@ -177,15 +177,16 @@ def fuse_clean_policy(versions: tuple[str, ...] | None = None, field: str = "fus
                      go=go, note="left out: OnRuntimeDeleted (SetupFuseCleanPolicy)")
 
 
-def dataset_node_affinity(package: str, chart: str, versions: tuple[str, ...] | None = None) -> FieldRead:
+def dataset_node_affinity(package: str, chart: str, versions: tuple[str, ...] | None = None,
+                          worker: str = "worker/statefulset.yaml") -> FieldRead:
     """The Dataset's nodeAffinity: the engine's SetupWorkers runs pkg/ctrl Helper.SetupWorkers, whose
     BuildWorkersAffinity puts its required terms on the worker StatefulSet's pods when the chart
-    (charts/<chart>/templates/worker/statefulset.yaml) gave them no affinity."""
+    (charts/<chart>/templates/<worker>) gave them no affinity."""
     return FieldRead("nodeAffinity", READ, source(_AFFINITY, "BuildWorkersAffinity", versions or ALL),
                      go="Spec.NodeAffinity",
                      note="its required terms become the cache workers' node affinity (not the FUSE's)",
                      evidence=((f"{package}/worker.go", "Helper.SetupWorkers(", True),
-                               (f"charts/{chart}/templates/worker/statefulset.yaml", "affinity:", False)))
+                               (f"charts/{chart}/templates/{worker}", "affinity:", False)))
 
 
 def dataset_placement(package: str, versions: tuple[str, ...] | None = None) -> FieldRead:

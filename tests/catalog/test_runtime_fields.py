@@ -79,7 +79,10 @@ def cell_problems(fields: Fields, cell: FieldRead, version: str, root: Path) -> 
         elif not pattern.search(body):
             problems.append(f"{where}: {cell.source.path} {cell.source.function} does not read {cell.go}")
     for file, snippet, present in cell.evidence:
-        there = (root / file).is_file() and snippet in _text(root / file)
+        if not (root / file).is_file():  # absent text is evidence only in a file that is there
+            problems.append(f"{where}: {file} is not in Fluid's tree")
+            continue
+        there = snippet in _text(root / file)
         if there != present:
             problems.append(f"{where}: {file} {'lacks' if present else 'has'} {snippet!r}")
     return problems

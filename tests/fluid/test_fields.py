@@ -15,8 +15,20 @@ from pathlib import Path
 
 import pytest
 
+from fluidgen.base.fluidsource import source
 from fluidgen.engines.engine_table import ENGINES
-from fluidgen.fluid.fields import PARTS, FieldRead
+from fluidgen.fluid.fields import (
+    CONDITION,
+    IGNORED,
+    MERGED,
+    OTHER_NAME,
+    OWN_DEFAULT,
+    PARTS,
+    READ,
+    RUNTIME,
+    FieldRead,
+    Fields,
+)
 from tests.harness.fluid_src import need_tree
 
 _FIELD = re.compile(r'^\s+(\w+)\s+[^`\n]*`json:"([^",]*)', re.M)
@@ -72,3 +84,55 @@ def test_a_selector_off_by_one_name_is_caught() -> None:
     for go, field in (("Spec.Ownerx", "owner"), ("Spec.Owner", "owners"), ("Spec.Fuse", "fuse.env"),
                       ("Spec.RuntimeManagement.MetadataSyncPolicy", "management.metadataSync")):
         assert selector_problem(FieldRead(field, "ignored", good.source, go=go), root), (go, field)
+
+
+# --- the cell record itself (fluid/fields.py FieldRead, Fields) --------------------------------------
+
+_SRC = source("pkg/ddc/alluxio/transform.go", "transformFuse")
+
+
+def test_a_cell_that_cannot_say_what_it_means_is_refused() -> None:
+    """A cell of an unknown kind, a condition without its words or its check, another name without
+    the name: each would print a message with a hole in it, so none can be built."""
+    with pytest.raises(ValueError, match=r"fuse: how must be one of read, merged, .*got 'maybe'"):
+        FieldRead("fuse", "maybe", _SRC)
+    with pytest.raises(ValueError, match="a condition cell states its condition"):
+        FieldRead("fuse", CONDITION, _SRC, when=lambda spec: True)
+    with pytest.raises(ValueError, match="a condition cell states its condition"):
+        FieldRead("fuse", CONDITION, _SRC, note="only with a limit")
+    with pytest.raises(ValueError, match="an other-name cell names the field"):
+        FieldRead("fuse", OTHER_NAME, _SRC)
+
+
+def test_each_kind_of_cell_says_what_to_do_instead() -> None:
+    cite = _SRC.cite()
+    assert FieldRead("owner", IGNORED, _SRC).message("JindoRuntime") == f"JindoRuntime ignores owner; drop it ({cite})"
+    assert FieldRead("runAs", IGNORED, _SRC, note="no code reads it", instead="spec.user").message(
+        "JindoRuntime", "the Dataset's ") == \
+        f"JindoRuntime ignores the Dataset's runAs: no code reads it; use spec.user ({cite})"
+    assert FieldRead("fuse.resources", CONDITION, _SRC, note="only with a limit", instead="give limits.memory",
+                     when=lambda spec: False).message("AlluxioRuntime") == \
+        f"AlluxioRuntime applies fuse.resources only on a condition: only with a limit; give limits.memory ({cite})"
+    assert FieldRead("tieredstore", OTHER_NAME, _SRC, instead="spec.cache").message("EFCRuntime") == \
+        f"EFCRuntime does not apply tieredstore as written; set spec.cache ({cite})"
+    assert FieldRead("tieredstore", OTHER_NAME, _SRC, instead="spec.cache").says() == \
+        "not read under this name; instead: spec.cache"
+    assert FieldRead("x", CONDITION, _SRC, note="n", instead="y", when=lambda spec: True).says() == \
+        "read only on a condition; n; to apply it: y"
+    assert [FieldRead("x", how, _SRC, note="n", instead="i", when=lambda spec: True).says().split(";")[0]
+            for how in (MERGED, OWN_DEFAULT)] == ["read, merged", "read, with a default of its own"]
+
+
+def test_the_deepest_cell_decides_a_path_in_any_order() -> None:
+    """Fields.cell: the cell whose field is the longest prefix of the path, whether the path is
+    dotted text or a tuple and whichever cell comes first."""
+    deep = FieldRead("fuse.resources.limits", READ, _SRC)
+    mid = FieldRead("fuse.resources", IGNORED, _SRC)
+    top = FieldRead("fuse", READ, _SRC)
+    for order in ((deep, mid, top), (top, mid, deep), (mid, deep, top)):
+        fields = Fields(runtime=order)
+        assert fields.cell(RUNTIME, "fuse.resources.limits.memory", "v1.0.8") is deep
+        assert fields.cell(RUNTIME, ("fuse", "resources", "limits", "memory"), "v1.0.8") is deep
+        assert fields.cell(RUNTIME, "fuse.resources.requests", "v1.0.8") is mid
+        assert fields.cell(RUNTIME, ("fuse", "args"), "v1.0.8") is top
+        assert fields.cell(RUNTIME, "master", "v1.0.8") is None
