@@ -30,6 +30,7 @@ import importlib.abc
 import importlib.util
 import json
 import os
+import re
 import signal
 import sys
 import time
@@ -97,23 +98,42 @@ def _purge() -> None:
             del sys.modules[name]
 
 
-def run_tests(pytest_args: list[str], finder: _MutatedSource | None) -> int:
+class _Keep:
+    """A pytest plugin: in each file named by a --keep FILE=REGEX, only the tests whose node id
+    matches REGEX run (a per-engine slice of a parametrized table test). A node id that a mutant
+    renames is deselected, never reported as not found: such a mutant is not killed by the name."""
+
+    def __init__(self, keep: list[str]) -> None:
+        self.rules = [(f, re.compile(rx)) for f, rx in (k.split("=", 1) for k in keep)]
+
+    def pytest_collection_modifyitems(self, config: Any, items: list[Any]) -> None:
+        def wanted(item: Any) -> bool:
+            return all(rx.search(item.nodeid) for f, rx in self.rules if item.nodeid.startswith(f + "::"))
+
+        gone = [i for i in items if not wanted(i)]
+        if gone:
+            config.hook.pytest_deselected(items=gone)
+            items[:] = [i for i in items if wanted(i)]
+
+
+def run_tests(pytest_args: list[str], finder: _MutatedSource | None, keep: list[str]) -> int:
     import pytest
 
     _purge()
     if finder is not None:
         sys.meta_path.insert(0, finder)
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
-    os.dup2(devnull, 2)
-    return int(pytest.main(pytest_args))
+    if finder is not None or not os.environ.get("MUT_SHOW_BASELINE"):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+    return int(pytest.main(pytest_args, plugins=[_Keep(keep)]))
 
 
-def child(pytest_args: list[str], finder: _MutatedSource | None) -> int:
+def child(pytest_args: list[str], finder: _MutatedSource | None, keep: list[str]) -> int:
     pid = os.fork()
     if pid == 0:
         try:
-            rc = run_tests(pytest_args, finder)
+            rc = run_tests(pytest_args, finder, keep)
         except BaseException:
             rc = 99
         os._exit(0 if rc == 0 else 1)
@@ -130,6 +150,8 @@ def main() -> int:
     parser.add_argument("--timeout-factor", type=float, default=4.0)
     parser.add_argument("--sample", type=int, default=0, help="only this many, seeded shuffle")
     parser.add_argument("--only-survivors", type=Path, help="re-test the survivors in this results file")
+    parser.add_argument("--keep", action="append", default=[], metavar="FILE=REGEX",
+                        help="in FILE run only the tests whose node id matches REGEX (repeatable)")
     args = parser.parse_args()
 
     os.chdir(ROOT)
@@ -161,7 +183,7 @@ def main() -> int:
     todo = [m for m in todo if m[0] not in done]
 
     start = time.monotonic()
-    pid = child(pytest_args, None)
+    pid = child(pytest_args, None, args.keep)
     _, status = os.waitpid(pid, 0)
     base = time.monotonic() - start
     if os.waitstatus_to_exitcode(status) != 0:
@@ -178,7 +200,8 @@ def main() -> int:
         while queue or running:
             while queue and len(running) < args.workers:
                 mutant = queue.pop(0)
-                running[child(pytest_args, _MutatedSource(name, path, mutant[2]))] = (mutant, time.monotonic())
+                finder = _MutatedSource(name, path, mutant[2])
+                running[child(pytest_args, finder, args.keep)] = (mutant, time.monotonic())
             time.sleep(0.05)
             for pid, (mutant, began) in list(running.items()):
                 waited, status = os.waitpid(pid, os.WNOHANG)
