@@ -360,3 +360,26 @@ def test_an_object_is_fixed_when_it_sets_a_field_the_consumer_refuses_to_change(
     leaves = [p for p, _ in _leaves({k: v for k, v in obj.items() if k not in ("apiVersion", "kind", "metadata")})]
     consumer = any(any(_under(p, r) for r in immutable) and not any(_under(p, m) for m in mutable) for p in leaves)
     assert fixed_when_written(obj) is consumer is fixed
+
+
+def test_the_kubeflow_citations_name_the_shared_crds_they_rest_on() -> None:
+    """A rule cited to a Kubeflow CRD names the repository, tag and file ../shared/kubeflow-crds/SOURCE.md
+    says its copy comes from, and that copy has the immutability rule the citation names. (Kubernetes'
+    own validation.go and Trainer's Go code are not in the test data: those citations are read by people.)"""
+    source_md = (SHARED / "kubeflow-crds" / "SOURCE.md").read_text()
+    checked = 0
+    for rule in UPDATE_RULES.values():
+        for cited in rule.sources:
+            if not cited.path.startswith("manifests/"):
+                continue
+            entry = next((e for e in source_md.split("\n- ") if f"Repository {cited.project}," in e
+                          and f"tag {cited.version} " in e), None)
+            assert entry is not None, f"{rule.kind}: SOURCE.md has no copy of {cited.project} {cited.version}"
+            folder, _, name = cited.path.rpartition("/")
+            assert f"`{cited.path}`" in entry or f"`{folder}/`" in entry, (rule.kind, cited.path)
+            copies = list((SHARED / "kubeflow-crds").glob(f"*-{cited.version}/{name}"))
+            assert len(copies) == 1, (rule.kind, name)
+            assert cited.function == "x-kubernetes-validations self == oldSelf"
+            assert "self == oldSelf" in copies[0].read_text(), (rule.kind, name)
+            checked += 1
+    assert checked == 2  # TrainJob's and PyTorchJob's
