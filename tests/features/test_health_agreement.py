@@ -13,14 +13,17 @@ import re
 from typing import Any
 
 import pytest
+import yaml
 
 from fluidgen.catalog.healthcheck import FAMILIES, family_of, health, readiness, text
 from fluidgen.commands.argocd import case_object, cases, render_lua
 from fluidgen.commands.flux import VERDICTS, health_entry
+from fluidgen.fluid.jobkinds import WORKLOADS, Pod
 
 pytest.importorskip("lupa.lua51", reason="lupa (Lua 5.1) is in the test extra: pip install -e '.[test]'")
 pytest.importorskip("celpy", reason="cel-python is in the test extra: pip install -e '.[test]'")
 
+from tests.conftest import SHARED
 from tests.harness.argocd_lua import run_health
 from tests.harness.flux_cel import flux_status
 
@@ -138,6 +141,9 @@ def test_readiness_agrees_with_health(kind: str, case: str, body: dict[str, Any]
             or family_of()[kind] == "job"
     if ready.failure_condition is not None:
         assert not selector_matches(ready.failure_condition, obj) or status == "Degraded"
+        # a step fails with its operation (or Dataset): Degraded is what the failure condition catches
+        assert selector_matches(ready.failure_condition, obj) or status != "Degraded" or cron \
+            or family_of()[kind] not in ("operation", "dataset"), (kind, case)
     if family_of()[kind] in ("dataset", "operation", "job"):  # a runtime's one field cannot tell a lost master
         assert not jsonpath_matches(ready.kubectl_wait, obj) or status == "Healthy"
     if status == "Healthy" and not cron and family_of()[kind] in ("dataset", "operation", "fuse-only", "job"):
@@ -223,3 +229,62 @@ def test_every_status_family_states_what_a_workflow_waits_on() -> None:
     without one fails here, not at a user's first readiness() call."""
     assert [name for name, family in FAMILIES.items() if family.wait is None] == []
     assert {family_of()[kind] for kind in family_of()} <= set(FAMILIES)
+
+
+# A training job's readiness, on the status each controller writes. The job family's cases carry
+# conditions only; a Kubeflow v1 job's Argo conditions count replicas (JobStatus.replicaStatuses,
+# keyed by the replica type fluidgen builds), a batch/v1 Job's its succeeded pods, and kubectl waits on
+# the Complete condition of a TrainJob (trainer TrainJobComplete) or a Job (batch JobComplete).
+JOB_KINDS_CRD = {"MPIJob": "mpi-operator-v0.8.2/kubeflow.org_mpijobs.yaml",
+                 "PyTorchJob": "training-operator-v1.9.4/kubeflow.org_pytorchjobs.yaml"}
+
+
+def _job_status(kind: str, outcome: str) -> dict[str, Any]:
+    lead = {"MPIJob": "Launcher", "PyTorchJob": "Master"}.get(kind)
+    done = outcome == "succeeded"
+    status: dict[str, Any] = {}
+    if lead is not None:
+        status["replicaStatuses"] = {lead: {"active": int(outcome == "running"), "succeeded": int(done),
+                                            "failed": int(outcome == "failed")}}
+    if kind == "Job":
+        status.update(active=int(outcome == "running"), succeeded=int(done), failed=int(outcome == "failed"))
+    kind_of_done = "Succeeded" if lead is not None else "Complete"
+    if outcome != "running":
+        status["conditions"] = [{"type": kind_of_done if done else "Failed", "status": "True"}]
+    return {"kind": kind, "status": status}
+
+
+@pytest.mark.parametrize("kind", ["MPIJob", "PyTorchJob", "TrainJob", "Job"])
+def test_a_job_step_waits_for_its_jobs_own_success_and_failure(kind: str) -> None:
+    ready = readiness(kind)
+    objs = {o: _job_status(kind, o) for o in ("running", "succeeded", "failed")}
+    if ready.success_condition is not None:
+        assert [selector_matches(ready.success_condition, o) for o in objs.values()] == [False, True, False]
+    if ready.failure_condition is not None:
+        assert [selector_matches(ready.failure_condition, o) for o in objs.values()] == [False, False, True]
+    assert [jsonpath_matches(ready.kubectl_wait, o) for o in objs.values()] == [False, True, False]
+    assert (ready.success_condition is None) == (kind == "TrainJob")  # only lists: Argo's selector cannot read them
+    assert (ready.failure_condition is None) == (kind in ("TrainJob", "Job"))
+
+
+@pytest.mark.parametrize("kind", sorted(JOB_KINDS_CRD))
+def test_a_job_steps_conditions_read_fields_of_the_kinds_crd(kind: str) -> None:
+    """Each replica count the conditions read is in the CRD's status (replicaStatuses: a map of
+    ReplicaStatus by replica type) and names a replica type fluidgen builds for the kind."""
+    file = SHARED / "kubeflow-crds" / JOB_KINDS_CRD[kind]
+    if not file.is_file():
+        pytest.skip(f"{file} not found")
+    schema = yaml.safe_load(file.read_text())["spec"]["versions"]
+    served = next(v for v in schema if v["name"] == WORKLOADS[kind].api_version.rpartition("/")[2])
+    status = served["schema"]["openAPIV3Schema"]["properties"]["status"]
+    pod = Pod("i", [], [], None, [], {}, [], [], None, [], None, 2, 0)
+    built = WORKLOADS[kind].build(pod)
+    replica_types = set(next(v for k, v in built.items() if k.endswith("ReplicaSpecs")))
+    ready = readiness(kind)
+    for condition in (ready.success_condition, ready.failure_condition):
+        assert condition is not None
+        path, _, _ = condition.partition(" ")
+        top, map_name, replica, count = path.split(".")
+        assert (top, map_name) == ("status", "replicaStatuses") and replica in replica_types, condition
+        entry = status["properties"]["replicaStatuses"]["additionalProperties"]
+        assert entry["properties"][count]["type"] == "integer", condition
