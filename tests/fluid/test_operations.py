@@ -531,3 +531,14 @@ def test_what_each_operation_renders() -> None:
             assert _rendered_problems((*ops.RENDERED[:i], changed, *ops.RENDERED[i + 1:])), (row.kind, name)
     engines = {(e, v) for r in ops.RENDERED if r.kind == "DataLoad" for e in r.engines for v in r.versions}
     assert engines == {(e, v) for e, (_, _, vs) in ops.LOADERS.items() for v in vs}
+
+
+def test_every_name_and_reference_of_an_operation_has_its_source() -> None:
+    """Operation.sources is keyed by the record's own fields: each name Fluid gives (release, job)
+    and each reference to another object the operation holds names the Fluid code it comes from,
+    and no source hangs on a field that does not exist."""
+    names = {f.name for f in dataclasses.fields(ops.Operation)}
+    for op in ops.OPERATIONS.values():
+        assert set(op.sources) <= names, (op.kind, set(op.sources) - names)
+        given = {f for f in ("release", "job_name", "dataset_refs", "secret_refs", "account_refs") if getattr(op, f)}
+        assert given <= set(op.sources), (op.kind, given - set(op.sources))
