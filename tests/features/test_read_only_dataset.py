@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from fluidgen.base.versions import NAMES
+from fluidgen.catalog.schemas import has_field
 from fluidgen.engines.engine_table import ENGINES
 from fluidgen.fluid.fluidbase import read_only_dataset
 from fluidgen.lint import runtime_kinds_at
@@ -92,6 +93,23 @@ def test_fg131_over_every_combination(tmp_path: Path, modes: list[str], read_onl
                 assert f"[FG131]: spec.fuse.args{'' if read_only else '[1]'}: " in err, err
             if reported and not read_only:
                 assert "is writable (no ReadOnlyMany among its access modes)" in err, err
+
+
+FUSE_ARGS_ONLY = sorted(e.kind for e in ENGINES.values() if e.lowering.fuse_mode_source is None
+                        and any(has_field(v, e.kind, ("fuse", "args")) for v in NAMES if e.kind in runtime_kinds_at(v)))
+
+
+@pytest.mark.parametrize("kind", FUSE_ARGS_ONLY)
+def test_fg131_is_silent_where_fluid_sets_no_fuse_mode(tmp_path: Path, kind: str) -> None:
+    """Only Alluxio, GooseFS and JindoCache set ro/rw from the access modes (Lowering.fuse_mode_source);
+    another engine's fuse.args are its own, ro or not, and FG131 says nothing of them."""
+    manifest = tmp_path / "m.yaml"
+    for modes in ([], ["ReadWriteMany"]):
+        for args in ("[fuse, '--fuse-opts=kernel_cache,ro']", "[fuse, '-o', ro]", "[fuse]"):
+            manifest.write_text("---\n".join([dataset(extra=_modes(modes)), runtime(kind, f"fuse: {{args: {args}}}")]))
+            for version in (v for v in NAMES if kind in runtime_kinds_at(v)):
+                result = run_cli("lint", "--fluid-version", version, str(manifest))
+                assert result.code in (0, 1) and "[FG131]" not in result.err, (kind, modes, args, version, result.err)
 
 
 @pytest.mark.parametrize("engine", ["alluxio", "jindo", "thin"])
