@@ -38,9 +38,8 @@ IGNORE_ANNOTATION = "fluidgen.io/lint-ignore"
 GENERIC: tuple[Rule, ...] = (*storage.RULES, *fuse_jvm.RULES, *fuse_mode.RULES, *references.RULES, *fields.RULES)
 
 if TYPE_CHECKING:
-    # Every rule and every rule ID (module __getattr__ below): reading them imports every engine.
+    # Every rule (module __getattr__ below): reading it imports every engine.
     RULES: tuple[Rule, ...]
-    RULE_IDS: frozenset[str]
 
 
 @cache
@@ -68,8 +67,6 @@ def is_rule_id(rule_id: str) -> bool:
 def __getattr__(name: str) -> object:
     if name == "RULES":
         return all_rules()
-    if name == "RULE_IDS":
-        return rule_ids()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -247,4 +247,18 @@ spec:
         err = run_cli("lint", str(manifest)).err
         assert ("spec.fuse.jvmOptions" in err) is fuse and ("spec.worker.jvmOptions" in err) is worker, (value, err)
     manifest.write_text(body % "FG999@spec/fuse")
-    assert "unknown lint rule FG999" in run_cli("lint", str(manifest)).err
+    err = run_cli("lint", str(manifest)).err
+    assert 'error: metadata.annotations["fluidgen.io/lint-ignore"]: unknown lint rule FG999' in err, err
+
+
+def test_a_waived_finding_leaves_the_objects_other_findings_reported(tmp_path: Path) -> None:
+    """The alluxio-imagenet profile waives FG109 on the FUSE; a FUSE memory limit too small for its
+    JVM (FG110, checked after FG109) is still an error of the build."""
+    shutil.copytree(EXAMPLES / "credentials", tmp_path / "credentials")
+    spec = tmp_path / "s.yaml"
+    spec.write_text((EXAMPLES / "alluxio-imagenet-oss.yaml").read_text().replace(
+        "  profile: alluxio-imagenet\n",
+        "  profile: alluxio-imagenet\n  overrides: {fuse: {resources: {limits: {memory: 40Gi}}}}\n"))
+    result = run_cli("build", str(spec))
+    assert result.code == 1 and "[FG110]: runtime.overrides.fuse.resources.limits.memory:" in result.err, result.err
+    assert "[FG109]" not in result.err

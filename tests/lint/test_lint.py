@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from fluidgen.base.rules import Rule
-from fluidgen.lint import RULES
+from fluidgen.lint import IGNORE_ANNOTATION, RULES, ignore_annotation, without_path_waivers
 from tests.conftest import run_cli
 
 
@@ -116,3 +116,19 @@ def _has_path(node: object, where: str) -> bool:
     m = re.match(r'\["([^"]*)"\]|([^.\[]+)', where)
     key = (m[1] if m[1] is not None else m[2]) if m is not None else None
     return m is not None and isinstance(node, dict) and key in node and _has_path(node[key], where[m.end():])
+
+
+def test_a_builds_ignore_annotation_keeps_the_specs_own_value_then_adds() -> None:
+    """lint of fluidgen's own output agrees with the build: the spec's own annotation value first,
+    then its lint.ignore rules, then its profiles' waivers (RULE@path, or the whole rule where a path
+    cannot be written so), each once."""
+    assert ignore_annotation("FG101, FG102", ["FG109", "FG101"], [("FG110", ("spec", "fuse")),
+                                                                 ("FG111", ("spec", "properties", "a,b"))]) == \
+        "FG101,FG102,FG109,FG110@spec/fuse,FG111"
+
+
+def test_a_profile_writes_its_path_waivers_again_so_they_are_dropped_first() -> None:
+    assert without_path_waivers({IGNORE_ANNOTATION: "FG101,FG110@spec/fuse", "a": "b"}) == \
+        {IGNORE_ANNOTATION: "FG101", "a": "b"}
+    assert without_path_waivers({IGNORE_ANNOTATION: "FG110@spec/fuse", "a": "b"}) == {"a": "b"}
+    assert without_path_waivers({"a": "b"}) == {"a": "b"}

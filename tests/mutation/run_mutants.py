@@ -177,8 +177,10 @@ def main() -> int:
             done[rec["id"]] = rec
     if args.only_survivors:
         earlier = [json.loads(line) for line in args.only_survivors.read_text().splitlines()]
-        wanted = {rec["id"] for rec in earlier if rec["verdict"] == "survived"}
-        todo = [m for m in todo if m[0] in wanted]
+        # by the mutated line's text and the mutation's index in it, not its number: a file edited
+        # since (a constant removed above) keeps its survivors
+        wanted = {rec["id"].split(":", 1)[1] for rec in earlier if rec["verdict"] == "survived"}
+        todo = [m for m in todo if m[0].split(":", 1)[1] in wanted]
         done = {}
     todo = [m for m in todo if m[0] not in done]
 
