@@ -12,7 +12,7 @@ from fluidgen.base.versions import NAMES
 from fluidgen.engines.engine_table import RUNTIME_KINDS
 from fluidgen.io.yamlreader import load_text
 from fluidgen.lint import RULES, lint_manifests
-from fluidgen.lint.docs import page
+from fluidgen.lint.docs import _text, page
 from tests.conftest import ROOT, run_cli
 
 PAGE = ROOT / "docs" / "rules.md"
@@ -39,6 +39,7 @@ def test_page_has_every_rule_once() -> None:
 def test_page_escapes_markup_outside_code() -> None:
     text = page(RULES)
     assert "a &lt;placeholder&gt; from documentation" in text  # FG102's summary is not an HTML tag
+    assert _text("a & b < c | d `<x> & y`") == "a &amp; b &lt; c &#124; d `<x> & y`"
 
 
 def test_rules_flag_prints_the_table() -> None:
@@ -62,6 +63,10 @@ def test_rules_flag_as_json_carries_the_documentation() -> None:
         assert [s["path"] for s in entry["sources"]] == [s.path for s in rule.sources]
         assert entry["versions"] == list(rule.versions)
         assert entry["defined_in"].startswith("fluidgen/") and (ROOT / entry["defined_in"]).is_file()
+        assert (entry["severity"], entry["kinds"]) == (rule.severity, sorted(rule.kinds))
+        assert entry["sources"] == [{"path": s.path, "function": s.function, "versions": list(s.versions)}
+                                    for s in rule.sources]
+        assert entry["example"] == {"manifest": rule.example.manifest, "why": rule.example.why}
 
 
 @pytest.mark.parametrize("rule", RULES, ids=[r.id for r in RULES])
