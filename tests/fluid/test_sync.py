@@ -240,3 +240,12 @@ def test_a_runtime_that_never_updates_its_ufs_takes_no_mount_edit(kind: str, ver
                                                    ("spec.mounts[1].mountPoint", RECREATE),
                                                    ("spec.mounts[1].name", RECREATE)]
     assert all(e.ignored and "delete the runtime and apply again" in e.line() for e in edits)
+
+
+def test_a_cache_runtimes_master_and_worker_edits_are_synced_at_master() -> None:
+    """pkg/ddc/cache/engine/sync.go syncRuntimeSpec (v1.1.0-dev) writes master and worker replicas in
+    place and their resources and runtimeVersion as a rolling update of each AdvancedStatefulSet."""
+    for component in ("master", "worker"):
+        assert _runtime_edit("CacheRuntime", f"{component}.replicas", "v1.1.0-dev", 1, 3) == (APPLIED, component)
+        assert _runtime_edit("CacheRuntime", f"{component}.runtimeVersion", "v1.1.0-dev", "a", "b") == \
+            (ROLLING, component)

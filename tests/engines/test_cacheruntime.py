@@ -1,0 +1,35 @@
+"""engines/cacheruntime.py: the cache tiers of a CacheRuntime (its tieredStore levels: a hostPath with
+one quota per path, or an emptyDir, of medium Memory for a MEM tier; api/v1alpha1/cacheruntime_types.go)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from tests.conftest import ROOT, run_cli
+
+SPEC = ROOT / "golden" / "ok" / "cache-curvine" / "spec.yaml"
+TIER = "    - {medium: SSD, volumeType: emptyDir, quota: 1Gi, high: 0.8, low: 0.5}\n"
+
+
+@pytest.mark.parametrize(("tier", "level"), [
+    ("    - {medium: MEM, quota: 4Gi}\n", {"emptyDir": {"medium": "Memory", "quota": "4Gi"}}),
+    ("    - {medium: SSD, volumeType: emptyDir, quota: 4Gi}\n", {"emptyDir": {"quota": "4Gi"}}),
+    ("    - {medium: SSD, path: [/a, /b/], quota: 10Gi}\n", {"hostPath": {"paths": ["/a", "/b"],
+                                                                         "quotas": ["10Gi", "10Gi"]}}),
+    ("    - {medium: SSD, path: [/a, /b], quota: [10Gi, 20Gi]}\n", {"hostPath": {"paths": ["/a", "/b"],
+                                                                             "quotas": ["10Gi", "20Gi"]}}),
+])
+def test_each_cache_tier_becomes_its_level(tier: str, level: dict[str, Any], tmp_path: Path) -> None:
+    text = SPEC.read_text()
+    assert TIER in text
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(text.replace(TIER, tier))
+    result = run_cli("build", "--fluid-version", "v1.1.0-dev", str(spec))
+    assert result.code == 0, result.err
+    runtime = next(d for d in yaml.safe_load_all(result.out) if d["kind"] == "CacheRuntime")
+    (got,) = runtime["spec"]["worker"]["tieredStore"]["levels"]
+    assert {k: v for k, v in got.items() if k in ("emptyDir", "hostPath")} == level
