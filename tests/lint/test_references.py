@@ -1,5 +1,5 @@
 """lint/references.py: the names Fluid derives from a runtime's or an operation's name, at the
-limits Helm and Kubernetes set (FG128's boundary) and where a hand-written object takes one (FG126)."""
+limits Helm and Kubernetes set (FG134's boundary) and where a hand-written object takes one (FG126)."""
 
 from __future__ import annotations
 
