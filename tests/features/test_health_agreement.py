@@ -234,7 +234,8 @@ def test_every_status_family_states_what_a_workflow_waits_on() -> None:
 # A training job's readiness, on the status each controller writes. The job family's cases carry
 # conditions only; a Kubeflow v1 job's Argo conditions count replicas (JobStatus.replicaStatuses,
 # keyed by the replica type fluidgen builds), a batch/v1 Job's its succeeded pods, and kubectl waits on
-# the Complete condition of a TrainJob (trainer TrainJobComplete) or a Job (batch JobComplete).
+# the Complete condition of a TrainJob or a batch/v1 Job (the condition type healthcheck.py's job
+# family reads; Trainer's and Kubernetes' Go code is not in ../shared to cite).
 JOB_KINDS_CRD = {"MPIJob": "mpi-operator-v0.8.2/kubeflow.org_mpijobs.yaml",
                  "PyTorchJob": "training-operator-v1.9.4/kubeflow.org_pytorchjobs.yaml"}
 

@@ -66,7 +66,8 @@ def test_a_kind_is_named_as_its_crd_names_it(kind: str) -> None:
 
 
 def test_a_job_is_the_batch_jobs_resource() -> None:
-    """Kubernetes serves batch/v1 Job as the resource `jobs` (kubernetes pkg/registry/batch/job/storage)."""
+    """Kubernetes serves batch/v1 Job as the resource `jobs` (the name RBAC rules use; no Kubernetes
+    source is in ../shared to read it from, so this pins fluidgen's value)."""
     assert submit_rules(["Job"], "kubectl")[0] == {"apiGroups": ["batch"], "resources": ["jobs"],
                                                   "verbs": ["create", "get", "list", "watch"]}
 
