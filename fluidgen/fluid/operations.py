@@ -2,7 +2,6 @@
 
 Sources (fluid-cloudnative/fluid, every version versions.py lists unless noted):
 - api/v1alpha1/data*_types.go and common.go (OperationRef, runAfter): fields.
-- pkg/common/types.go: operation phases Pending, Executing, Complete, Failed.
 - pkg/utils/dataload.go, datamigrate.go, dataprocess.go, databackup.go: the Helm release and
   Job/Pod names Fluid creates for each operation.
 - pkg/controllers/v1alpha1/*: an operation runs once; editing a finished one runs nothing.
@@ -33,7 +32,6 @@ from .common import (
 
 POLICY = string(enum=("Once", "Cron", "OnEvent"))
 # What each policy does on each engine and version: the policy rows of CELLS below.
-PHASES = ("", "Pending", "Executing", "Complete", "Failed")
 
 
 @dataclass(frozen=True)

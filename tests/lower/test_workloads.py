@@ -174,6 +174,9 @@ def test_workload_checks(workload: dict[str, Any], top: dict[str, Any], severity
                "credentials": {"existingSecret": {"name": "s", "keys": ["fs.oss.accessKeyId",
                                                                         "fs.oss.accessKeySecret"]}}},
      {"mountPath": "/mnt"}, "/mnt/inet"),
+    # GooseFS mounts each mount at GenUFSPathInUnifiedNamespace as Alluxio does (v1.0.8
+    # pkg/ddc/goosefs/ufs_internal.go mountUFS): a mutated data_layout puts the job at /data
+    ("goosefs", {"uri": "cosn://imagenet-1234567/", "name": "imagenet"}, {}, "/data/imagenet"),
     ("juicefs", {"uri": "juicefs:///", "name": "jfs", "options": {"bucket": "https://b.s3.amazonaws.com"},
                  "credentials": {"existingSecret": {"name": "s", "keys": ["metaurl", "access-key",
                                                                           "secret-key"]}}}, {}, "/data"),

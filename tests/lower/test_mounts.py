@@ -1,0 +1,91 @@
+"""lower/mounts.py: which mountPoint schemes an engine mounts (Engine.mounts.schemes), held to
+the Datasets of Fluid's own Go unit tests for that engine (issue 42).
+
+Alluxio and GooseFS hand every mountPoint but local:// and pvc:// to `<engine> fs mount` as
+written (pkg/ddc/{alluxio,goosefs}/ufs_internal.go mountUFS), so a scheme their tests mount is one
+fluidgen must not refuse; the same holds for the other engines' fixtures, except where Fluid's
+own code refuses the mount (EXCEPTIONS, each with the function that does). The list beyond
+Fluid's fixtures (GooseFS's oss://, s3://, hdfs://, http://) is the engine's documented UFS, a
+claim about GooseFS and Alluxio that no Fluid code decides (tests/mutation/README.md).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from fluidgen.engines.engine_table import ENGINES
+from fluidgen.lower.mounts import _scheme_problem
+from tests.harness.fluid_src import TREES, need_tree
+
+MOUNT_POINT = re.compile(r'MountPoint:\s*"([A-Za-z][A-Za-z0-9+.-]*)://')
+
+# (engine, scheme) -> (file, function) in Fluid that refuses or ignores the mount, at every version
+# the engine has; the fixtures that carry it test something else (a DataLoad's paths).
+EXCEPTIONS = {
+    ("juicefs", "local"): ("pkg/ddc/juicefs/utils.go", "func ParseSubPathFromMountPoint"),  # not juicefs://: error
+    ("vineyard", "local"): ("pkg/ddc/vineyard/ufs.go", "func (e *VineyardEngine) PrepareUFS"),  # mounts nothing
+}
+
+
+def _package(name: str) -> str:
+    """pkg/ddc/<dir> of the engine, from the source its scheme fact cites."""
+    cited = ENGINES[name].mounts.sources["schemes"]
+    first = cited[0] if isinstance(cited, tuple) else cited
+    parts = Path(first.path).parts
+    assert parts[:2] == ("pkg", "ddc"), first.path
+    return "/".join(parts[:3])
+
+
+def _versions(name: str) -> tuple[str, ...]:
+    cited = ENGINES[name].mounts.sources["schemes"]
+    first = cited[0] if isinstance(cited, tuple) else cited
+    return first.versions
+
+
+CASES = [(name, version) for name in sorted(ENGINES) for version in _versions(name) if version in TREES]
+
+
+def fixture_schemes(root: Path, package: str) -> dict[str, list[str]]:
+    """scheme -> the Go test files of `package` whose Datasets mount it."""
+    found: dict[str, list[str]] = {}
+    for test in sorted((root / package).rglob("*_test.go")):
+        for scheme in sorted(set(MOUNT_POINT.findall(test.read_text()))):
+            found.setdefault(scheme.lower(), []).append(str(test.relative_to(root)))
+    return found
+
+
+@pytest.mark.parametrize(("name", "version"), CASES, ids=[f"{n}-{v}" for n, v in CASES])
+def test_every_scheme_fluids_own_tests_mount_is_accepted(name: str, version: str) -> None:
+    root = need_tree(version)
+    engine = ENGINES[name]
+    found = fixture_schemes(root, _package(name))
+    assert found, f"no mountPoint in {_package(name)}'s tests at {version}"
+    refused = {scheme: (files, _scheme_problem(engine, scheme)) for scheme, files in found.items()
+               if (name, scheme) not in EXCEPTIONS and _scheme_problem(engine, scheme) is not None}
+    assert refused == {}
+
+
+@pytest.mark.parametrize(("engine", "scheme"), sorted(EXCEPTIONS))
+def test_each_exception_is_refused_by_fluid_and_by_fluidgen(engine: str, scheme: str) -> None:
+    path, function = EXCEPTIONS[(engine, scheme)]
+    assert _scheme_problem(ENGINES[engine], scheme) is not None
+    for version in _versions(engine):
+        root = need_tree(version)
+        assert function in (root / path).read_text(), (version, path, function)
+        assert scheme in fixture_schemes(root, _package(engine)), "the exception names a fixture that is gone"
+
+
+def test_goosefs_fixtures_are_the_ones_its_scheme_list_must_hold() -> None:
+    """The schemes GooseFS's tests mount (v1.0.8; GooseFS is gone from master): cos:// in
+    ufs_internal_test.go, cosn:// in ufs_test.go, https:// in transform_optimization_test.go."""
+    found = fixture_schemes(need_tree("v1.0.8"), "pkg/ddc/goosefs")
+    assert {"cos", "cosn", "https", "local", "pvc"} <= set(found)
+
+
+@pytest.mark.parametrize("name", sorted(n for n, e in ENGINES.items() if e.mounts.schemes is not None))
+def test_a_scheme_no_engine_lists_is_refused_with_the_list(name: str) -> None:
+    problem = _scheme_problem(ENGINES[name], "zz")
+    assert problem is not None and problem.startswith(f"{ENGINES[name].kind} cannot mount zz://")
