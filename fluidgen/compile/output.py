@@ -72,7 +72,7 @@ def namespace_field_specs() -> list[Tree]:
     """Where Fluid objects name a namespace besides their own metadata (fluid/operations.py)."""
     specs = []
     for op in OPERATIONS.values():
-        paths = [f"{RUN_AFTER_REF}/namespace"]
+        paths = [f"{RUN_AFTER_REF.value}/namespace"]
         if op.namespaced_dataset:
             paths += [f"{ref}/namespace" for ref in op.dataset_refs]
         specs += [{"group": GROUP, "kind": op.kind, "path": p, "create": False} for p in sorted(paths)]
@@ -107,7 +107,7 @@ def name_reference_specs() -> list[Tree]:
         [_field(kind, f"{pod}/serviceAccountName") for kind, w in JOB_KINDS.items() for pod in w.pod_paths]
     entries = [
         _referral("Dataset", [*(_field(op.kind, p) for op in ops for p in op.dataset_refs), *claim_paths()]),
-        *(_referral(after.kind, [_field(op.kind, RUN_AFTER_REF) for op in ops]) for after in ops),
+        *(_referral(after.kind, [_field(op.kind, RUN_AFTER_REF.value) for op in ops]) for after in ops),
         _referral("Secret", secret_fields),
         # an ExternalSecret makes the Secret named in its target: the two names move together
         _referral("ExternalSecret", [*secret_fields, _field("ExternalSecret", "spec/target/name")]),

@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..base.fluidsource import ALL, FluidSource, before, holding, since, source
+from ..base.fluidsource import ALL, FluidSource, before, fact, holding, since, source
 from ..base.structural.dsl import BOOL, STR, STR_LIST, STR_MAP, Schema, array, fields, int32, k8s, obj, string
 from ..base.versions import V1_1_0_DEV
 from .common import (
@@ -40,22 +40,21 @@ class Operation:
     step: str  # the key of a `dataflow:` step that makes one
     spec: Schema
     job_name: str  # the Job (or Pod) Fluid runs for it; {name} is the operation's name
-    release: str = ""  # the Helm release Fluid installs for it; {name} is the operation's name
+    release: str  # the Helm release Fluid installs for it; {name} is the operation's name
+    sources: Mapping[str, FluidSource]  # where each field is read
     namespaced_dataset: bool = True  # spec.dataset is {name, namespace} (DataBackup: a bare name)
     # Where the operation names other objects, as kustomize field paths (output.py's kustomizeconfig):
     # the Dataset it works on, the Secrets of its encryptOptions, the ServiceAccount it runs as.
     dataset_refs: tuple[str, ...] = ("spec/dataset",)
     secret_refs: tuple[str, ...] = ()
     account_refs: tuple[str, ...] = ()
-    sources: Mapping[str, FluidSource] = field(default_factory=dict)  # where each field above is read
 
     def release_name(self, name: str) -> str:
         return self.release.format(name=name)
 
 
 # The StatefulSet (and headless Service) of a DataMigrate with parallelism > 1: {release}-workers.
-PARALLEL_WORKERS = "{release}-workers"
-PARALLEL_WORKERS_SOURCE = source("pkg/utils/dataoperation.go", "GetParallelOperationWorkersName")
+PARALLEL_WORKERS = fact("{release}-workers", source("pkg/utils/dataoperation.go", "GetParallelOperationWorkersName"))
 
 
 KINDS = ("DataLoad", "DataBackup", "DataMigrate", "DataProcess")
@@ -69,8 +68,7 @@ RUN_AFTER = obj(
         requires=array(obj(name=STR, required=("name",)))))
 COMMON = {"runAfter": RUN_AFTER, "ttlSecondsAfterFinished": int32()}
 # Every operation names the one it runs after (kind, name, namespace): a kustomize field path.
-RUN_AFTER_REF = "spec/runAfter"
-RUN_AFTER_SOURCE = source("api/v1alpha1/common.go", "OperationRef")
+RUN_AFTER_REF = fact("spec/runAfter", source("api/v1alpha1/common.go", "OperationRef"))
 PLACEMENT = {"affinity": AFFINITY, "tolerations": TOLERATIONS, "nodeSelector": STR_MAP, "schedulerName": STR,
              "podMetadata": POD_METADATA, "resources": RESOURCES}
 MIGRATE_END = obj(

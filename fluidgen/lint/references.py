@@ -281,7 +281,7 @@ def _operation_names(op: Operation, name: str, spec: Tree) -> list[tuple[str, st
     out = [("CronJob" if spec.get("policy") == "Cron" else "Job", job)]
     parallelism = spec.get("parallelism")
     if op.kind == "DataMigrate" and isinstance(parallelism, int) and parallelism > 1:
-        workers = PARALLEL_WORKERS.format(release=op.release_name(name))  # GetParallelOperationWorkersName
+        workers = PARALLEL_WORKERS.value.format(release=op.release_name(name))  # GetParallelOperationWorkersName
         out += [("StatefulSet", workers), ("Service", workers)]
     return out
 

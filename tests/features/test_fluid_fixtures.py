@@ -87,7 +87,7 @@ def _operation_name(given: Case, expect: Case, version: str) -> None:
     if what == "release":
         got = op.release_name(given["name"])
     elif what == "parallel-workers":
-        got = PARALLEL_WORKERS.format(release=given["release"])
+        got = PARALLEL_WORKERS.value.format(release=given["release"])
     elif "release" in given:  # Fluid's helper names the Job from the release name
         assert op.job_name.startswith(op.release)
         got = given["release"] + op.job_name[len(op.release):]
