@@ -150,6 +150,9 @@ def main() -> int:
     parser.add_argument("--timeout-factor", type=float, default=4.0)
     parser.add_argument("--sample", type=int, default=0, help="only this many, seeded shuffle")
     parser.add_argument("--only-survivors", type=Path, help="re-test the survivors in this results file")
+    parser.add_argument("--new-since", metavar="COMMIT",
+                        help="with --only-survivors: also run the mutants of lines the file did not have at COMMIT "
+                             "(lines rewritten since the earlier run)")
     parser.add_argument("--keep", action="append", default=[], metavar="FILE=REGEX",
                         help="in FILE run only the tests whose node id matches REGEX (repeatable)")
     args = parser.parse_args()
@@ -180,7 +183,16 @@ def main() -> int:
         # by the mutated line's text and the mutation's index in it, not its number: a file edited
         # since (a constant removed above) keeps its survivors
         wanted = {rec["id"].split(":", 1)[1] for rec in earlier if rec["verdict"] == "survived"}
-        todo = [m for m in todo if m[0].split(":", 1)[1] in wanted]
+        old_lines: set[str] = set()
+        if args.new_since:
+            import subprocess
+
+            rel = path.relative_to(ROOT).as_posix()
+            before = subprocess.run(["git", "show", f"{args.new_since}:{rel}"], cwd=ROOT, check=True,
+                                    capture_output=True, text=True).stdout
+            old_lines = set(before.splitlines())
+        todo = [m for m in todo if m[0].split(":", 1)[1] in wanted
+                or (args.new_since and m[0].split(":", 2)[2] not in old_lines)]
         done = {}
     todo = [m for m in todo if m[0] not in done]
 
