@@ -1,0 +1,94 @@
+"""engines/goosefs.py: GooseFS is a v1.0.8 engine (gone at master); its data.replicas default is the
+one Fluid takes for a missing value; fuse.resources apply only with a memory limit (FG140); the
+starter's source is a storage Fluid hands to `goosefs fs mount` as written.
+
+Fluid's facts (../shared/fluid-src):
+- pkg/ddc/goosefs and api/v1alpha1/goosefsruntime_types.go exist at v1.0.8 and not at master.
+- pkg/ddc/goosefs/transform.go transformCommonPart (v1.0.8): `if dataReplicas <= 0 { dataReplicas = 1 }`.
+- pkg/ddc/goosefs/transform_resources.go transformResourcesForFuse (v1.0.8): returns before setting
+  anything unless `runtime.Spec.Fuse.Resources.Limits[corev1.ResourceMemory]` is found.
+- pkg/ddc/goosefs/ufs_internal.go mountUFS (v1.0.8): every mount but a Fluid-native one
+  (pkg/common/fluid_ufs_scheme.go IsFluidNativeScheme: local://, pvc://) goes to
+  fileUitls.Mount(goosefsPath, mount.MountPoint, ...)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+from fluidgen.engines.engine_table import ENGINES
+from tests.conftest import run_cli
+from tests.harness.fluid_src import need_tree
+from tests.lint.test_lint import dataset, runtime
+from tests.lower.test_workloads import build, one, write_spec
+
+GOOSEFS = {"engine": "goosefs", "replicas": 2, "cache": [{"medium": "MEM", "quota": "4Gi"}]}
+
+
+def _body(root: Path, path: str, function: str) -> str:
+    text = (root / path).read_text()
+    head = re.search(rf"^func \([^)]*\) {function}\(", text, re.M)
+    assert head is not None, (path, function)
+    return text[head.start():text.find("\n}\n", head.start())]
+
+
+def test_goosefs_is_refused_where_fluid_removed_it(tmp_path: Path) -> None:
+    old, new = need_tree("v1.0.8"), need_tree("v1.1.0-dev")
+    assert (old / "pkg/ddc/goosefs").is_dir() and (old / "api/v1alpha1/goosefsruntime_types.go").is_file()
+    assert not (new / "pkg/ddc/goosefs").exists() and not (new / "api/v1alpha1/goosefsruntime_types.go").exists()
+    assert one(build(str(write_spec(tmp_path, {}, fluid="v1.0.8", runtime=GOOSEFS))), "GooseFSRuntime")
+    result = run_cli("build", str(write_spec(tmp_path, {}, fluid="v1.1.0-dev", runtime=GOOSEFS)))
+    assert result.code == 1 and result.out == ""
+    assert ("runtime.engine: engine goosefs is not available in Fluid v1.1.0-dev; Fluid removed it" in result.err
+            and "Fluid v1.0.8 has it" in result.err), result.err
+
+
+def test_data_replicas_is_written_as_fluid_defaults_it(tmp_path: Path) -> None:
+    body = _body(need_tree("v1.0.8"), "pkg/ddc/goosefs/transform.go", "transformCommonPart")
+    m = re.search(r"dataReplicas := runtime\.Spec\.Data\.Replicas\s*if dataReplicas <= 0 \{\s*dataReplicas = (\d+)",
+                  body)
+    assert m is not None
+    spec = one(build(str(write_spec(tmp_path, {}, fluid="v1.0.8", runtime=GOOSEFS))), "GooseFSRuntime")["spec"]
+    assert spec["data"]["replicas"] == int(m[1])
+
+
+def test_fg140_reports_fuse_resources_without_a_memory_limit(tmp_path: Path) -> None:
+    body = _body(need_tree("v1.0.8"), "pkg/ddc/goosefs/transform_resources.go", "transformResourcesForFuse")
+    guard = body.split("value.Fuse.Resources = ", 1)[0]
+    assert "if _, found := runtime.Spec.Fuse.Resources.Limits[corev1.ResourceMemory]; !found {" in guard
+    manifest = tmp_path / "m.yaml"
+    for resources, reported in (("{limits: {cpu: 2}}", True), ("{requests: {memory: 1Gi}}", True),
+                                ("{limits: {memory: 2Gi}}", False), ("{limits: {cpu: 2, memory: 2Gi}}", False)):
+        manifest.write_text("---\n".join([dataset(), runtime("GooseFSRuntime", f"fuse: {{resources: {resources}}}")]))
+        result = run_cli("lint", "--fluid-version", "v1.0.8", str(manifest))
+        assert result.code in (0, 1), result.err
+        found = "[FG140]: spec.fuse.resources: GooseFSRuntime applies fuse.resources only on a condition" in result.err
+        assert found is reported, (resources, result.err)
+
+
+def test_the_starter_source_reaches_goosefs_mount_as_written(tmp_path: Path) -> None:
+    """init's starter, placeholders filled, builds at v1.0.8; its mountPoint is the Dataset's as
+    written, of a scheme the engine declares, and not a Fluid-native one mountUFS skips."""
+    root = need_tree("v1.0.8")
+    mount = _body(root, "pkg/ddc/goosefs/ufs_internal.go", "mountUFS")
+    assert "if common.IsFluidNativeScheme(mount.MountPoint) {\n\t\t\tcontinue" in mount
+    assert "fileUitls.Mount(goosefsPath, mount.MountPoint," in mount
+    schemes = (root / "pkg/common/fluid_ufs_scheme.go").read_text()
+    consts = dict(re.findall(r'^\s*(\w+)\s+FluidUFSScheme = "(\w+)://"', schemes, re.M))
+    native_body = schemes.split("func IsFluidNativeScheme(", 1)[1].split("\n}\n", 1)[0]
+    native = {consts[c] for c in re.findall(r"strings\.HasPrefix\(s, (\w+)\.String\(\)\)", native_body)}
+    starter = run_cli("init", "--engine", "goosefs")
+    assert starter.code == 0, starter.err
+    spec = yaml.safe_load(starter.out)
+    spec["source"][0]["uri"] = uri = spec["source"][0]["uri"].replace("<BUCKET>", "b-1250000000").replace(
+        "<PATH>", "data")
+    spec.pop("placement", None)
+    path = tmp_path / "spec.yaml"
+    path.write_text(yaml.safe_dump(spec))
+    (point,) = [m["mountPoint"] for m in one(build(str(path)), "Dataset")["spec"]["mounts"]]
+    scheme = point.split("://", 1)[0]
+    declared = ENGINES["goosefs"].mounts.schemes
+    assert point == uri and declared is not None and scheme in declared
+    assert native == {"local", "pvc"} and scheme not in native
