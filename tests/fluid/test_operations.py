@@ -12,6 +12,7 @@ import difflib
 import re
 from collections.abc import Callable, Iterator
 from functools import cache
+from typing import Any
 
 import pytest
 
@@ -542,3 +543,39 @@ def test_every_name_and_reference_of_an_operation_has_its_source() -> None:
         assert set(op.sources) <= names, (op.kind, set(op.sources) - names)
         given = {f for f in ("release", "job_name", "dataset_refs", "secret_refs", "account_refs") if getattr(op, f)}
         assert given <= set(op.sources), (op.kind, given - set(op.sources))
+
+
+def _field_at(schema: Any, path: str) -> Any:
+    """The CRD schema node at a kustomize field path (a/b/c), through arrays; None if absent."""
+    node = schema
+    for key in path.split("/"):
+        while node.get("type") == "array":
+            node = node.get("items", {})
+        node = node.get("properties", {}).get(key)
+        if node is None:
+            return None
+    return node
+
+
+def test_every_reference_an_operation_names_is_a_field_of_its_crd(crds: dict[str, Any]) -> None:
+    """The kustomize field paths of each operation (output.py's kustomizeconfig) exist in the real
+    CRD at every version: a Dataset reference is {name, namespace} exactly when the operation says
+    it is namespaced (DataBackup's spec.dataset is a bare name: api/v1alpha1/databackup_types.go),
+    a Secret or ServiceAccount reference is a string, and runAfter is an OperationRef
+    (api/v1alpha1/common.go). A misspelt path would leave kustomize's renames silently undone."""
+    for version, crdset in crds.items():
+        for op in ops.OPERATIONS.values():
+            schema = crdset.schemas[("data.fluid.io/v1alpha1", op.kind)]
+            for path in op.dataset_refs:
+                node = _field_at(schema, path)
+                assert node is not None, (version, op.kind, path)
+                if op.namespaced_dataset:
+                    assert {"name", "namespace"} <= set(node.get("properties", {})), (version, op.kind, path)
+                else:
+                    assert node.get("type") == "string", (version, op.kind, path)
+            for path in (*op.secret_refs, *op.account_refs):
+                node = _field_at(schema, path)
+                assert node is not None and node.get("type") == "string", (version, op.kind, path)
+            after = _field_at(schema, ops.RUN_AFTER_REF.value)
+            assert after is not None and {"kind", "name", "namespace"} <= set(after["properties"]), (version, op.kind)
+    assert _field_at(crds["v1.0.8"].schemas[("data.fluid.io/v1alpha1", "DataLoad")], "spec/datasett") is None
