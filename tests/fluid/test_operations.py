@@ -579,3 +579,31 @@ def test_every_reference_an_operation_names_is_a_field_of_its_crd(crds: dict[str
             after = _field_at(schema, ops.RUN_AFTER_REF.value)
             assert after is not None and {"kind", "name", "namespace"} <= set(after["properties"]), (version, op.kind)
     assert _field_at(crds["v1.0.8"].schemas[("data.fluid.io/v1alpha1", "DataLoad")], "spec/datasett") is None
+
+
+def _sprintf(root: Any, path: str, function: str) -> tuple[str, str]:
+    """(parameter name, format) of a one-line `return fmt.Sprintf("%s-...", param)` Go helper."""
+    text = (root / path).read_text()
+    m = re.search(rf"func {function}\((\w+) string\) string {{\s*return fmt\.Sprintf\(\"([^\"]*)\", (\w+)\)", text)
+    assert m is not None and m[1] == m[3], (path, function)
+    return m[1], m[2]
+
+
+@pytest.mark.parametrize("version", NAMES)
+def test_the_release_and_job_names_are_fluids_helpers(version: str) -> None:
+    """Each operation's Helm release and Job (or Pod) name is what the pkg/utils helper its sources
+    cite formats (GetData*ReleaseName, GetData*JobName from the release name, GetDataBackupPodName
+    from the operation's name), read from Fluid's code at each version: fluidgen names the objects
+    Fluid creates (lint's FG126 name clashes, diagnose) from these."""
+    root = tree(version)
+    if root is None:
+        pytest.skip(missing_reason())
+    for op in ops.OPERATIONS.values():
+        rel = op.sources["release"]
+        param, fmt = _sprintf(root, rel.path, rel.function)
+        release = fmt.replace("%s", "demo")
+        assert param == "name" and op.release_name("demo") == release, op.kind
+        job = op.sources["job_name"]
+        param, fmt = _sprintf(root, job.path, job.function)
+        expected = fmt.replace("%s", release if param == "releaseName" else "demo")
+        assert op.job_name.format(name="demo") == expected, op.kind
