@@ -25,11 +25,16 @@ MOUNT_NAME = re.compile(r"^[A-Za-z0-9_][-A-Za-z0-9_.]*$")
 ENV_VAR_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
 
 
+def _directory_step(value: str) -> bool:
+    """k8s.io/apimachinery/pkg/util/validation hasChDirPrefix: ".", ".." or anything starting with ".."."""
+    return value.startswith("..") or value == "."
+
+
 def env_var_name(value: str) -> str | None:
-    """k8s.io/apimachinery/pkg/util/validation IsEnvVarName."""
-    if not ENV_VAR_NAME.match(value):
+    """k8s.io/apimachinery/pkg/util/validation IsEnvVarName (its pattern, then hasChDirPrefix)."""
+    if not ENV_VAR_NAME.match(value) or _directory_step(value):
         return f'"{value}" is not a valid environment variable name (letters, digits, "_", "-" and ".", not ' \
-               "starting with a digit)"
+               'starting with a digit, not "." and not starting with "..")'
     return None
 
 
@@ -56,7 +61,9 @@ def dns1035_label(value: str) -> str | None:
 
 def qualified_name(value: str) -> str | None:
     """A label or annotation key: an optional DNS subdomain prefix and a name."""
-    prefix, _, name = value.rpartition("/")
+    prefix, slash, name = value.rpartition("/")
+    if slash and not prefix:  # IsQualifiedName: "prefix part must be non-empty"
+        return f'"{value}" has an empty prefix before "/" (write the key without "/", or prefix it with a domain)'
     if prefix and dns1123_subdomain(prefix):
         return f'"{value}" has an invalid prefix "{prefix}" (it must be a DNS-1123 subdomain)'
     if len(name) > 63 or not QUALIFIED_NAME.match(name):
@@ -93,8 +100,9 @@ def node_label_value(value: str, several: bool = False) -> str | None:
 
 
 def secret_key(value: str) -> str | None:
-    if len(value) > 253 or not SECRET_KEY.match(value):
-        return f'"{value}" is not a valid Secret key (letters, digits, "-", "_" and ".", at most 253)'
+    if len(value) > 253 or not SECRET_KEY.match(value) or _directory_step(value):  # IsConfigMapKey
+        return (f'"{value}" is not a valid Secret key (letters, digits, "-", "_" and ".", at most 253, not "." '
+                'and not starting with "..")')
     return None
 
 

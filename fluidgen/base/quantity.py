@@ -26,8 +26,9 @@ def quantity_hint(text: str) -> str:
     """Why a string is not a quantity, with the likely fix."""
     m = re.match(r"^([0-9.]+)\s*([KMGTPE])i?B$", text.strip(), re.IGNORECASE)
     if m:
+        decimal = "k" if m.group(2).upper() == "K" else m.group(2).upper()  # kilo is k, as SI writes it
         return f'"{text}" is not a Kubernetes quantity; write "{m.group(1)}{m.group(2).upper()}i" ' \
-               f'(binary) or "{m.group(1)}{m.group(2).upper()}" (decimal)'
+               f'(binary) or "{m.group(1)}{decimal}" (decimal)'
     if text != text.strip() or " " in text:
         return f'"{text}" is not a Kubernetes quantity: remove the spaces'
     return f'"{text}" is not a Kubernetes quantity (examples: 100Gi, 500Mi, 180G)'
@@ -45,12 +46,14 @@ def to_bytes(text: str | int) -> Decimal:
         if abs(text) > LIMIT:
             raise ValueError(f"{text} is larger than a Kubernetes quantity can be")
         return Decimal(text)
-    m = re.match(r"^([+-]?[0-9.]+)([KMGTPE]i|[numkMGTPE]|[eE][+-]?[0-9.]+)?$", text)
+    # resource.ParseQuantity: <binarySI> Ki..Ei, <decimalSI> n u m k M G T P E, <decimalExponent> e/E and
+    # an integer (1Ei is a binary suffix, 1E an exa, 1e3 an exponent)
+    m = re.match(r"^([+-]?[0-9.]+)([KMGTPE]i|[numkMGTPE]|[eE][+-]?[0-9]+)?$", text)
     if not m or len(text) > 64:
         raise ValueError(quantity_hint(text))
     number, suffix = m.group(1), m.group(2) or ""
     try:
-        if suffix[:1] in ("e", "E") and len(suffix) > 1:
+        if suffix[:1] in ("e", "E") and suffix not in _SUFFIX:
             value = _BIG.create_decimal(number).scaleb(_BIG.create_decimal(suffix[1:]), _BIG)
         else:
             value = _BIG.multiply(_BIG.create_decimal(number), Decimal(str(_SUFFIX[suffix])))

@@ -143,7 +143,8 @@ def test_a_secret_key_is_what_is_configmap_key_accepts(value: str, ok: bool) -> 
 
 def test_a_secret_key_problem_names_the_value_and_the_rule() -> None:
     assert names.secret_key("a/b") == \
-        '"a/b" is not a valid Secret key (letters, digits, "-", "_" and ".", at most 253)'
+        '"a/b" is not a valid Secret key (letters, digits, "-", "_" and ".", at most 253, not "." and not ' \
+        'starting with "..")'
 
 
 @pytest.mark.parametrize(("value", "ok"), [
@@ -158,7 +159,7 @@ def test_an_env_var_name_is_what_is_env_var_name_accepts(value: str, ok: bool) -
 def test_an_env_var_name_problem_says_not_starting_with_a_digit() -> None:
     assert names.env_var_name("9LIVES") == (
         '"9LIVES" is not a valid environment variable name (letters, digits, "_", "-" and ".", not '
-        "starting with a digit)")
+        'starting with a digit, not "." and not starting with "..")')
 
 
 @pytest.mark.parametrize(("value", "ok"), [
@@ -218,3 +219,19 @@ def test_labels_check_key_and_value_and_annotations_check_only_the_key() -> None
     assert [path for path, _ in names.metadata_problems(meta, "")] == [
         ("metadata", "labels", "bad key"), ("metadata", "labels", "team"), ("metadata", "annotations", "bad key")]
     assert names.metadata_problems({"name": "a", "labels": ["x"], "annotations": "y"}, "") == []
+
+
+def test_a_key_with_an_empty_prefix_is_refused() -> None:
+    """IsQualifiedName: `if len(prefix) == 0 { errs = append(errs, "prefix part "+EmptyError()) }`."""
+    assert names.qualified_name("/owner") == \
+        '"/owner" has an empty prefix before "/" (write the key without "/", or prefix it with a domain)'
+    assert names.qualified_name("example.com/owner") is None and names.qualified_name("owner") is None
+
+
+@pytest.mark.parametrize("value", [".", "..", "..data"])
+def test_a_secret_key_or_env_var_name_may_not_be_a_directory_step(value: str) -> None:
+    """IsConfigMapKey and IsEnvVarName both append hasChDirPrefix(value): not ".", not "..", not
+    starting with ".." (k8s.io/apimachinery/pkg/util/validation); "a..b" and ".x" stay valid."""
+    assert names.secret_key(value) is not None and names.env_var_name(value) is not None
+    assert names.secret_key(".x") is None and names.secret_key("a..b") is None
+    assert names.env_var_name(".x") is None and names.env_var_name("a..b") is None

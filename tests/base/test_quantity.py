@@ -130,3 +130,20 @@ def test_a_cpu_quantity_is_read_in_millicores(value: str | int | float, millis: 
 ])
 def test_what_is_no_cpu_quantity_reads_as_none(value: str | int | float) -> None:
     assert quantity.cpu_to_millis(value) is None
+
+
+def test_an_exbibyte_is_a_binary_suffix_not_an_exponent() -> None:
+    """<binarySI> ::= Ki | Mi | Gi | Ti | Pi | Ei (apimachinery resource/quantity.go): 1Ei = 2^60,
+    inside the 2^63 bound; 1E is an exa and 1e3 an exponent; an exponent is an integer, so 1e1.5
+    is malformed, not out of range."""
+    assert quantity.to_bytes("1Ei") == 2**60 and quantity.to_bytes("7Ei") == 7 * 2**60
+    assert quantity.to_bytes("1E") == 10**18 and quantity.to_bytes("1e3") == 1000
+    with pytest.raises(ValueError, match="is not a Kubernetes quantity"):
+        quantity.to_bytes("1e1.5")
+
+
+def test_the_decimal_fix_for_kilobytes_is_a_lower_case_k() -> None:
+    """<decimalSI> ::= n | u | m | "" | k | M | G | T | P | E: "10K" is no quantity, "10k" is."""
+    assert quantity.quantity_hint("10KB") == \
+        '"10KB" is not a Kubernetes quantity; write "10Ki" (binary) or "10k" (decimal)'
+    assert quantity.quantity_hint("10MB").endswith('write "10Mi" (binary) or "10M" (decimal)')
