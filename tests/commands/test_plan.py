@@ -1,0 +1,53 @@
+"""fluidgen/commands/plan.py: `fluidgen plan SPEC... --against OLD`: the flag checks (specs or -f
+overlays; --against required, and git:REV alone: usage errors, exit 2), a missing OLD a user error
+with nothing on stdout, credentials never read (a fromEnv spec plans with its variables unset:
+an unchanged build plans no change, exit 0)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import EXAMPLES, run_cli
+
+KEYS = {"OSS_AK": "LTAI5tExampleAccessKeyId", "OSS_SK": "ExampleAccessKeySecretNotReal0123"}
+
+
+def from_env_spec(tmp_path: Path) -> Path:
+    """The Jindo example with its keys from environment variables instead of an env file."""
+    spec = tmp_path / "spec.yaml"
+    spec.write_text((EXAMPLES / "jindo-imagenet-oss.yaml").read_text().replace(
+        "      envFile: credentials/imagenet-oss.env\n",
+        "      fromEnv: {fs.oss.accessKeyId: OSS_AK, fs.oss.accessKeySecret: OSS_SK}\n"))
+    return spec
+
+
+@pytest.mark.parametrize(("args", "last_line"), [
+    (("--against", "old.yaml"), "Error: give the spec(s) to plan"),
+    (("spec.yaml",), "Error: Missing option '--against'."),
+    (("spec.yaml", "--against", "git:HEAD", "--against", "old.yaml"),
+     "Error: --against git:REV compares with the specs at that revision; give it alone"),
+])
+def test_usage_errors(args: tuple[str, ...], last_line: str, tmp_path: Path) -> None:
+    (tmp_path / "spec.yaml").write_text((EXAMPLES / "jindo-imagenet-oss.yaml").read_text())
+    result = run_cli("plan", *args, cwd=tmp_path, env={})
+    assert result.code == 2 and result.out == ""
+    assert result.err.splitlines()[-1] == last_line
+
+
+def test_a_missing_deployed_file_is_a_user_error(tmp_path: Path) -> None:
+    result = run_cli("plan", str(from_env_spec(tmp_path)), "--against", str(tmp_path / "old.yaml"), env={})
+    assert result.code == 1 and result.out == ""
+    assert result.err == (f"{tmp_path / 'old.yaml'}: error: rendered file or directory does not exist; create it "
+                          "with fluidgen build SPEC > FILE (or -o DIR)\n")
+
+
+def test_credentials_are_never_read_and_an_unchanged_build_plans_nothing(tmp_path: Path) -> None:
+    spec = from_env_spec(tmp_path)
+    built = run_cli("build", str(spec), env=KEYS)
+    assert built.code == 0, built.err
+    (tmp_path / "old.yaml").write_text(built.out)
+    result = run_cli("plan", str(spec), "--against", str(tmp_path / "old.yaml"), env={})  # OSS_AK, OSS_SK unset
+    assert (result.code, result.out, result.err) == (0, "fluidgen plan: 0 changes, 0 ignored by Fluid\n", "")
+
