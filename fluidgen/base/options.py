@@ -43,6 +43,9 @@ class Options:
     lint: bool = True
     ignore: frozenset[str] = frozenset()  # lint rule IDs silenced for the run
     read_credentials: bool = True  # False for validate/lint: check a spec without its secrets
+    # diff/plan: the built Secret keys and encryptOptions are compared with a committed build, so a
+    # credential key list that cannot be known (an absent envFile) is an error, not a note
+    keys_compared: bool = False
     allow_read: tuple[str, ...] = ()  # directories specs may read files from, besides their own
     gitops: str | None = None  # "argocd" or "flux": no TTL on data operations (a spec's gitops: wins)
     hash_names: bool | None = None  # data operation names end in a hash of their spec (default: in GitOps mode)

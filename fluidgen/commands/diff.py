@@ -41,7 +41,7 @@ def execute(args: DiffArgs) -> int:
     if not specs and not args.overlays:
         raise click.UsageError(f"{args.paths[0]} holds no fluidgen spec: give the spec(s) first, then the rendered "
                                "file(s) or directory")
-    options = args.target_args.options(read_credentials=False)
+    options = args.target_args.options(read_credentials=False, keys_compared=True)
     result = compile_paths(specs, options, args.overlays, environment=args.target_args.environment_name())
     problems = result.diagnostics + [d for path in rendered for d in missing(path)]
     if args.forbid_secret_values:

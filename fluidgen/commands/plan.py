@@ -38,7 +38,7 @@ class PlanArgs:
 
 def execute(args: PlanArgs) -> int:
     args.check()
-    options = args.target_args.options(read_credentials=False)
+    options = args.target_args.options(read_credentials=False, keys_compared=True)
     env_name = args.target_args.environment_name()
     result = compile_paths(args.specs, options, args.overlays, environment=env_name)
     old, old_problems, running = _deployed(args, options, env_name)

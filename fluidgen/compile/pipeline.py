@@ -145,6 +145,7 @@ def _context(spec: Spec, doc: Document, options: Options, reader: Reader | None)
                   read, from_env=options.from_env, gitops=mode != "none", spec_validators=spec_validator,
                   gitops_mode=mode)
     ctx.hash_names = ctx.gitops if options.hash_names is None else options.hash_names
+    ctx.keys_compared = options.keys_compared
     pinned = spec.metadata.namespace
     if pinned and options.namespace and options.namespace != pinned and options.namespace_from:
         ctx.report(("metadata", "namespace"), f"this spec pins namespace {pinned}: its objects go there, not to "

@@ -135,6 +135,17 @@ def _read(ctx: Context, target: str, at: PathT, missing_ok: bool = False) -> str
         return None
     if missing_ok and not path.exists():
         ctx.reader.inputs.file(str(path), None)  # recorded as missing: a hit checks it still is
+        # Said, not silent: without the file its keys are unknown, so the Secret and the Dataset's
+        # encryptOptions are built without them; a diff or plan would show them as removed, a drift
+        # that is not there, so there it is an error.
+        if ctx.keys_compared:
+            ctx.report(at, f"{target} is not here: its keys decide the Secret and the encryptOptions this "
+                           "comparison reads, so nothing is compared; run where the file is, or name the keys "
+                           "with fromEnv or fromFile", stage="credentials")
+        else:
+            ctx.report(at, f"{target} is not here, so its keys are unknown to this check: the Secret and the "
+                           "encryptOptions are checked without them; name the keys with fromEnv or fromFile "
+                           "to check them without the file", "info", stage="credentials")
         return None
     try:
         raw = ctx.reader.read(str(path), record=False)  # never by content: see buildinputs.py

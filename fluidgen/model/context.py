@@ -78,6 +78,7 @@ class Context:
     env: Mapping[str, str]
     reader: Reader
     read_credentials: bool = True
+    keys_compared: bool = False  # Options.keys_compared: an envFile whose keys are unknown is an error
     from_env: FromEnv = field(default_factory=FromEnv)  # which variables credentials.fromEnv may read
     gitops: bool = False  # Argo CD or Flux: data operations are never deleted by Fluid
     gitops_mode: str = "none"  # "argocd", "flux" or "none": the spec's gitops:, else the setting
