@@ -153,7 +153,7 @@ class Cell:
     verdict: Verdict
     what: str  # what Fluid does with the field (messages, explain, the docs page)
     sources: tuple[FluidSource, ...]
-    when: tuple[tuple[str, str], ...] = ()
+    when: tuple[tuple[str, str], ...]  # (path, pattern) conditions; () for a row that always holds
 
     @property
     def versions(self) -> tuple[str, ...]:

@@ -607,3 +607,10 @@ def test_the_release_and_job_names_are_fluids_helpers(version: str) -> None:
         param, fmt = _sprintf(root, job.path, job.function)
         expected = fmt.replace("%s", release if param == "releaseName" else "demo")
         assert op.job_name.format(name="demo") == expected, op.kind
+
+
+def test_a_cell_without_a_fluid_source_is_refused_by_name() -> None:
+    """Every row of the table carries the Fluid code it comes from: a row written without one
+    fails at import, naming the operation and field."""
+    with pytest.raises(ValueError, match=r"^DataLoad target\[\]\.path: a cell needs its Fluid source$"):
+        ops._row("DataLoad", "target[].path", EVERY_ENGINE, "read", "read")
