@@ -194,7 +194,19 @@ def main() -> int:
         todo = [m for m in todo if m[0].split(":", 1)[1] in wanted
                 or (args.new_since and m[0].split(":", 2)[2] not in old_lines)]
         done = {}
-    todo = [m for m in todo if m[0] not in done]
+    # resume: a mutant already judged is skipped, matched by its line's text and index (not its
+    # number, which an edit above it shifts), as many times as the earlier run judged that text
+    judged: dict[str, int] = {}
+    for rec_id in done:
+        judged[rec_id.split(":", 1)[1]] = judged.get(rec_id.split(":", 1)[1], 0) + 1
+    left = []
+    for m in todo:
+        key = m[0].split(":", 1)[1]
+        if judged.get(key, 0) > 0:
+            judged[key] -= 1
+        else:
+            left.append(m)
+    todo = left
 
     start = time.monotonic()
     pid = child(pytest_args, None, args.keep)
