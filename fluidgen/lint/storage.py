@@ -180,7 +180,8 @@ def _quota_list_problem(quota_list: str, paths: list[str]) -> str | None:
     if any(_not_positive(q) for q in items):
         return f'quotaList "{quota_list}" has a size that is zero or negative'
     if paths and len(items) != len(paths):
-        return (f"{len(items)} quotas for {len(paths)} paths (Fluid splits path on \",\" to match them; the "
+        counted = f"{len(paths)} path{'' if len(paths) == 1 else 's'}"
+        return (f"{len(items)} quotas for {counted} (Fluid splits path on \",\" to match them; the "
                 "runtime never sets up); give one quota per path, or one quota")
     return None
 

@@ -38,7 +38,8 @@ def _check_tiers(ctx: Context, engine: Engine) -> None:
     """Each cache tier: one quota per path (or one for all), and a path unless it is memory."""
     for i, t in enumerate(ctx.spec.runtime.cache):
         if len(t.quota) > 1 and len(t.quota) != max(len(t.path), 1):
-            ctx.report(("runtime", "cache", i, "quota"), f"{len(t.quota)} quotas for {len(t.path)} paths; give one "
+            paths = f"{len(t.path)} path{'' if len(t.path) == 1 else 's'}"
+            ctx.report(("runtime", "cache", i, "quota"), f"{len(t.quota)} quotas for {paths}; give one "
                                                          "quota per path, or a single quota to split evenly",
                        stage="check")
         if not t.path and t.medium != "MEM" and (engine.lowering.emptydir_needs_path or t.volumeType != "emptyDir"):

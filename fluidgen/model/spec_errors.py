@@ -43,8 +43,15 @@ def _union_tag(part: int | str) -> bool:
 def translate(exc: ValidationError, doc: Document, root: type[BaseModel]) -> list[Diagnostic]:
     """Every pydantic error as a located Diagnostic, with "did you mean" for unknown keys."""
     diags: dict[tuple[PathT, str], Diagnostic] = {}
-    for err in exc.errors(include_url=False):
+    errors = exc.errors(include_url=False)
+    for path, node, wanted in _union_misses(doc.data, errors):
+        msg = f"expected {' or '.join(wanted)}, found {describe_type(node)}"
+        diags.setdefault((path, msg), doc.diag(path, msg, stage="spec"))
+    merged = {path for path, _, _ in _union_misses(doc.data, errors)}
+    for err in errors:
         path, node, rest = _data_path(doc.data, tuple(err["loc"]))
+        if path in merged:
+            continue
         kind = err["type"]
         if kind == "extra_forbidden":
             msg = _unknown_key(root, tuple(err["loc"]), path[-1])
@@ -56,6 +63,25 @@ def translate(exc: ValidationError, doc: Document, root: type[BaseModel]) -> lis
         d = doc.diag(path, msg, stage="spec")
         diags.setdefault((path, msg), d)
     return sorted(diags.values(), key=lambda d: (d.line, d.col, d.message))
+
+
+def _union_misses(data: Any, errors: list[Any]) -> list[tuple[PathT, Any, list[str]]]:
+    """A value that fits no member of a union (`after: []` for 'previous' | 'none' | a step name)
+    gives pydantic one error per member; said once, as every kind the key takes: (path, value,
+    what each member wanted). Only where every error at the path is a literal or type miss."""
+    by_path: dict[PathT, list[tuple[Any, Any]]] = {}
+    for err in errors:
+        path, node, _ = _data_path(data, tuple(err["loc"]))
+        by_path.setdefault(path, []).append((err, node))
+    out = []
+    for path, found in by_path.items():
+        kinds = [err["type"] for err, _ in found]
+        if len(found) < 2 or not all(k == "literal_error" or k in _WANTED for k in kinds):
+            continue
+        wanted = [str((err.get("ctx") or {}).get("expected", "")) if err["type"] == "literal_error"
+                  else _WANTED[err["type"]] for err, _ in found]
+        out.append((path, found[0][1], list(dict.fromkeys(wanted))))
+    return out
 
 
 def _unknown_key(root: type[BaseModel], loc: tuple[int | str, ...], key: str | int) -> str:

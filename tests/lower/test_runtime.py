@@ -55,7 +55,7 @@ def test_a_tier_has_one_quota_per_path_or_one_for_all_as_fluid_divides_them(tmp_
                                       version))
         assert code == 0, err
     for paths, quotas, said in (("[/a, /b]", "[1Gi, 2Gi, 3Gi]", "3 quotas for 2 paths"),
-                                ("[/a]", "[1Gi, 2Gi]", "2 quotas for 1 paths")):
+                                ("[/a]", "[1Gi, 2Gi]", "2 quotas for 1 path")):
         spec = write_spec(tmp_path, f"  cache:\n    - {{medium: SSD, path: {paths}, quota: {quotas}}}\n", version)
         code, err, _ = run(spec)
         assert code == 1

@@ -95,3 +95,13 @@ def test_a_bound_and_an_empty_list_are_said_with_the_value(tmp_path: Path) -> No
                                              (None, "nothing"), (b"x", "a value")])
 def test_yaml_kinds_are_named_as_a_user_writes_them(value: object, said: str) -> None:
     assert describe_type(value) == said
+
+
+def test_a_value_that_fits_no_member_of_a_union_is_said_once_with_every_kind_it_takes(tmp_path: Path) -> None:
+    """A step's `after` is 'previous', 'none' or a step's name: pydantic gives one error per member;
+    the user reads one line at the key naming all three kinds, then the summary."""
+    spec, lines = errors(tmp_path, 'source: [{uri: "https://e.com/d/"}]\n'
+                                   "runtime: {engine: alluxio, cache: [{medium: MEM, quota: 1Gi}]}\n"
+                                   "dataflow:\n  - load: {paths: [/]}\n    after: []\n")
+    assert lines == [f"{spec}:8:5: error: dataflow[0].after: expected 'previous' or 'none' or a string, found a list",
+                     "fluidgen: 1 error; nothing was written"]
