@@ -140,6 +140,10 @@ def _schemas_of(crd: Tree) -> dict[tuple[str, str], Any]:
             closed = close_schema(copy.deepcopy(schema))
             props = closed.setdefault("properties", {})
             props["metadata"] = {"type": "object"}
+            # the API server keeps apiVersion and kind at a custom resource's root whatever its
+            # schema lists (apiextensions-apiserver's pruning skips them, as metadata)
+            props.setdefault("apiVersion", {"type": "string"})
+            props.setdefault("kind", {"type": "string"})
             closed["additionalProperties"] = False
             out[(f"{group}/{version.get('name')}", kind)] = closed
     return out

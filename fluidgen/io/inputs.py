@@ -203,6 +203,9 @@ class Reader:
 
     def _allowed_path(self, doc: Document, at: PathT, target: str, written_in: str, relative_to: str | None,
                       layers: set[str]) -> Path:
+        if "\0" in target:  # os.stat and realpath raise ValueError on it: refused here, at the key
+            raise FluidgenError([doc.diag(at, "this file name holds a NUL character (\\0), which no file name can "
+                                              "hold; write the path of the file", stage="inputs")])
         spec_dir = Path(written_in).parent if written_in != "-" else Path(".")
         base = Path(relative_to).parent if relative_to else spec_dir
         path = Path(target) if Path(target).is_absolute() else base / target

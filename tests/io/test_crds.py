@@ -114,3 +114,16 @@ def test_load_all_merges_locations_and_names_them_all(tmp_path: Path) -> None:
     both = CrdSet.load_all((str(tmp_path / "a.yaml"), str(tmp_path / "b.yaml")))
     assert sorted(both.schemas) == [("data.fluid.io/v1alpha1", "AlluxioRuntime"), ("data.fluid.io/v1alpha1", "Dataset")]
     assert both.source == f"{tmp_path / 'a.yaml'}, {tmp_path / 'b.yaml'}"
+
+
+def test_apiversion_and_kind_are_never_unknown_at_a_custom_resources_root(tmp_path: Path) -> None:
+    """A root schema of just {type: object} is a valid structural schema; the API server keeps
+    apiVersion, kind and metadata at the root whatever it lists, and prunes the rest."""
+    crd = tmp_path / "crd.yaml"
+    crd.write_text("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n"
+                   "  group: data.fluid.io\n  names: {kind: Dataset}\n  versions:\n  - name: v1alpha1\n"
+                   "    schema: {openAPIV3Schema: {type: object}}\n")
+    crds = CrdSet.load(crd)
+    assert crds.check({"apiVersion": "data.fluid.io/v1alpha1", "kind": "Dataset", "metadata": {"name": "x"}}) == []
+    assert crds.check({"apiVersion": "data.fluid.io/v1alpha1", "kind": "Dataset", "metadata": {"name": "x"},
+                       "spec": {}}) != []

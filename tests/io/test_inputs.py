@@ -126,3 +126,13 @@ def test_find_specs_keeps_marked_files_and_tells_a_fragment_from_a_manifest(tmp_
     notes = [n.note() for n in found if isinstance(n, NotBuilt)]
     assert [(n.severity, n.message) for n in notes] == [("warning", FRAGMENT_NOT_BUILT), ("info", NOT_BUILT)]
     assert FRAGMENT_NOT_BUILT.startswith("not built: this looks like an overlay fragment (spec keys, no apiVersion)")
+
+
+@pytest.mark.parametrize("target", ["credentials/prod.env\0", "\0", "a\0/../../etc/passwd"])
+def test_a_file_name_holding_a_nul_is_an_error_at_its_key_not_a_crash(tmp_path: Path, target: str) -> None:
+    """os.stat and os.path.realpath raise ValueError on a NUL: refused first, located at the key."""
+    doc = load_text(str(tmp_path / "spec.yaml"), 'source:\n  - credentials:\n      envFile: "x"\n')[0]
+    with pytest.raises(FluidgenError) as raised:
+        Reader().referenced(doc, ("source", 0, "credentials", "envFile"), target)
+    [diag] = raised.value.diagnostics
+    assert (diag.line, diag.col) == (3, 7) and "holds a NUL character" in diag.message
