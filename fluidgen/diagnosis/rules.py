@@ -85,6 +85,11 @@ def _unschedulable(run: Run, pod: Tree) -> str:
     FailedScheduling event."""
     if _get(pod, "status", "phase") not in ("Pending", None):
         return ""
+    # Bound since (the scheduler's binding sets spec.nodeName and PodScheduled=True): an older
+    # FailedScheduling event is stale, and the pod waits on something else (its image, a volume).
+    if _get(pod, "spec", "nodeName") or any(isinstance(c, Mapping) and c.get("type") == "PodScheduled"
+                                            and c.get("status") == "True" for c in _list(pod, "status", "conditions")):
+        return ""
     for cond in _list(pod, "status", "conditions"):
         if isinstance(cond, Mapping) and cond.get("type") == "PodScheduled" and cond.get("status") == "False" \
                 and cond.get("reason") == facts.UNSCHEDULABLE.text:

@@ -125,3 +125,17 @@ def test_fluids_version_from_the_dataset_controllers_default_tag(version: str, o
     (f,) = rules.versions(run(controller, versions=(other,)))
     assert f.evidence == f"dataset-controller-5b7f runs image tag {tag}"
     assert f.cause.startswith(f"the build targets Fluid {other}, the cluster runs Fluid {version.split('-')[0][1:]}:")
+
+
+def test_a_pod_bound_since_its_failed_scheduling_is_not_unschedulable() -> None:
+    """Binding sets spec.nodeName and PodScheduled=True (Kubernetes' pod binding); a Pending pod so
+    bound waits on its image or a volume, and an older FailedScheduling event is stale: no
+    scheduling finding, no pointer at placement.tolerations."""
+    p = pod("imagenet-worker-0", ("StatefulSet", "imagenet-worker"), phase="Pending",
+            conditions=[{"type": "PodScheduled", "status": "True"}])
+    p["spec"]["nodeName"] = "gpu-1"
+    message = ("0/2 nodes are available: 2 node(s) had untolerated taint {nvidia.com/gpu: present}. preemption: "
+               "0/2 nodes are available: 2 Preemption is not helpful for scheduling.")
+    r = run(p, event("imagenet-worker-0", "FailedScheduling", message, 1))
+    assert rules._unschedulable(r, r.cluster.live[("Pod", "team", "imagenet-worker-0")]) == ""
+    assert list(rules.scheduling(r)) == []
