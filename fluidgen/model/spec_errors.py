@@ -44,10 +44,11 @@ def translate(exc: ValidationError, doc: Document, root: type[BaseModel]) -> lis
     """Every pydantic error as a located Diagnostic, with "did you mean" for unknown keys."""
     diags: dict[tuple[PathT, str], Diagnostic] = {}
     errors = exc.errors(include_url=False)
-    for path, node, wanted in _union_misses(doc.data, errors):
+    misses = _union_misses(doc.data, errors)
+    for path, node, wanted in misses:
         msg = f"expected {' or '.join(wanted)}, found {describe_type(node)}"
         diags.setdefault((path, msg), doc.diag(path, msg, stage="spec"))
-    merged = {path for path, _, _ in _union_misses(doc.data, errors)}
+    merged = {path for path, _, _ in misses}
     for err in errors:
         path, node, rest = _data_path(doc.data, tuple(err["loc"]))
         if path in merged:

@@ -9,18 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.commands.test_diff import KEYS, from_env_spec
 from tests.conftest import EXAMPLES, run_cli
-
-KEYS = {"OSS_AK": "LTAI5tExampleAccessKeyId", "OSS_SK": "ExampleAccessKeySecretNotReal0123"}
-
-
-def from_env_spec(tmp_path: Path) -> Path:
-    """The Jindo example with its keys from environment variables instead of an env file."""
-    spec = tmp_path / "spec.yaml"
-    spec.write_text((EXAMPLES / "jindo-imagenet-oss.yaml").read_text().replace(
-        "      envFile: credentials/imagenet-oss.env\n",
-        "      fromEnv: {fs.oss.accessKeyId: OSS_AK, fs.oss.accessKeySecret: OSS_SK}\n"))
-    return spec
 
 
 @pytest.mark.parametrize(("args", "last_line"), [

@@ -21,20 +21,11 @@ from pathlib import Path
 import pytest
 
 from fluidgen.base.versions import NAMES
-from tests.conftest import run_cli
 from tests.harness.fluid_src import need_tree
-from tests.lint.test_lint import dataset, runtime
+from tests.lint.test_lint import dataset, lint_err, runtime
 
 OWNER = "  owner: {uid: 1000, gid: 1000, user: a, group: b}\n"
 VINEYARD = "tieredstore: {levels: [{mediumtype: MEM, quota: 1Gi}]}"
-
-
-def _lint(tmp_path: Path, *docs: str) -> str:
-    manifest = tmp_path / "m.yaml"
-    manifest.write_text("---\n".join(docs))
-    result = run_cli("lint", str(manifest))
-    assert result.code in (0, 1), result.err
-    return result.err
 
 
 def _reads_owner(root: Path, package: str) -> bool:
@@ -56,22 +47,22 @@ def test_fg141_reads_the_engine_of_the_bound_runtime(tmp_path: Path) -> None:
     """The same Dataset (with an owner) is reported under a VineyardRuntime of its name and not
     under an AlluxioRuntime of its name."""
     ds = dataset(extra=OWNER)
-    err = _lint(tmp_path, ds, runtime("VineyardRuntime", VINEYARD))
+    err = lint_err(tmp_path, ds, runtime("VineyardRuntime", VINEYARD))
     assert ("[FG141]: spec.owner: VineyardRuntime ignores the Dataset's owner; drop it "
             "(pkg/ddc/vineyard/transform.go transform (every version))") in err, err
-    assert "[FG141]" not in _lint(tmp_path, ds, runtime("AlluxioRuntime")), "Alluxio reads the owner"
+    assert "[FG141]" not in lint_err(tmp_path, ds, runtime("AlluxioRuntime")), "Alluxio reads the owner"
 
 
 def test_fg141_is_silent_for_a_dataset_bound_to_no_runtime(tmp_path: Path) -> None:
     """A VineyardRuntime of another name does not serve the Dataset: nothing to judge it by."""
-    err = _lint(tmp_path, dataset(extra=OWNER), runtime("VineyardRuntime", VINEYARD, name="other"))
+    err = lint_err(tmp_path, dataset(extra=OWNER), runtime("VineyardRuntime", VINEYARD, name="other"))
     assert "[FG141]" not in err, err
 
 
 def test_fg140_reports_a_field_once_at_its_own_key(tmp_path: Path) -> None:
     """fuse.resources with two leaves set is one finding, located at the `resources` key (line 7,
     column 10 of the runtime document: spec.fuse.resources), not at `spec`."""
-    err = _lint(tmp_path, runtime("VineyardRuntime", VINEYARD + "\nfuse:\n  resources: {limits: {cpu: 1}, "
+    err = lint_err(tmp_path, runtime("VineyardRuntime", VINEYARD + "\nfuse:\n  resources: {limits: {cpu: 1}, "
                                                        "requests: {cpu: 1}}"))
     found = [line for line in err.splitlines() if "[FG140]" in line]
     assert len(found) == 1, err

@@ -27,6 +27,15 @@ spec:
 {extra}"""
 
 
+def lint_err(tmp_path: Path, *docs: str) -> str:
+    """`fluidgen lint` of the documents as one manifest file: its stderr (exit 0 or 1, never more)."""
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text("---\n".join(docs))
+    result = run_cli("lint", str(manifest))
+    assert result.code in (0, 1), result.err
+    return result.err
+
+
 def runtime(kind: str = "AlluxioRuntime", spec: str = "replicas: 1", name: str = "d") -> str:
     body = textwrap.indent(spec, "  ")
     return f"""\

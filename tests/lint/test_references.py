@@ -5,16 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import run_cli
-from tests.lint.test_lint import dataset, runtime
-
-
-def _lint(tmp_path: Path, *docs: str) -> str:
-    manifest = tmp_path / "m.yaml"
-    manifest.write_text("---\n".join(docs))
-    result = run_cli("lint", str(manifest))
-    assert result.code in (0, 1), result.err
-    return result.err
+from tests.lint.test_lint import dataset, lint_err, runtime
 
 
 def _dataload(name: str) -> str:
@@ -25,14 +16,14 @@ def _dataload(name: str) -> str:
 def test_a_helm_release_may_have_53_characters_not_54(tmp_path: Path) -> None:
     """Helm refuses a release name over 53 characters; a DataLoad's release is <name>-loader."""
     fits, over = "a" * 46, "a" * 47  # releases of 53 and 54 characters
-    assert "HelmRelease" not in _lint(tmp_path, dataset(), runtime(), _dataload(fits))
-    err = _lint(tmp_path, dataset(), runtime(), _dataload(over))
+    assert "HelmRelease" not in lint_err(tmp_path, dataset(), runtime(), _dataload(fits))
+    err = lint_err(tmp_path, dataset(), runtime(), _dataload(over))
     assert f"HelmRelease {over}-loader (54 > 53)" in err, err
 
 
 def test_a_runtime_is_its_own_helm_release(tmp_path: Path) -> None:
     name = "r" * 54
-    err = _lint(tmp_path, dataset(name=name, mounts=f'[{{mountPoint: "https://example.com/data", name: {name}}}]'),
+    err = lint_err(tmp_path, dataset(name=name, mounts=f'[{{mountPoint: "https://example.com/data", name: {name}}}]'),
                 runtime(name=name))
     assert f"HelmRelease {name} (54 > 53)" in err, err
 
@@ -40,5 +31,5 @@ def test_a_runtime_is_its_own_helm_release(tmp_path: Path) -> None:
 def test_a_handwritten_job_named_like_a_dataloads_job_collides(tmp_path: Path) -> None:
     job = ("apiVersion: batch/v1\nkind: Job\nmetadata: {name: warm-loader-job, namespace: default}\n"
            "spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}}}\n")
-    err = _lint(tmp_path, dataset(), runtime(), _dataload("warm"), job)
+    err = lint_err(tmp_path, dataset(), runtime(), _dataload("warm"), job)
     assert "[FG126]" in err and "warm-loader-job" in err, err
