@@ -17,7 +17,6 @@ from ..base.manifest import Tree
 from ..base.uri import REFERENCE, scheme_of
 from ..engines.contract import Engine
 from ..engines.engine_table import ENGINES
-from ..lint import without_path_waivers
 from ..lower import runtimekeys
 from ..model.specparts import DEFAULT_GPU_LABEL
 from .credentials import credential_name
@@ -323,13 +322,10 @@ def placement(spec: Tree) -> Section[Tree]:
 
 
 def own_metadata(obj: Obj) -> Tree:
-    """The object's labels and annotations, but the lint waivers a profile's settings write on a
-    build (its profile, recognised or kept in overrides, is what says them)."""
+    """The object's labels and annotations, lint waivers included (those the chosen profile writes
+    again leave the runtime's once the profile is chosen: residual._choose_profile)."""
     meta = obj.data.get("metadata", {})
-    own = {k: dict(meta[k]) for k in ("labels", "annotations") if isinstance(meta.get(k), dict) and meta[k]}
-    if "annotations" in own:
-        own["annotations"] = without_path_waivers(own["annotations"])
-    return {k: v for k, v in own.items() if v}
+    return {k: dict(meta[k]) for k in ("labels", "annotations") if isinstance(meta.get(k), dict) and meta[k]}
 
 
 def shared(scenario: Scenario, ds: Tree, taken: set[str]) -> Section[Tree]:

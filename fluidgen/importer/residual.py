@@ -26,6 +26,7 @@ from ..engines.contract import Engine
 from ..fluid.operations import OPERATIONS
 from ..io.inputs import Reader
 from ..io.yamlreader import load_text
+from ..lint import IGNORE_ANNOTATION, waiver_entries, without_waivers
 from ..spec import profiles
 from . import compact, roundtrip
 from .credentials import credential_values
@@ -216,6 +217,28 @@ def _choose_profile(imported: Imported, given: dict[Any, Any], engine: Engine, v
         spec["runtime"] = _with_profile(spec["runtime"], best)
         imported.notes.append(f"{engine.kind} {imported.scenario.name}: tuning matches profile {best}; only the "
                               "differences are written")
+        _leave_waivers_to(spec["runtime"], best, engine, imported)
+
+
+def _leave_waivers_to(runtime: Tree, profile: str, engine: Engine, imported: Imported) -> None:
+    """Drop from the runtime's own annotation the lint waivers `profile` writes on every build of
+    it (and says so); a waiver the profile does not write stays: it is the input's own."""
+    annotations = runtime.get("annotations")
+    if not isinstance(annotations, dict):
+        return
+    writes = waiver_entries((rule, path) for path, rules in profiles.waived(profiles.chain(profile, engine.name))
+                            for rule in sorted(rules))
+    kept = without_waivers(annotations, writes)
+    if kept == annotations:
+        return
+    given = str(annotations.get(IGNORE_ANNOTATION, "")).split(",")
+    left = sorted({e.strip() for e in given} & set(writes))
+    imported.notes.append(f"{engine.kind} {imported.scenario.name}: lint waivers {', '.join(left)} are written "
+                          f"by profile {profile} on every build; the spec does not repeat them")
+    if kept:
+        runtime["annotations"] = kept
+    else:
+        del runtime["annotations"]
 
 
 def _with_profile(runtime: Tree, profile: str) -> Tree:

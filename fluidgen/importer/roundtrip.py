@@ -9,8 +9,10 @@ Compared modulo the documented normalisations:
 - what a build adds that changes nothing: a claim's volumeName (pinning it to the volume made
   with it), a PersistentVolume's volumeMode Filesystem and reclaim policy Retain (the API
   server's defaults), an engine's built-in defaults (each what Fluid does without the field),
-  an empty mapping on either side (`fuse: {}` sets nothing), and the runtime of a dataset://
-  reference (Fluid ignores its spec).
+  an empty mapping on either side (`fuse: {}` sets nothing), the runtime of a dataset://
+  reference (Fluid ignores its spec), and the RULE@path lint waivers the build's profile writes
+  (read by fluidgen's lint only);
+- the lint waiver annotation's entries as a set.
 Differences name the object and key path only, never a value.
 """
 
@@ -22,7 +24,7 @@ from typing import Any
 
 from ..base.manifest import Manifest, Tree, mapping
 from ..catalog.kinds import table
-from ..lint import without_path_waivers
+from ..lint import IGNORE_ANNOTATION
 
 Key = tuple[str, str, str]
 # (kind, spec path) -> the value a build may add where the input has none
@@ -95,14 +97,13 @@ CREDENTIAL_HOLDERS = {"Dataset": _dataset_holders, "DataMigrate": _migrate_holde
 
 def _normalised_object(obj: Manifest, kind: str, namespace: str, namespaced: bool,
                        values: dict[tuple[str, str], str], generated: bool = False) -> Tree:
-    """A copy with the build's namespace where it has none (namespaced kinds) and its
-    credentials resolved, without the lint waivers a profile's settings write (RULE@path entries
-    of lint.IGNORE_ANNOTATION: the profile writes them again, import leaves them out)."""
+    """A copy with the build's namespace where it has none (namespaced kinds), its credentials
+    resolved and its lint waivers (lint.IGNORE_ANNOTATION) as a set."""
     o = copy.deepcopy(obj)
     meta = o.setdefault("metadata", {})
     if namespaced:
         meta["namespace"] = meta.get("namespace") or namespace
-    _without_profile_waivers(meta)
+    _waiver_set(meta)
     spec = mapping(o.get("spec"))
     holders = CREDENTIAL_HOLDERS[kind](spec) if kind in CREDENTIAL_HOLDERS else []
     for holder, options_key, encrypt_key in holders:
@@ -110,14 +111,31 @@ def _normalised_object(obj: Manifest, kind: str, namespace: str, namespaced: boo
     return o
 
 
-def _without_profile_waivers(meta: Tree) -> None:
+def _waiver_set(meta: Tree) -> None:
+    """The lint waiver annotation's entries in name order (their order means nothing)."""
     annotations = meta.get("annotations")
-    if isinstance(annotations, dict):
-        kept = without_path_waivers(annotations)
-        if kept:
-            meta["annotations"] = kept
-        else:
-            del meta["annotations"]
+    if isinstance(annotations, dict) and isinstance(annotations.get(IGNORE_ANNOTATION), str):
+        entries = {e.strip() for e in annotations[IGNORE_ANNOTATION].split(",") if e.strip()}
+        annotations[IGNORE_ANNOTATION] = ",".join(sorted(entries))
+
+
+def _without_added_path_waivers(given: Tree, built: Tree) -> None:
+    """Drop from the build's waiver annotation the RULE@path entries the input lacks: what the
+    build's profile writes where its values break a rule on purpose (fluidgen's lint reads it,
+    nothing on a cluster does). A whole-object entry the build adds stays a difference."""
+    have = mapping(mapping(given.get("metadata")).get("annotations")).get(IGNORE_ANNOTATION)
+    annotations = mapping(mapping(built.get("metadata")).get("annotations"))
+    value = annotations.get(IGNORE_ANNOTATION)
+    if not isinstance(value, str):
+        return
+    known = set(have.split(",")) if isinstance(have, str) else set()
+    kept = [e for e in value.split(",") if e and ("@" not in e or e in known)]
+    if kept:
+        annotations[IGNORE_ANNOTATION] = ",".join(kept)
+    else:
+        del annotations[IGNORE_ANNOTATION]
+        if not annotations:
+            del built["metadata"]["annotations"]
 
 
 def normalised(objects: list[Manifest], namespace: str, generated: bool) -> dict[Key, Any]:
@@ -202,5 +220,6 @@ def compare(given: list[Manifest], built: list[Manifest], namespace: str,
         elif key not in a:
             found.append(f"{label}: in the build, not in the input")
         else:
+            _without_added_path_waivers(a[key], b[key])
             found += [f"{label}: {d}" for d in _differences(key[0], a[key], b[key], (), added)]
     return found

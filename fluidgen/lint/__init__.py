@@ -170,20 +170,29 @@ def ignore_annotation(given: str, rules: Iterable[str], waived: Iterable[tuple[s
     as RULE@a/b silences the rule for the whole object)."""
     out = [v.strip() for v in given.split(",") if v.strip()]
     out += sorted(rules)
+    out += waiver_entries(waived)
+    return ",".join(dict.fromkeys(out))
+
+
+def waiver_entries(waived: Iterable[tuple[str, PathT]]) -> list[str]:
+    """The annotation's entries for (rule, object path) waivers: RULE@a/b, or the bare rule (the
+    whole object) where a path part cannot be written between `,`, `@` and `/`."""
+    out = []
     for rule, path in waived:
         parts = [str(p) for p in path]
         plain = parts and all(p and not set(p) & set(",@/") for p in parts)
         out.append(f"{rule}@{'/'.join(parts)}" if plain else rule)
-    return ",".join(dict.fromkeys(out))
+    return out
 
 
-def without_path_waivers(annotations: dict[str, object]) -> dict[str, object]:
-    """`annotations` without the RULE@path entries of IGNORE_ANNOTATION (the key gone when nothing
-    is left): what a profile's waivers write on a build, which the profile writes again."""
+def without_waivers(annotations: dict[str, object], entries: Iterable[str]) -> dict[str, object]:
+    """`annotations` without these `entries` of IGNORE_ANNOTATION (the key gone when nothing is
+    left): what a profile writes again on a build needs no copy in a spec that names the profile."""
     value = annotations.get(IGNORE_ANNOTATION)
     if not isinstance(value, str):
         return dict(annotations)
-    kept = ",".join(e for e in value.split(",") if e.strip() and "@" not in e)
+    drop = set(entries)
+    kept = ",".join(e.strip() for e in value.split(",") if e.strip() and e.strip() not in drop)
     rest = {k: v for k, v in annotations.items() if k != IGNORE_ANNOTATION}
     return {**rest, IGNORE_ANNOTATION: kept} if kept else rest
 

@@ -81,10 +81,10 @@ def runtime(ctx: Context, engine: Engine) -> Tree:
 
 
 def _trace(ctx: Context, obj: Tree, chain: list[Any], engine: Engine) -> None:
+    for path, rules in profiles.waived(chain):
+        ctx.origins.waive(obj, path, rules)
     for profile in chain:
         for entry in profile.entries:
-            if entry.waive:
-                ctx.origins.waive(obj, ("spec", *entry.path), frozenset(rule for rule, _ in entry.waive))
             if not profile.bundled:
                 ctx.trace_file(obj, ("spec", *entry.path), entry.file, entry.line, entry.col)
         if profile.bundled:  # a bundled profile is not the user's to edit: point at the spec's choice

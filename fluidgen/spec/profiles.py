@@ -220,6 +220,13 @@ def spec_paths(profile: Profile) -> frozenset[tuple[str, ...]]:
 _SPEC_PATHS: dict[tuple[str, str], frozenset[tuple[str, ...]]] = {}
 
 
+def waived(chain: list[Profile]) -> list[tuple[tuple[str, ...], frozenset[str]]]:
+    """(runtime object path, rule IDs) each setting of the chain breaks on purpose, base first:
+    what a build writes on the runtime as lint waivers (lint.IGNORE_ANNOTATION)."""
+    return [(("spec", *entry.path), frozenset(rule for rule, _ in entry.waive))
+            for profile in chain for entry in profile.entries if entry.waive]
+
+
 def apply(profiles: list[Profile], version: str, kind: str,
           base: Tree) -> tuple[Tree, list[Diagnostic]]:
     """Fold a chain's settings onto `base`; fields the target API lacks become warnings."""

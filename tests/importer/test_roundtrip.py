@@ -98,3 +98,24 @@ def test_the_inputs_own_secret_is_never_read_into_its_side() -> None:
     dataset = _o("Dataset", "d", {"mounts": [{"mountPoint": "juicefs:///", "encryptOptions": encrypt}]})
     secret = {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "creds"}, "stringData": {"token": "t"}}
     assert compare([dataset, secret], [dataset], "default") == []
+
+
+def _waived(value: str | None) -> dict[str, Any]:
+    o = _o("AlluxioRuntime", "d", {"replicas": 1})
+    if value is not None:
+        o["metadata"]["annotations"] = {"fluidgen.io/lint-ignore": value}
+    return o
+
+
+def test_lint_waivers_compare_as_a_set_and_only_a_path_waiver_may_be_added_by_the_build() -> None:
+    assert compare([_waived("FG102, FG110@spec/fuse")], [_waived("FG110@spec/fuse,FG102")], "default") == []
+    # the build's profile writes RULE@path waivers where its values break a rule on purpose
+    assert compare([_waived(None)], [_waived("FG109@spec/fuse/jvmOptions")], "default") == []
+    assert compare([_waived("FG102")], [_waived("FG102,FG109@spec/fuse/jvmOptions")], "default") == []
+    # a whole-object waiver the input lacks silences more: a difference
+    assert compare([_waived(None)], [_waived("FG109")], "default") == [
+        "AlluxioRuntime/d: metadata.annotations: in the build, not in the input"]
+    # a waiver of the input's the build lacks, path or not, is a difference (the import dropped it)
+    for given in ("FG102@spec/mounts", "FG102@spec/mounts,FG110"):
+        assert compare([_waived(given)], [_waived("FG110")], "default") == [
+            "AlluxioRuntime/d: metadata.annotations.fluidgen.io/lint-ignore: differs"]

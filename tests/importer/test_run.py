@@ -558,3 +558,37 @@ def test_restore_location_and_fuse_network_mode_reach_their_fields(tmp_path: Pat
     assert objects[0]["spec"]["dataRestoreLocation"] == {"path": "local:///backup/", "nodeName": "node-1"}
     assert objects[1]["spec"]["fuse"]["networkMode"] == "ContainerNetwork"
     assert objects[1]["spec"]["master"]["networkMode"] == "ContainerNetwork"  # runtime.networkMode, separately
+
+
+WAIVED = ROOT / "golden" / "ok" / "alluxio-imagenet-oss" / "expected.yaml"  # the profile's FG109@spec/fuse/jvmOptions
+
+
+def _with_annotation(text: str, kind: str, value: str) -> str:
+    docs = list(yaml.safe_load_all(text))
+    for d in docs:
+        if d["kind"] == kind:
+            d["metadata"].setdefault("annotations", {})["fluidgen.io/lint-ignore"] = value
+    return yaml.safe_dump_all(docs, sort_keys=False)
+
+
+def test_a_waiver_the_chosen_profile_writes_is_left_to_it_and_said(tmp_path: Path) -> None:
+    got = run_cli("import", str(WAIVED))
+    assert got.code == 0, got.err
+    spec = yaml.safe_load(got.out)
+    assert spec["runtime"]["profile"] == "alluxio-imagenet" and "annotations" not in spec["runtime"]
+    assert "lint waivers FG109@spec/fuse/jvmOptions are written by profile alluxio-imagenet" in got.err
+    assert "round trip exact" in got.err
+
+
+def test_a_hand_written_waiver_no_profile_writes_is_kept_in_the_spec(tmp_path: Path) -> None:
+    """A RULE@path waiver is the input's own unless the chosen profile writes it: dropping it would
+    silence nothing any more while the round trip still said exact."""
+    text = _with_annotation(WAIVED.read_text(), "AlluxioRuntime", "FG110@spec/worker,FG109@spec/fuse/jvmOptions")
+    text = _with_annotation(text, "Dataset", "FG102@spec/mounts")
+    (tmp_path / "in.yaml").write_text(text)
+    got = run_cli("import", str(tmp_path / "in.yaml"))
+    assert got.code == 0, got.err
+    spec = yaml.safe_load(got.out)
+    assert spec["runtime"]["annotations"] == {"fluidgen.io/lint-ignore": "FG110@spec/worker"}
+    assert spec["dataset"]["annotations"]["fluidgen.io/lint-ignore"] == "FG102@spec/mounts"
+    assert "round trip exact" in got.err

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from fluidgen.base.rules import Rule
-from fluidgen.lint import IGNORE_ANNOTATION, RULES, ignore_annotation, without_path_waivers
+from fluidgen.lint import IGNORE_ANNOTATION, RULES, ignore_annotation, waiver_entries, without_waivers
 from tests.conftest import run_cli
 
 
@@ -136,8 +136,15 @@ def test_a_builds_ignore_annotation_keeps_the_specs_own_value_then_adds() -> Non
         "FG101,FG102,FG109,FG110@spec/fuse,FG111"
 
 
-def test_a_profile_writes_its_path_waivers_again_so_they_are_dropped_first() -> None:
-    assert without_path_waivers({IGNORE_ANNOTATION: "FG101,FG110@spec/fuse", "a": "b"}) == \
-        {IGNORE_ANNOTATION: "FG101", "a": "b"}
-    assert without_path_waivers({IGNORE_ANNOTATION: "FG110@spec/fuse", "a": "b"}) == {"a": "b"}
-    assert without_path_waivers({"a": "b"}) == {"a": "b"}
+def test_only_the_named_waiver_entries_are_dropped_and_an_emptied_key_goes() -> None:
+    given = {IGNORE_ANNOTATION: "FG101, FG110@spec/fuse,FG102@spec/mounts", "a": "b"}
+    assert without_waivers(given, ["FG110@spec/fuse"]) == {IGNORE_ANNOTATION: "FG101,FG102@spec/mounts", "a": "b"}
+    assert without_waivers(given, ["FG101", "FG110@spec/fuse", "FG102@spec/mounts"]) == {"a": "b"}
+    assert without_waivers(given, ["FG110@spec"]) == {IGNORE_ANNOTATION: "FG101,FG110@spec/fuse,FG102@spec/mounts",
+                                                      "a": "b"}  # an entry, not a prefix
+    assert without_waivers({"a": "b"}, ["FG101"]) == {"a": "b"}
+
+
+def test_waiver_entries_write_a_path_or_the_whole_rule_where_a_part_cannot_be_written() -> None:
+    assert waiver_entries([("FG110", ("spec", "fuse")), ("FG111", ("spec", "properties", "a@b")),
+                           ("FG112", ("spec", "")), ("FG113", ())]) == ["FG110@spec/fuse", "FG111", "FG112", "FG113"]
