@@ -74,8 +74,15 @@ def test_kinds_without_a_schema() -> None:
     ((path, message, severity),) = said({"apiVersion": "v1", "kind": "Frob", "metadata": {"name": "s"}})
     assert (path, severity) == (("kind",), "error")
     assert re.fullmatch(r"Kubernetes 1\.\d+ has no kind Frob in v1", message)
-    ((_, message, severity),) = said({"apiVersion": "frob.k8s.io/v1", "kind": "Frob", "metadata": {"name": "s"}})
-    assert severity == "error" and re.fullmatch(r"Kubernetes 1\.\d+ has no kind Frob in frob\.k8s\.io/v1", message)
+    ((_, message, severity),) = said({"apiVersion": "storage.k8s.io/v1", "kind": "Frob", "metadata": {"name": "s"}})
+    assert severity == "error" and re.fullmatch(r"Kubernetes 1\.\d+ has no kind Frob in storage\.k8s\.io/v1", message)
+    ((_, message, severity),) = said({"apiVersion": "apps/v2", "kind": "Deployment", "metadata": {"name": "s"}})
+    assert severity == "error" and re.fullmatch(r"Kubernetes 1\.\d+ has no kind Deployment in apps/v2", message)
+    # a *.k8s.io group Kubernetes does not serve itself is a CRD's: VolumeSnapshot, the Gateway API
+    for api, kind in (("snapshot.storage.k8s.io/v1", "VolumeSnapshot"), ("gateway.networking.k8s.io/v1", "Gateway")):
+        assert said({"apiVersion": api, "kind": kind, "metadata": {"name": "s"}}) == [
+            (("kind",), f"{kind} ({api}) is not a kind fluidgen knows; not checked (give its CRD with --crds to "
+                        "check it)", "info")]
     assert said({"apiVersion": "example.com/v1", "kind": "Frob", "metadata": {"name": "s"}}) == [
         (("kind",), "Frob (example.com/v1) is not a kind fluidgen knows; not checked (give its CRD with --crds to "
                     "check it)", "info")]

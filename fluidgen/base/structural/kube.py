@@ -126,6 +126,13 @@ def knows(api_version: str, kind: str, minor: str | None = None) -> bool:
     return (api_version, kind) in _kinds(minor or latest())
 
 
+@cache
+def groups(minor: str) -> frozenset[str]:
+    """The API groups Kubernetes `minor` serves itself ("" the core group): a *.k8s.io group
+    outside them (snapshot.storage.k8s.io, gateway.networking.k8s.io) comes from a CRD."""
+    return frozenset(api_version.rpartition("/")[0] for api_version, _ in _kinds(minor))
+
+
 def _secret_value(path: PathT) -> bool:
     return len(path) >= 1 and path[0] in ("data", "stringData")
 

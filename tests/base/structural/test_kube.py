@@ -118,3 +118,9 @@ def test_a_secrets_values_are_never_quoted_in_a_problem_but_its_metadata_is() ->
     config = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"flag": True}}
     assert [p.message for p in kube.kind_validator("v1", "ConfigMap", "1.29").problems(config)] == [
         'expected a string, found a boolean; quote it: "true"']
+
+
+def test_the_groups_kubernetes_serves_itself_are_read_from_its_kinds() -> None:
+    served = kube.groups(kube.latest())
+    assert {"", "apps", "batch", "storage.k8s.io", "networking.k8s.io", "rbac.authorization.k8s.io"} <= served
+    assert not {"snapshot.storage.k8s.io", "gateway.networking.k8s.io", "v1", "apps/v1"} & served
