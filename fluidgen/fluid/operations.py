@@ -535,23 +535,6 @@ def decide(kind: str, spec: Mapping[str, Any], engine: str, version: str) -> lis
     return out
 
 
-# Issue 41: the fields of each operation that are paths, and what they are paths in.
-PATH_FIELDS: dict[str, dict[str, str]] = {
-    "DataLoad": {"target[].path": "the Dataset's cache namespace"},
-    "DataMigrate": {"from.dataset.path": "the Dataset's file system", "to.dataset.path": "the Dataset's file system",
-                    "from.externalStorage.uri": "external storage (a URI)", "to.externalStorage.uri":
-                    "external storage (a URI)"},
-    "DataProcess": {"dataset.mountPath": "the processing pod", "dataset.subPath": "the Dataset's claim"},
-    "DataBackup": {"backupPath": "a pvc:// claim or local:// node path (a URI)"},
-}
-
-
-def must_be_absolute(kind: str, field: str, engine: str, version: str) -> Cell | None:
-    """The row saying a path field must start with / on that engine and version, if one does."""
-    return next((c for c in cells_for(kind, field, engine, version)
-                 if c.when == (("", RELATIVE),) and c.verdict in ("broken", "refused")), None)
-
-
 @dataclass(frozen=True)
 class Rendered:
     """What an operation's Helm chart renders on some engines: the objects, and the settings of

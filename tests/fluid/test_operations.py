@@ -438,16 +438,18 @@ def test_a_when_row_wins_only_when_it_matches() -> None:
     assert ops.cell_of("DataLoad", ("nowhere",), "jindo", "v1.0.8", {}) is None
 
 
-def test_path_fields_and_which_must_be_absolute() -> None:
-    """Issue 41 reads the operations' paths: every PATH_FIELDS entry is a field with rows, and the
-    absolute-path rows are the loaders that glue the path to a prefix (jindo://, $MOUNTPATH)."""
-    for kind, fields in ops.PATH_FIELDS.items():
-        for field in fields:
-            assert any(c.kind == kind and c.field == field for c in CELLS), (kind, field)
-    absolute = {(e, v) for e in ops.LOADERS for v in NAMES
-                if ops.must_be_absolute("DataLoad", "target[].path", e, v) is not None}
-    assert absolute == {("jindo", "v1.0.8"), ("jindo", "v1.1.0-dev"), ("juicefs", "v1.0.8"),
-                        ("juicefs", "v1.1.0-dev")}
+def test_a_relative_load_path_is_broken_where_the_loader_glues_it_to_a_prefix() -> None:
+    """Issue 41: a DataLoad path without its leading / is decided by a `broken` row on the loaders
+    that glue the path to a prefix (jindo://, $MOUNTPATH), and read as written elsewhere."""
+    def verdict(path: str, engine: str, version: str) -> str | None:
+        cell = ops.cell_of("DataLoad", ("target", 0, "path"), engine, version, {"target": [{"path": path}]})
+        return cell.verdict if cell is not None else None
+
+    loaders = [(e, v) for e, (_, _, versions) in ops.LOADERS.items() for v in versions]
+    broken = {(e, v) for e, v in loaders if verdict("train", e, v) == "broken"}
+    assert broken == {("jindo", "v1.0.8"), ("jindo", "v1.1.0-dev"), ("juicefs", "v1.0.8"), ("juicefs", "v1.1.0-dev")}
+    assert {verdict(p, e, v) for e, v in loaders for p in ("train", "/train") if (e, v) not in broken or
+            p == "/train"} == {"read"}
 
 
 def test_page_is_fresh(update_golden: bool) -> None:
