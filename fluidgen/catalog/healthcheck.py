@@ -136,11 +136,11 @@ class Family:
     summary: str
     rules: tuple[Rule, ...]
     sources: tuple[FluidSource, ...]
+    wait: Wait  # what a pipeline step waits on after creating an object of the family (readiness)
     elsewhere: tuple[str, ...] = ()  # sources outside Fluid (Kubeflow's operators)
     # For a runtime family: whether its rules call PartialReady workers ready (None: no workers).
     # Every engine of the family states the same about Fluid (engines.contract Health).
     partial_workers_ready: bool | None = None
-    wait: Wait | None = None  # every family states one (readiness); a test holds each to it
 
 
 # The rules -------------------------------------------------------------------------------
@@ -467,8 +467,6 @@ def readiness(kind: str) -> Readiness:
     if name is None:
         raise ValueError(f"fluidgen knows readiness for {', '.join(family_of())}, not {kind!r}")
     family_wait = FAMILIES[name].wait
-    if family_wait is None:
-        raise ValueError(f"the {name} status family states no wait")
     success, failure, wait = family_wait.success, family_wait.failure, family_wait.kubectl
     if name == "job":
         success, failure = _JOB_ARGO.get(kind, (None, None))

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
-from fluidgen.catalog.healthcheck import FAMILIES, family_of, health, readiness, text
+from fluidgen.catalog.healthcheck import FAMILIES, Wait, family_of, health, readiness, text
 from fluidgen.commands.argocd import case_object, cases, render_lua
 from fluidgen.commands.flux import VERDICTS, health_entry
 from fluidgen.fluid.jobkinds import WORKLOADS, Pod
@@ -162,7 +162,7 @@ def test_readiness_for_every_kind() -> None:
 def test_every_predicate_renders_alike_negated_or_not() -> None:
     """The renderers on a synthetic family that uses every predicate, each also negated, over
     objects that make each one true and false."""
-    from fluidgen.catalog.healthcheck import Cond, Family, Field, IfSet, Missing, Not, Rule, is_, judge
+    from fluidgen.catalog.healthcheck import Cond, Family, Field, IfSet, Missing, Not, Rule, Wait, is_, judge
 
     preds = [is_("status.phase", "A"), is_("status.phase", "A", ""), is_("status.w.done", "true"),
              is_("status.w.done", "false"), Cond("Ready")]
@@ -170,7 +170,8 @@ def test_every_predicate_renders_alike_negated_or_not() -> None:
     cases = [*((q, "Healthy") for q in preds), *((Not(q), "Degraded") for q in preds)]
     rules = tuple(Rule((p,), status, ("rule ", str(i), *said)) for i, (p, status) in enumerate(cases))
     for skip in range(len(rules)):
-        family = Family("synthetic", "test", (*rules[skip:], Rule((), "Progressing", ("none",))), ())
+        family = Family("synthetic", "test", (*rules[skip:], Rule((), "Progressing", ("none",))), (),
+                        Wait("status.phase == A", "status.phase == B", "jsonpath={.status.phase}=A"))
         entry = health_entry("x/v1", "X", family)
         for status in ({"phase": "A"}, {"phase": ""}, {"phase": "B"}, {"w": {"done": False}}, {"w": {"done": True}},
                        {"w": {}}, {"want": 4, "have": 1}, {"want": 4.0, "have": 4}, {"want": "4", "have": 1},
@@ -225,9 +226,9 @@ def test_flux_order_default_and_observed_generation() -> None:
 
 
 def test_every_status_family_states_what_a_workflow_waits_on() -> None:
-    """Readiness lives on the family (Family.wait), beside the rules it restates: a new family
-    without one fails here, not at a user's first readiness() call."""
-    assert [name for name, family in FAMILIES.items() if family.wait is None] == []
+    """Readiness lives on the family (Family.wait, a required field: a new family without one does
+    not construct, and mypy --strict refuses `wait=None`), beside the rules it restates."""
+    assert all(isinstance(family.wait, Wait) for family in FAMILIES.values())
     assert {family_of()[kind] for kind in family_of()} <= set(FAMILIES)
 
 
