@@ -206,11 +206,11 @@ def self_check(ctx: Context, objects: list[Manifest]) -> list[Diagnostic]:
 
 
 def without_consequences(found: list[Diagnostic], causes: list[Diagnostic]) -> list[Diagnostic]:
-    """Drop what an earlier error already explains: an envFile that could not be read leaves its
-    mount without the options it holds (their names are in the file), and the checks of the
-    generated objects would report them missing although the spec declares them."""
-    unread = [d.path for d in causes if d.severity == "error" and d.stage == "credentials" and d.path[-1:] == (
-        "envFile",)]
+    """Drop what an earlier diagnostic already explains: an envFile that could not be read (an
+    error) or is not here (an info line: its keys are unknown to a check) leaves its mount without
+    the options it holds (their names are in the file), and the checks of the generated objects
+    would report them missing although the spec declares them."""
+    unread = [d.path for d in causes if d.stage == "credentials" and d.path[-1:] == ("envFile",)]
     return [f for f in found if not any(f.path == cause[:len(f.path)] for cause in unread)]
 
 
