@@ -206,3 +206,15 @@ def test_check_reports_a_schema_error_or_a_repeat_and_nothing_for_a_good_file() 
     assert [d.render() for d in project.check(empty)] == [
         "p.yaml:3:1: error: environments: must not be empty"]
 
+
+def test_a_file_listed_by_its_absolute_path_is_listed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A path may be absolute when it stays inside the directory (Reader.referenced allows it);
+    the file it names is built, so it is neither "not built" nor unlisted (which in Argo CD mode
+    refuses the build) when the directory is given relative, as `fluidgen build proj` does."""
+    (tmp_path / "proj").mkdir()
+    _project(tmp_path / "proj", f"environments:\n  dev: {{specs: [{tmp_path}/proj/a.yaml], "
+                                f"manifests: [{tmp_path}/proj/m.yaml]}}\n", "a.yaml", "m.yaml")
+    monkeypatch.chdir(tmp_path)
+    selected = project.select("proj", None, Options(), Reader())
+    assert (selected.chains, selected.manifests) == ([[f"{tmp_path}/proj/a.yaml"]], [f"{tmp_path}/proj/m.yaml"])
+    assert (selected.unused, selected.unlisted) == ([], [])
