@@ -213,8 +213,10 @@ def test_a_file_listed_by_its_absolute_path_is_listed(tmp_path: Path, monkeypatc
     refuses the build) when the directory is given relative, as `fluidgen build proj` does."""
     (tmp_path / "proj").mkdir()
     _project(tmp_path / "proj", f"environments:\n  dev: {{specs: [{tmp_path}/proj/a.yaml], "
-                                f"manifests: [{tmp_path}/proj/m.yaml]}}\n", "a.yaml", "m.yaml")
+                                f"manifests: [{tmp_path}/proj/m.yaml]}}\n  prod: {{specs: [n.yaml]}}\n",
+             "a.yaml", "m.yaml", "n.yaml")
     monkeypatch.chdir(tmp_path)
-    selected = project.select("proj", None, Options(), Reader())
+    selected = project.select("proj", "dev", Options(), Reader())
     assert (selected.chains, selected.manifests) == ([[f"{tmp_path}/proj/a.yaml"]], [f"{tmp_path}/proj/m.yaml"])
-    assert (selected.unused, selected.unlisted) == ([], [])
+    assert (selected.unused, selected.unlisted) == (
+        [Diagnostic("proj/n.yaml", 0, 0, "info", 'not built: environment "dev" of fluidgen.yaml does not list it')], [])
