@@ -78,3 +78,13 @@ def test_importing_the_results_loads_only_the_yaml_writer_of_fluidgen() -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert (proc.returncode, proc.stdout, proc.stderr) == (
         0, "['fluidgen', 'fluidgen.base', 'fluidgen.base.emit', 'fluidgen.results']\n", "")
+
+
+def test_a_diagnostic_is_one_line_whatever_its_file_path_or_message_holds() -> None:
+    """A file or key name from a repository may hold a newline (a forged diagnostic line in a log
+    that prints FluidgenError) or a terminal escape: each control character prints as \\xNN, as the
+    command line's diagnostics do (base/diagnostics.py _CONTROLS); the fields keep what was given."""
+    forged = Diagnostic("error", "bad\x1b[2J", "a.yaml:1:1: error: forged\nb.yaml", 1, 1, "k\r\x85", "FG101")
+    assert str(forged) == "a.yaml:1:1: error: forged\\x0ab.yaml:1:1: error [FG101]: k\\x0d\\x85: bad\\x1b[2J"
+    assert str(FluidgenError([forged])).count("\n") == 0
+    assert forged.file == "a.yaml:1:1: error: forged\nb.yaml"
