@@ -149,6 +149,12 @@ def test_console_exits_with_mains_code_after_flushing_its_output(monkeypatch: py
     (BrokenPipeError(errno.EPIPE, "Broken pipe"), 0, ""),
     (OSError(errno.ENOSPC, "No space left on device"), 1, "fluidgen: error: No space left on device (output)\n"),
     (OSError("no reason"), 1, "fluidgen: error: no reason (output)\n"),
+    (ModuleNotFoundError("No module named 'click'", name="click"), 1,
+     "fluidgen: error: click is not installed in this Python environment; reinstall fluidgen\n"),
+    (ModuleNotFoundError("No module named 'fluidgen.gone'", name="fluidgen.gone"), 3,
+     "fluidgen: internal error, please report it at the fluidgen issue tracker\n"),
+    (RuntimeError("a bug on the way to the command line"), 3,
+     "fluidgen: internal error, please report it at the fluidgen issue tracker\n"),
 ])
 def test_what_escapes_main_ends_in_one_line_and_its_exit_code(
         monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str], raised: BaseException, code: int,
