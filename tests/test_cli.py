@@ -249,3 +249,11 @@ def test_the_version_and_the_short_help_option() -> None:
 
     assert (lambda r: (r.code, r.out, r.err))(run_cli("--version")) == (0, f"fluidgen, version {__version__}\n", "")
     assert run_cli("-h").out == run_cli("--help").out != ""
+
+
+def test_a_reader_that_left_is_no_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`fluidgen build ... | head`: the command's write to the closed pipe ends the run with 0 and
+    nothing said (run's BrokenPipeError case), although click turns the error into exit 1 when it
+    reaches its Command.main (click/core.py: `except OSError` on EPIPE, then sys.exit(1))."""
+    _raising(monkeypatch, BrokenPipeError(errno.EPIPE, "Broken pipe"))
+    assert (lambda r: (r.code, r.out, r.err))(run_cli("explain")) == (0, "", "")
