@@ -186,3 +186,18 @@ def test_a_specs_compile_takes_the_namespace_and_the_ignored_rules_of_the_checks
                                                                         "name: s, namespace: team"))
     found = _check(paths, lint=True, namespace="team", ignore=frozenset({"FG102"}))
     assert [line.split(": ")[0] for line in found] == ["spec.yaml:6:19"]  # the note of the absent env file only
+
+
+def test_a_specs_compile_takes_the_gitops_mode_of_the_checks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A DataLoad's ttlSecondsAfterFinished (fluid-src v1.0.8 api/v1alpha1/dataload_types.go
+    DataLoadSpec.TTLSecondsAfterFinished, the TTL of a Once DataLoad: pkg/controllers/v1alpha1/dataload/
+    implement.go dataLoadOperation.GetTTL) is refused in GitOps mode only."""
+    spec = SPEC.replace("    credentials: {envFile: absent.env}\n", "") + (
+        "dataflow:\n  - name: warm\n    load: {}\n    ttlSecondsAfterFinished: 60\n")
+    paths = _files(tmp_path, monkeypatch, spec=spec)
+    assert _check(paths) == []
+    assert _check(paths, gitops="argocd") == [
+        "spec.yaml:10:5: error: dataflow[0].ttlSecondsAfterFinished: Fluid deletes a finished DataLoad after "
+        "ttlSecondsAfterFinished; Argo CD or Flux then finds it missing, creates it again, and it runs again, "
+        "forever. In GitOps mode operations are kept: remove ttlSecondsAfterFinished (to run it again, give the "
+        "step a new name)"]
