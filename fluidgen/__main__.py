@@ -56,7 +56,8 @@ def console() -> None:
     that cannot be written is an error (exit 1), as it is during the build; a reader that left
     (`| head`) is not. Whatever happens outside the command itself (the cache serving a hit,
     start-up imports) ends in one line too: output that cannot be written (a closed stdout,
-    /dev/full) exit 1, Ctrl-C exit 130, never a traceback."""
+    /dev/full) or a dependency missing from the installation exit 1, Ctrl-C exit 130, a bug exit
+    3, never a traceback."""
     _standard_streams()
     try:
         code = main()
@@ -70,6 +71,16 @@ def console() -> None:
     except OSError as exc:
         _say(f"fluidgen: error: {exc.strerror or exc} (output)")
         code = 1
+    except ModuleNotFoundError as exc:
+        if (exc.name or "fluidgen").partition(".")[0] == "fluidgen":
+            _say("fluidgen: internal error, please report it at the fluidgen issue tracker")
+            code = 3
+        else:  # a dependency missing from the installation (pip install --no-deps): the machine's
+            _say(f"fluidgen: error: {exc.name} is not installed in this Python environment; reinstall fluidgen")
+            code = 1
+    except Exception:  # a bug before or after the command line's own handling (cli.run)
+        _say("fluidgen: internal error, please report it at the fluidgen issue tracker")
+        code = 3
     os._exit(code)
 
 

@@ -68,7 +68,22 @@ def names_option(command: F) -> F:
                                            "mode, else plain].")(command)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _ReaderLeft(Exception):
+    """A command wrote to a pipe whose reader left (`fluidgen build ... | head`)."""
+
+
+class _Main(click.Group):
+    """The top group: a BrokenPipeError of a command leaves it as _ReaderLeft, since click's
+    Command.main turns an EPIPE into exit 1 (with standalone_mode off too) before run sees it."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError as exc:
+            raise _ReaderLeft from exc
+
+
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="fluidgen")
 @click.option("--traceback", is_flag=True, hidden=True, help="Show tracebacks of internal errors.")
 def main(traceback: bool) -> None:
@@ -439,7 +454,7 @@ def run(argv: list[str], cache_argv: list[str] | None = None) -> int:
         return EXIT_USAGE if isinstance(exc, click.UsageError) else EXIT_USER
     except SystemExit as exc:
         return _code(exc.code)
-    except BrokenPipeError:
+    except (BrokenPipeError, _ReaderLeft):  # a reader that left (`| head`) is no error
         return EXIT_OK
     except OSError as exc:
         # The machine, not the input: a full or read-only disk, a vanished directory.

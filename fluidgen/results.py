@@ -11,6 +11,11 @@ from typing import Any, Literal
 
 from .base.emit import dump_all
 
+# C0 and C1 controls and DEL, as the command line prints them (base/diagnostics.py, not imported
+# here to keep this module light): a file or key name from a repository may hold a newline (a
+# forged line in a log that prints FluidgenError) or a terminal escape; one diagnostic is one line.
+_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7f, 0xa0))}
+
 
 @dataclass(frozen=True)
 class Diagnostic:
@@ -31,7 +36,7 @@ class Diagnostic:
             where += f":{self.line}:{self.column or 1}"
         rule = f" [{self.rule}]" if self.rule else ""
         subject = f"{self.path}: " if self.path else ""
-        return f"{where}: {self.severity}{rule}: {subject}{self.message}"
+        return f"{where}: {self.severity}{rule}: {subject}{self.message}".translate(_CONTROLS)
 
 
 class FluidgenError(Exception):

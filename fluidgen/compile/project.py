@@ -198,12 +198,12 @@ def _not_listed(directory: str, project: Project, wanted: str, used: list[str], 
     links and FIFOs the walk refused), and its YAML files that no environment lists."""
     found, walked = reader.expand([directory])
     found = [f for f in found if os.path.basename(f) != FILE]
-    mine = {os.path.normpath(p) for p in used}
+    mine = {os.path.abspath(p) for p in used}  # absolute: an entry may be, the walk's paths are as given
     unused = [n for n in walked if n.severity == "warning"]  # links that leave, FIFOs: named, never dropped
     unused += [Diagnostic(f, 0, 0, "info", f'not built: environment "{wanted}" of {FILE} does not list it')
-               for f in found if os.path.normpath(f) not in mine]
+               for f in found if os.path.abspath(f) not in mine]
     anywhere = _listed_anywhere(directory, project)
-    return unused, [f for f in found if os.path.normpath(f) not in anywhere]
+    return unused, [f for f in found if os.path.abspath(f) not in anywhere]
 
 
 def _listed_anywhere(directory: str, project: Project) -> set[str]:
@@ -212,7 +212,7 @@ def _listed_anywhere(directory: str, project: Project) -> set[str]:
     listed = set()
     for env in project.environments.values():
         for path in [*env.manifests, *(p for chain in env.specs for p in chain)]:
-            listed.add(os.path.normpath(os.path.join(directory, path)))
+            listed.add(os.path.abspath(os.path.join(directory, path)))
     return listed
 
 
