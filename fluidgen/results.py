@@ -9,12 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .base.emit import dump_all
-
-# C0 and C1 controls and DEL, as the command line prints them (base/diagnostics.py, not imported
-# here to keep this module light): a file or key name from a repository may hold a newline (a
-# forged line in a log that prints FluidgenError) or a terminal escape; one diagnostic is one line.
-_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7f, 0xa0))}
+from .base.emit import dump_all, printable
 
 
 @dataclass(frozen=True)
@@ -36,7 +31,7 @@ class Diagnostic:
             where += f":{self.line}:{self.column or 1}"
         rule = f" [{self.rule}]" if self.rule else ""
         subject = f"{self.path}: " if self.path else ""
-        return f"{where}: {self.severity}{rule}: {subject}{self.message}".translate(_CONTROLS)
+        return printable(f"{where}: {self.severity}{rule}: {subject}{self.message}")
 
 
 class FluidgenError(Exception):

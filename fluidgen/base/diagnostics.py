@@ -8,6 +8,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Literal
 
+from .emit import printable
+
 Severity = Literal["error", "warning", "info"]
 PathT = tuple[str | int, ...]
 
@@ -56,21 +58,12 @@ class Diagnostic:
         where = f"{self.file}:{self.line}:{self.col}" if self.line else self.file
         code = f" [{self.code}]" if self.code else ""
         subject = f"{format_path(self.path)}: " if self.path else ""
-        return _printable(f"{where}: {self.severity}{code}: {subject}{self.message}")
+        return printable(f"{where}: {self.severity}{code}: {subject}{self.message}")
 
     def as_json(self) -> dict[str, object]:
         data = asdict(self)
         data["path"] = format_path(self.path) if self.path else ""
         return data
-
-
-# C0 and C1 controls and DEL: a file or object name from a repository may hold a newline (a
-# forged diagnostic line in Argo CD's log) or a terminal escape; one diagnostic is one line.
-_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7f, 0xa0))}
-
-
-def _printable(text: str) -> str:
-    return text.translate(_CONTROLS)
 
 
 class Unavailable(Exception):

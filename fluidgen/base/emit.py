@@ -15,6 +15,17 @@ from typing import Any
 
 TOP_KEYS = ("apiVersion", "kind", "metadata")
 
+# C0 and C1 controls and DEL: printed as is by no line of fluidgen's own (a file or object name
+# from a repository may hold a newline, a forged line in a log, or a terminal escape).
+CONTROLS = (*range(0x20), *range(0x7f, 0xa0))
+_ESCAPED = {c: f"\\x{c:02x}" for c in CONTROLS}
+
+
+def printable(text: str) -> str:
+    """`text` with every control written as \\xNN: one line, no terminal escape."""
+    return text.translate(_ESCAPED)
+
+
 _IMPLICIT = re.compile(r"""^(?:
     y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF
   | ~|null|Null|NULL

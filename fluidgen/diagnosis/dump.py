@@ -29,6 +29,7 @@ from datetime import datetime
 from typing import Any
 
 from ..base.diagnostics import Diagnostic, FluidgenError
+from ..base.emit import CONTROLS
 from ..base.manifest import Tree
 from ..importer.credentials import NAME_KEYS, credential_name
 from ..io.inputs import Reader, inside
@@ -200,7 +201,7 @@ def read_logs(directory: str | None, pods: Iterable[str]) -> dict[str, str]:
 # Masking --------------------------------------------------------------------------------
 
 _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_.\-]*)(\s*[=:]\s*|\"\s*:\s*\")([^\s\"',;&]+)")
-_CONTROLS = {c: " " for c in (*range(0x20), *range(0x7f, 0xa0))}
+_CONTROLS = {c: " " for c in CONTROLS}
 
 
 class Redactor:

@@ -48,3 +48,13 @@ def test_strings_yaml_would_retype_are_quoted() -> None:
         assert scalar(text).startswith('"'), text
     for text in ("1000ms", "50Gi", "MUST_CACHE", "/var/lib/docker/alluxio", "oss://b/x/"):
         assert scalar(text) == text
+
+
+def test_printable_writes_every_control_as_an_escape_and_nothing_else() -> None:
+    """C0, DEL and C1 become \\xNN (one line, no terminal escape); printable text, tabs' neighbours
+    and non-ASCII letters stay."""
+    from fluidgen.base.emit import CONTROLS, printable
+
+    assert printable("a\nb\x1b[31m\x7f\x85\x9f\xa0é") == "a\\x0ab\\x1b[31m\\x7f\\x85\\x9f\xa0é"
+    assert printable("".join(map(chr, CONTROLS))) == "".join(f"\\x{c:02x}" for c in CONTROLS)
+    assert printable("plain: text") == "plain: text"
