@@ -120,6 +120,13 @@ def test_lint_ignore_takes_rule_ids() -> None:
     assert LintSettings.model_validate({"ignore": ["FG101", "FG102"]}).ignore == ["FG101", "FG102"]
 
 
+def test_an_unknown_lint_rule_is_refused_at_its_item_with_a_suggestion() -> None:
+    """The item is the one to mend, as for every other list item of a spec."""
+    assert _refused(_spec(lint={"ignore": ["fg101", "FG102", 7]})) == [  # every bad item, each at its place
+        (("lint", "ignore", 2), "expected a string, found an integer; quote it (write the number in quotes)"),
+        (("lint", "ignore", 0), 'unknown lint rule fg101; did you mean "FG101"?; `fluidgen lint --rules` lists them')]
+
+
 # --- telling documents apart ------------------------------------------------------------------
 
 @pytest.mark.parametrize(("data", "spec_or_not"), [
