@@ -192,8 +192,9 @@ def near_miss(data: object) -> str | None:
 
 def _manifest_group(api_version: object) -> bool:
     """Whether apiVersion has no group, or a core, Fluid or other Kubernetes one: a manifest,
-    not a mistyped spec."""
-    group = str(api_version).split("/")[0] if "/" in str(api_version) else ""
+    not a mistyped spec. A slash-less apiVersion is a core version ("v1"): one with a dot
+    ("fluidgen.io") is a group missing its version, so it is read as the group."""
+    group = str(api_version).split("/")[0]
     return not group or group.endswith((".k8s.io", ".fluid.io", "fluid.io")) or "." not in group
 
 

@@ -181,3 +181,10 @@ def test_a_mistyped_spec_is_a_near_miss_told_its_fix(data: dict[str, Any], hint:
 def test_a_manifest_or_a_spec_is_no_near_miss(data: object) -> None:
     assert near_miss(data) is None
 
+
+def test_an_api_version_without_its_version_is_a_near_miss_not_a_manifest() -> None:
+    """A slash-less apiVersion is a version of the core group (k8s.io/apimachinery/pkg/runtime/schema
+    ParseGroupVersion: no "/" is GroupVersion{Version: gv}), and a version has no dot: "v1", never
+    "fluidgen.io". `apiVersion: fluidgen.io` is a spec missing its version, not a core manifest."""
+    assert near_miss({"apiVersion": "fluidgen.io", "kind": "CachedDataset"}) == (
+        "apiVersion 'fluidgen.io' is not fluidgen's; did you mean \"fluidgen.io/v1alpha1\"?")
