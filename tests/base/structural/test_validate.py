@@ -360,3 +360,13 @@ def test_prune_keeps_the_fields_of_an_object_not_closed_and_every_scalar() -> No
     assert prune(Validator(schema), schema, {"a": "x", "b": 1}) == {"a": "x", "b": 1}
     assert prune(Validator(STR), STR, "x") == "x"
     assert prune(Validator({"type": "array"}), {"type": "array"}, [{"a": 1}]) == [{"a": 1}]
+
+
+def test_base64_wrapped_over_lines_is_accepted_as_the_api_server_accepts_it() -> None:
+    """A Secret's data is []byte, decoded by encoding/json (sigs.k8s.io/json is its fork) with
+    base64.StdEncoding.Decode, and that decoder ignores "\\r" and "\\n" (Go encoding/base64, Encoding.Decode:
+    "New line characters (\\r and \\n) are ignored"). So `base64` output wrapped at 76 columns, or a YAML
+    block scalar with its final newline, is data the API server takes."""
+    wrapped = "YWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5emFiY2RlZmdo\naWprbA==\n"
+    assert _found({"type": "string", "format": "byte"}, wrapped) == []
+    assert _found({"type": "string", "format": "byte"}, "YWJj\r\nZA==") == []
