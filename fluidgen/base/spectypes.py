@@ -70,8 +70,10 @@ def _str_list(value: object) -> object:
     return [value] if isinstance(value, str) else value
 
 
-# What only a shell understands: a command line holding any of these cannot be split into argv.
-_SHELL_SYNTAX = re.compile(r"[|&;<>()$`*?~\\]|\n")
+# What only a shell understands: a command line holding any of these cannot be split into argv;
+# also a word starting with "#" (a comment: POSIX Shell Command Language 2.3 rule 10) and a leading
+# NAME=value (an assignment for the command's environment: 2.9.1), which argv would pass on or run.
+_SHELL_SYNTAX = re.compile(r"[|&;<>()$`*?~\\]|\n|(?:^|\s)#|^\s*[A-Za-z_][A-Za-z0-9_]*=")
 
 
 def _argv(value: object) -> object:

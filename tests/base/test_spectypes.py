@@ -191,6 +191,27 @@ def test_a_command_line_that_needs_a_shell_is_refused_with_the_list_that_runs_it
         f'{line!r} needs a shell to run (it uses shell syntax); write it as a list: ["sh", "-c", {line!r}]')
 
 
+@pytest.mark.parametrize("line", ["python train.py --lr 0.1  # tuned", "#run", "FOO=1 python train.py",
+                                  "  A_B=x y"])
+def test_a_comment_or_a_leading_variable_assignment_needs_a_shell(line: str) -> None:
+    """POSIX Shell Command Language 2.3 (Token Recognition) rule 10: a word beginning with "#" starts a
+    comment, dropped with the rest of the line; 2.9.1 (Simple Commands): words of the form NAME=value
+    before the command name are assignments for its environment. Split as argv, the comment would
+    become arguments and the assignment the program to run (a container that cannot start)."""
+    assert _refusal(spectypes.Argv, line) == (
+        f'{line!r} needs a shell to run (it uses shell syntax); write it as a list: ["sh", "-c", {line!r}]')
+
+
+@pytest.mark.parametrize(("line", "argv"), [
+    ("echo a#b", ["echo", "a#b"]),  # "#" inside a word is no comment
+    ("train --lr=0.1 X=1", ["train", "--lr=0.1", "X=1"]),  # after the command name: arguments
+    ("1=2 x", ["1=2", "x"]),  # no NAME: a name starts with a letter or "_", so a shell runs "1=2" too
+])
+def test_a_hash_inside_a_word_and_an_assignment_after_the_command_are_plain_arguments(line: str,
+                                                                                       argv: list[str]) -> None:
+    assert _value(spectypes.Argv, line) == argv
+
+
 def test_a_command_line_with_an_open_quote_is_refused_with_the_reason() -> None:
     assert _refusal(spectypes.Argv, "echo 'a b") == (
         "\"echo 'a b\" cannot be split into arguments (No closing quotation); write it as a list of strings")
