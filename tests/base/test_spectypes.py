@@ -152,10 +152,21 @@ def test_a_ratio_is_a_number_from_0_to_1_kept_as_its_text(given: object, kept: s
     assert _value(spectypes.Ratio, given) == kept
 
 
+@pytest.mark.parametrize("given", ["0.0_1", "0_0.5", " 0.5", "0.5\n"])
+def test_a_ratio_is_written_as_a_plain_decimal_number_the_engines_can_read(given: str) -> None:
+    """Python's float() takes digit separators and surrounding spaces; the ratio is passed on as
+    written, to readers that take neither: JuiceFS gets the low watermark as its free-space-ratio
+    mount option (fluid-src v1.0.8 and master pkg/ddc/juicefs/transform_fuse.go genMountOptions), a Go
+    flag read with strconv.ParseFloat (underscores only after a base prefix, no spaces); the Jindo
+    engines write both as the storage.watermark.*.ratio properties (pkg/ddc/jindo/transform.go
+    transformWorker, jindofsx the same), read by Java's Double.parseDouble (no underscores)."""
+    assert _refusal(spectypes.Ratio, given) == f'"{given}" is not a ratio between 0 and 1'
+
+
 @pytest.mark.parametrize(("given", "problem"), [
     (1.5, "1.5 is not a ratio between 0 and 1"), (-0.1, "-0.1 is not a ratio between 0 and 1"),
     (2, "2 is not a ratio between 0 and 1"), ("95%", '"95%" is not a ratio between 0 and 1'),
-    ("nan", "nan is not a ratio between 0 and 1"), (True, "string_type"),
+    ("nan", '"nan" is not a ratio between 0 and 1'), (True, "string_type"),
 ])
 def test_a_ratio_outside_0_to_1_or_not_a_number_is_refused(given: object, problem: str) -> None:
     assert _refusal(spectypes.Ratio, given) == problem
