@@ -70,8 +70,10 @@ def _str_list(value: object) -> object:
     return [value] if isinstance(value, str) else value
 
 
-# What only a shell understands: a command line holding any of these cannot be split into argv.
-_SHELL_SYNTAX = re.compile(r"[|&;<>()$`*?~\\]|\n")
+# What only a shell understands: a command line holding any of these cannot be split into argv;
+# also a word starting with "#" (a comment: POSIX Shell Command Language 2.3 rule 10) and a leading
+# NAME=value (an assignment for the command's environment: 2.9.1), which argv would pass on or run.
+_SHELL_SYNTAX = re.compile(r"[|&;<>()$`*?~\\]|\n|(?:^|\s)#|^\s*[A-Za-z_][A-Za-z0-9_]*=")
 
 
 def _argv(value: object) -> object:
@@ -119,14 +121,19 @@ def _cache_namespace_path(value: object) -> object:
     return value
 
 
+# A plain decimal number: the text is passed on as written, and Python's float() also takes digit
+# separators ("0_5") and spaces, which the engines' readers refuse (Go strconv.ParseFloat takes
+# neither, Java Double.parseDouble no separator).
+_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
 def _ratio(value: object) -> object:
     if isinstance(value, int | float) and not isinstance(value, bool):
         value = repr(float(value)) if isinstance(value, float) else str(value)
     if isinstance(value, str):
-        try:
-            number = float(value)
-        except ValueError:
-            raise ValueError(f'"{value}" is not a ratio between 0 and 1') from None
+        if not _DECIMAL.fullmatch(value):
+            raise ValueError(f'"{value}" is not a ratio between 0 and 1')
+        number = float(value)
         if not 0 <= number <= 1:
             raise ValueError(f"{value} is not a ratio between 0 and 1")
     return value

@@ -100,17 +100,16 @@ def runtime_model(names: tuple[str, ...]) -> type[RuntimeBase]:
     return create_model("Runtime", __base__=RuntimeBase, **sections)
 
 
-def _rule_ids(value: object) -> object:
-    if isinstance(value, list):
-        for item in value:
-            if isinstance(item, str) and not is_rule_id(item):
-                raise ValueError(f"unknown lint rule {item}{did_you_mean(item, rule_ids())}; `fluidgen lint --rules` "
-                                 "lists them")
+def _rule_id(value: object) -> object:
+    """One item of lint.ignore: checked on its own, so the error names the item (lint.ignore[1])."""
+    if isinstance(value, str) and not is_rule_id(value):
+        raise ValueError(f"unknown lint rule {value}{did_you_mean(value, rule_ids())}; `fluidgen lint --rules` "
+                         "lists them")
     return value
 
 
 class LintSettings(Model):
-    ignore: Annotated[list[str], BeforeValidator(_rule_ids)] = Field(
+    ignore: list[Annotated[str, BeforeValidator(_rule_id)]] = Field(
         default_factory=list, description="Lint rule IDs to silence for this spec.")
 
 
@@ -193,8 +192,9 @@ def near_miss(data: object) -> str | None:
 
 def _manifest_group(api_version: object) -> bool:
     """Whether apiVersion has no group, or a core, Fluid or other Kubernetes one: a manifest,
-    not a mistyped spec."""
-    group = str(api_version).split("/")[0] if "/" in str(api_version) else ""
+    not a mistyped spec. A slash-less apiVersion is a core version ("v1"): one with a dot
+    ("fluidgen.io") is a group missing its version, so it is read as the group."""
+    group = str(api_version).split("/")[0]
     return not group or group.endswith((".k8s.io", ".fluid.io", "fluid.io")) or "." not in group
 
 

@@ -326,8 +326,9 @@ def _repeats(value: list[object], path: PathT, out: list[Problem]) -> None:
 
 
 def _base64(text: str) -> bool:
+    """Base64 as the API server decodes a []byte (Go base64.StdEncoding: padded, and "\r" and "\n" ignored)."""
     try:
-        base64.b64decode(text, validate=True)
+        base64.b64decode(text.replace("\r", "").replace("\n", ""), validate=True)
     except (binascii.Error, ValueError):
         return False
     return True
