@@ -166,8 +166,10 @@ AbsolutePaths = Annotated[list[AbsolutePath], BeforeValidator(_str_list, json_sc
 Ratio = Annotated[str, BeforeValidator(_ratio, json_schema_input_type=float | str)]
 StrMap = dict[str, str]
 Policy = Literal["Once", "Cron", "OnEvent"]
-# A Go time.Duration string (External Secrets refreshInterval, ...): 1h, 30m, 1h30m, 0s
-Duration = Annotated[str, Field(pattern=r"^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$")]
+# A Go time.Duration string, not negative (External Secrets refreshInterval: "0s" fetches once), as
+# Go's time.ParseDuration reads it: "0" alone, or numbers with a unit, each with digits before or
+# after an optional point (".5h", "1.h", "1h30m"); "µs" and "μs" are both microseconds.
+Duration = Annotated[str, Field(pattern=r"^(0|(([0-9]+\.?[0-9]*|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$")]
 Replicas = Annotated[int, Field(ge=1, le=2**31 - 1)]
 Int32 = Annotated[int, Field(ge=0, le=2**31 - 1)]
 

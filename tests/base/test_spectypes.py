@@ -257,12 +257,15 @@ def test_a_path_in_the_cache_namespace_is_rooted_at_slash() -> None:
 
 @pytest.mark.parametrize(("text", "ok"), [
     ("1h", True), ("30m", True), ("1h30m", True), ("0s", True), ("1.5h", True), ("300ms", True), ("2µs", True),
-    ("10us", True), ("5ns", True),
+    ("10us", True), ("5ns", True), ("3\u03bcs", True),
+    ("0", True), (".5h", True), ("1.h", True),  # "0" alone; digits before or after the point suffice
     ("1d", False),  # Go's time.ParseDuration has no day unit
-    ("h", False), ("1", False), ("1h ", False), ("", False),
+    ("h", False), ("1", False), ("00", False), (".h", False), ("1h ", False), ("", False),
+    ("-1h", False),  # Go reads it, but no interval fluidgen writes is negative
 ])
 def test_a_duration_is_a_go_duration_string(text: str, ok: bool) -> None:
-    """Go time.ParseDuration units: ns, us (or µs), ms, s, m, h."""
+    """Go time.ParseDuration (src/time/format.go): "0" alone, else numbers each with a unit (ns, us,
+    µs or μs, ms, s, m, h) and digits before or after an optional point."""
     if ok:
         assert _value(spectypes.Duration, text) == text
     else:
