@@ -106,6 +106,22 @@ def test_a_core_kind_is_named_by_version_and_a_grouped_kind_by_group_in_kustomiz
     assert heads["Dataset"] == {"group": "data.fluid.io", "kind": "Dataset"}
 
 
+@pytest.mark.parametrize(("name", "namespace", "file"), [("a/b", "x", "configmap-a/b.yaml"),
+                                                         ("ab", "x/y", "configmap-x/y-ab.yaml")])
+def test_a_name_or_namespace_holding_a_slash_is_refused_before_anything_is_written(tmp_path: Path, name: str,
+                                                                                  namespace: str, file: str) -> None:
+    """A passed-through manifest (Argo CD mode) is not checked like a built object: a '/' in its
+    name made a file name with a folder in it, so `-o` created DIR/workloads, wrote some files,
+    then failed on the missing folder (No such file or directory), leaving a directory without a
+    marker that every later build refused as not fluidgen's."""
+    objects = [_o("ConfigMap", name, namespace), _o("ConfigMap", "ab", "z")]
+    with pytest.raises(FluidgenError) as exc:
+        write_dir(str(tmp_path / "out"), [DATASET, *objects])
+    assert _error(exc) == [(file, f"ConfigMap {namespace}/{name} cannot be written to a file of its own: its name "
+                                  "or namespace holds a '/'")]
+    assert not (tmp_path / "out").exists()
+
+
 def test_the_kustomization_lists_its_resources_and_its_configuration() -> None:
     assert kustomization(["a.yaml", "b.yaml"]) == {
         "apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization",
