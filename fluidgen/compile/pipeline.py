@@ -211,7 +211,7 @@ def without_consequences(found: list[Diagnostic], causes: list[Diagnostic]) -> l
     generated objects would report them missing although the spec declares them."""
     unread = [d.path for d in causes if d.severity == "error" and d.stage == "credentials" and d.path[-1:] == (
         "envFile",)]
-    return [f for f in found if not any(f.path == cause[:len(f.path)] for cause in unread)]
+    return [f for f in found if not (f.path and any(f.path == cause[:len(f.path)] for cause in unread))]
 
 
 def _helm(objects: list[Manifest], ctx: Context, engine: str) -> tuple[list[Manifest], list[Diagnostic]]:

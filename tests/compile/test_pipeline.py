@@ -266,6 +266,16 @@ def test_a_check_below_an_unread_env_file_is_dropped_as_its_consequence() -> Non
         assert pipeline.without_consequences([below], [other]) == [below]
 
 
+def test_a_finding_at_the_spec_itself_is_no_consequence_of_an_unread_env_file() -> None:
+    """A finding the origins cannot place is reported at the spec (path ()); () is a prefix of
+    every path, so it used to be dropped as a consequence of any unread envFile: a problem of
+    another object went unsaid while the promise is that all problems show at once."""
+    cause = Diagnostic("a.yaml", 3, 1, "error", "cannot read", ("source", 0, "credentials", "envFile"),
+                       stage="credentials")
+    whole = Diagnostic("a.yaml", 1, 1, "error", "generated Role/r rules: invalid", (), stage="self-check")
+    assert pipeline.without_consequences([whole], [cause]) == [whole]
+
+
 def test_one_object_generated_twice_by_a_spec_names_the_first_place() -> None:
     ctx = _context()
     objects = [_o("Secret", "s"), _o("Secret", "s", None), _o("Secret", "s"), {"replicas": 1},
