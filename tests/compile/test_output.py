@@ -319,7 +319,8 @@ def test_a_dangling_link_where_a_file_goes_is_refused(tmp_path: Path) -> None:
     (tmp_path / MARKER).write_text('{"files": []}')
     with pytest.raises(FluidgenError) as exc:
         write_dir(str(tmp_path), [DATASET])
-    assert _error(exc)[0][0] == str(tmp_path / "dataset-data.yaml")
+    assert _error(exc) == [(str(tmp_path / "dataset-data.yaml"), "exists and was not written by fluidgen; fluidgen "
+                                                                  "does not overwrite it")]
     assert not (tmp_path / "nowhere").exists()
 
 

@@ -386,7 +386,7 @@ def test_a_reference_is_compiled_after_the_dataset_it_names_and_finds_its_layout
     assert _ids(result.objects)[:2] == ["Dataset/team-b/view", "Dataset/team-a/imgs"]  # still in the specs' order
 
 
-def test_the_dataset_a_reference_sees_is_read_only_beside_its_runtime() -> None:
+def test_a_reference_sees_a_dataset_only_when_its_runtime_was_built_with_it() -> None:
     dataset = {"kind": "Dataset", "metadata": {"name": "d", "namespace": "n"},
                "spec": {"mounts": [{"name": "m", "path": "/p", "mountPoint": "pvc://x"}, "odd"]}}
     assert pipeline._built_datasets([dataset]) == {}
