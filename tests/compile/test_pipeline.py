@@ -287,6 +287,17 @@ def test_one_object_generated_twice_by_a_spec_names_the_first_place() -> None:
                    "object names must be unique")]
 
 
+def test_every_later_copy_of_an_object_names_the_first_place_that_made_it() -> None:
+    ctx = _context()
+    copies = [_o("Secret", "s") for _ in range(3)]
+    for at, obj in enumerate(copies):
+        ctx.origins.add(obj, ("metadata", "name"), ("a.yaml", 10 + at, 3, ("steps", at, "name")))
+    said = "Secret default/s is generated twice: steps[0].name (a.yaml:10) makes it too; object names must be unique"
+    assert pipeline._generated_twice(ctx, copies) == [
+        Diagnostic("a.yaml", 11, 3, "error", said, ("steps", 1, "name")),
+        Diagnostic("a.yaml", 12, 3, "error", said, ("steps", 2, "name"))]
+
+
 # --- many specs -----------------------------------------------------------------------------------
 
 
