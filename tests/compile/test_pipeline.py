@@ -10,6 +10,7 @@ warnings (not notes) into errors; the Helm target takes one Alluxio spec."""
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -67,6 +68,18 @@ def _o(kind: str, name: str, namespace: str | None = "default", **body: Any) -> 
     return {"apiVersion": "v1", "kind": kind, "metadata": meta, **body}
 
 
+VIEW = {"apiVersion": "fluidgen.io/v1alpha1", "kind": "CachedDataset",
+        "metadata": {"name": "view", "namespace": "team-b"}, "source": [{"uri": "dataset://team-a/imgs"}],
+        "runtime": {"engine": "thin"},
+        "workloads": [{"name": "train", "kind": "Job", "image": "busybox", "command": ["ls"]}]}
+
+
+def _data_dir(objects: list[dict[str, Any]]) -> str:
+    job = next(o for o in objects if o["kind"] == "Job")
+    env = {e["name"]: e.get("value") for e in job["spec"]["template"]["spec"]["containers"][0]["env"]}
+    return str(env["DATA_DIR"])
+
+
 # --- one spec's settings ----------------------------------------------------------------------
 
 
@@ -88,6 +101,14 @@ def test_the_options_settle_what_the_spec_leaves_and_the_defaults_the_rest() -> 
 def test_hash_names_follow_the_option_when_it_is_given() -> None:
     assert _context(_spec(gitops="argocd"), Options(env={}, hash_names=False)).hash_names is False
     assert _context(_spec(), Options(env={}, hash_names=True)).hash_names is True
+
+
+def test_the_context_reads_through_the_given_reader_and_compares_keys_as_asked() -> None:
+    doc = _doc(_spec())
+    reader = Reader()
+    ctx = pipeline._context(parse_spec(doc), doc, Options(env={}, keys_compared=True), reader)
+    assert ctx.reader is reader and ctx.keys_compared is True
+    assert _context().keys_compared is False
 
 
 def test_a_pinned_namespace_against_a_setting_from_somewhere_is_a_warning_at_the_spec() -> None:
@@ -384,17 +405,31 @@ def test_a_reference_is_compiled_after_the_dataset_it_names_and_finds_its_layout
     pkg/ddc/thin/referencedataset/volume.go createFusePersistentVolume), and Alluxio puts its one
     named mount at /<name> (pkg/utils/ufs_path_builder.go GenUFSPathInUnifiedNamespace): a job of
     the reference finds the data at /data/pics only if the referenced spec was compiled first."""
-    view = {"apiVersion": "fluidgen.io/v1alpha1", "kind": "CachedDataset", "metadata": {"name": "view",
-                                                                                        "namespace": "team-b"},
-            "source": [{"uri": "dataset://team-a/imgs"}], "runtime": {"engine": "thin"},
-            "workloads": [{"name": "train", "kind": "Job", "image": "busybox", "command": ["ls"]}]}
+    view = VIEW
     imgs = {**_spec("imgs", "team-a"), "source": [{"uri": "https://example.com/data/", "name": "pics"}]}
     result = _run(_doc(view, "view.yaml"), _doc(imgs, "imgs.yaml"))
     assert [d for d in result.diagnostics if d.severity != "info"] == []
-    job = next(o for o in result.objects if o["kind"] == "Job")
-    env = {e["name"]: e.get("value") for e in job["spec"]["template"]["spec"]["containers"][0]["env"]}
-    assert env["DATA_DIR"] == "/data/pics"
+    assert _data_dir(result.objects) == "/data/pics"
     assert _ids(result.objects)[:2] == ["Dataset/team-b/view", "Dataset/team-a/imgs"]  # still in the specs' order
+
+
+def test_one_document_compiled_alone_sees_the_datasets_it_is_given() -> None:
+    """As in the run above: Alluxio puts its one named mount at /<name> (fluid-src/v1.0.8
+    pkg/utils/ufs_path_builder.go GenUFSPathInUnifiedNamespace)."""
+    objects, diagnostics = compile_document(_doc(VIEW, "view.yaml"), Options(env={}),
+                                            datasets={("team-a", "imgs"): BuiltDataset("per-mount", (("pics", None),))})
+    assert [d for d in diagnostics if d.severity != "info"] == []
+    assert _data_dir(objects) == "/data/pics"
+
+
+def test_compile_paths_merges_the_overlay_files_in_order_into_one_spec(tmp_path: Path) -> None:
+    spec, first, second = tmp_path / "spec.yaml", tmp_path / "o1.yaml", tmp_path / "o2.yaml"
+    spec.write_text(yaml.safe_dump(_spec()))
+    first.write_text("runtime: {replicas: 2}\n")
+    second.write_text("runtime: {replicas: 3}\n")
+    result = pipeline.compile_paths([], Options(env={}), overlays=[str(spec), str(first), str(second)])
+    assert result.ok, result.diagnostics
+    assert [o["spec"].get("replicas") for o in result.objects if o["kind"] == "AlluxioRuntime"] == [3]
 
 
 def test_a_reference_sees_a_dataset_only_when_its_runtime_was_built_with_it() -> None:
