@@ -166,6 +166,12 @@ def file_names(objects: list[Manifest]) -> list[str]:
     names = [base(o, True) if plain.count(n) > 1 else n for o, n in zip(objects, plain, strict=True)]
     seen: dict[str, int] = {}
     for i, name in enumerate(names):
+        if "/" in name:  # a passed-through manifest's: built names are checked, these are not
+            meta = objects[i]["metadata"]
+            ns = f"{meta['namespace']}/" if meta.get("namespace") else ""
+            raise FluidgenError([Diagnostic(name, 0, 0, "error", f"{objects[i]['kind']} {ns}{meta['name']} cannot "
+                                                                   "be written to a file of its own: its name or "
+                                                                   "namespace holds a '/'")])
         if name in seen or name in (KUSTOMIZATION, KUSTOMIZE_CONFIG, SECRETS, SOPS_FILE):
             first = objects[seen[name]] if name in seen else None
             what = f"{first['kind']} {first['metadata'].get('namespace', '')}/{first['metadata']['name']}" \

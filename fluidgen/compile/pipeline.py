@@ -209,9 +209,10 @@ def without_consequences(found: list[Diagnostic], causes: list[Diagnostic]) -> l
     """Drop what an earlier diagnostic already explains: an envFile that could not be read (an
     error) or is not here (an info line: its keys are unknown to a check) leaves its mount without
     the options it holds (their names are in the file), and the checks of the generated objects
-    would report them missing although the spec declares them."""
+    would report them missing although the spec declares them. A finding with no path (one the
+    origins cannot place) is no consequence of any: () is a prefix of every path."""
     unread = [d.path for d in causes if d.stage == "credentials" and d.path[-1:] == ("envFile",)]
-    return [f for f in found if not any(f.path == cause[:len(f.path)] for cause in unread)]
+    return [f for f in found if not (f.path and any(f.path == cause[:len(f.path)] for cause in unread))]
 
 
 def _helm(objects: list[Manifest], ctx: Context, engine: str) -> tuple[list[Manifest], list[Diagnostic]]:
