@@ -134,8 +134,8 @@ def _check_document(doc: Document, checks: Checks, options: Options, reader: Rea
         return found
     if project.is_project(doc.data):
         return project.check(doc)  # fluidgen.yaml: its environments are built by build/plan --env
-    if (hint := near_miss(doc.data)) is not None:
-        return [doc.diag(("apiVersion",), hint)]
+    if (miss := near_miss(doc.data)) is not None:
+        return [doc.diag((miss[0],), miss[1])]
     if checks.specs_only:
         return []
     if is_fragment(doc.data):

@@ -355,9 +355,10 @@ def _built_datasets(objects: list[Manifest]) -> dict[tuple[str, str], BuiltDatas
 
 
 def _not_a_spec(doc: Document) -> Diagnostic:
-    hint = near_miss(doc.data)
-    return doc.diag(("apiVersion",) if hint else (), hint or (
-        "not a fluidgen spec (expected apiVersion: fluidgen.io/v1alpha1, kind: CachedDataset)"))
+    miss = near_miss(doc.data)
+    if miss is not None:
+        return doc.diag((miss[0],), miss[1])
+    return doc.diag((), "not a fluidgen spec (expected apiVersion: fluidgen.io/v1alpha1, kind: CachedDataset)")
 
 
 def _generated_twice(ctx: Context, objects: list[Manifest]) -> list[Diagnostic]:

@@ -179,15 +179,17 @@ def is_fragment(data: object) -> bool:
         all(isinstance(k, str) and k in Spec.model_fields for k in data)
 
 
-def near_miss(data: object) -> str | None:
-    """Why a document that is not quite a spec looks like a mistyped one, or None."""
+def near_miss(data: object) -> tuple[str, str] | None:
+    """Why a document that is not quite a spec looks like a mistyped one, and the key that is
+    mistyped (apiVersion or kind, where the error is reported), or None."""
     if not isinstance(data, dict) or is_spec(data) or _manifest_group(data.get("apiVersion")):
         return None
     kind, api_version = data.get("kind"), data.get("apiVersion")
     api_hint = did_you_mean(api_version, API_VERSIONS) if isinstance(api_version, str) else ""
     if kind == KIND:
-        return f"apiVersion {api_version!r} is not fluidgen's{api_hint or f'; write {API_VERSIONS[0]}'}"
-    return _kind_miss(kind, api_version, api_hint)
+        return "apiVersion", f"apiVersion {api_version!r} is not fluidgen's{api_hint or f'; write {API_VERSIONS[0]}'}"
+    miss = _kind_miss(kind, api_version, api_hint)
+    return ("kind", miss) if miss is not None else None
 
 
 def _manifest_group(api_version: object) -> bool:

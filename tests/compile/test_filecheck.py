@@ -101,10 +101,10 @@ def test_specs_only_parses_only_files_that_mention_fluidgen_and_reports_only_spe
                    typo=SPEC.replace("kind: CachedDataset", "kind: CachedDataSet"),
                    cm="apiVersion: v1\nkind: ConfigMap\nmetadata: {name: fluidgen}\ndata: 3\n",
                    fragment="runtime: {engine: alluxio}  # fluidgen\n")
-    typo = ("typo.yaml:1:1: error: apiVersion: kind 'CachedDataSet' is not a fluidgen kind; did you mean "
+    typo = ("typo.yaml:2:1: error: kind: kind 'CachedDataSet' is not a fluidgen kind; did you mean "
             '"CachedDataset"?')
     assert _check(paths, specs_only=True) == [typo]
-    assert [line.split(": ")[0] for line in _check(paths)] == ["template.yaml:1:5", "typo.yaml:1:1",
+    assert [line.split(": ")[0] for line in _check(paths)] == ["template.yaml:1:5", "typo.yaml:2:1",
                                                               "cm.yaml:4:1", "fragment.yaml:1:1"]
 
 

@@ -348,14 +348,16 @@ def test_the_diagnostics_keep_the_specs_order_though_a_reference_is_compiled_las
     assert [(d.file, d.severity) for d in result.diagnostics] == [("view.yaml", "warning"), ("nfs.yaml", "warning")]
 
 
-def test_a_document_that_is_not_a_spec_is_an_error_and_a_near_miss_names_its_api_version() -> None:
+def test_a_document_that_is_not_a_spec_is_an_error_and_a_near_miss_is_reported_at_its_mistyped_key() -> None:
     config = {"kind": "Config", "apiVersion": "example.com/v1"}
     typo = {**_spec(), "apiVersion": "fluidgen.oi/v1alpha1"}
-    result = _run(_doc(config, "c.yaml"), _doc(typo, "t.yaml"), _doc(_spec(), "a.yaml"))
+    kind_typo = {**_spec(), "kind": "CacheDataset"}
+    result = _run(_doc(config, "c.yaml"), _doc(typo, "t.yaml"), _doc(kind_typo, "k.yaml"), _doc(_spec(), "a.yaml"))
     assert [(d.file, d.path, d.message) for d in result.diagnostics] == [
         ("c.yaml", (), "not a fluidgen spec (expected apiVersion: fluidgen.io/v1alpha1, kind: CachedDataset)"),
         ("t.yaml", ("apiVersion",), "apiVersion 'fluidgen.oi/v1alpha1' is not fluidgen's; did you mean "
-                                    "\"fluidgen.io/v1alpha1\"?")]
+                                    "\"fluidgen.io/v1alpha1\"?"),
+        ("k.yaml", ("kind",), "kind 'CacheDataset' is not a fluidgen kind; did you mean \"CachedDataset\"?")]
     assert result.specs == 1 and _ids(result.objects) == ["Dataset/default/a", "AlluxioRuntime/default/a"]
 
 

@@ -152,17 +152,18 @@ def test_a_fragment_holds_spec_keys_only(data: object, fragment: bool) -> None:
 
 @pytest.mark.parametrize(("data", "hint"), [
     ({"apiVersion": "fluigen.io/v1alpha1", "kind": "CachedDataset"},
-     "apiVersion 'fluigen.io/v1alpha1' is not fluidgen's; did you mean \"fluidgen.io/v1alpha1\"?"),
+     ("apiVersion", "apiVersion 'fluigen.io/v1alpha1' is not fluidgen's; did you mean \"fluidgen.io/v1alpha1\"?")),
     ({"apiVersion": "example.com/v1", "kind": "CachedDataset"},
-     "apiVersion 'example.com/v1' is not fluidgen's; write fluidgen.io/v1alpha1"),
+     ("apiVersion", "apiVersion 'example.com/v1' is not fluidgen's; write fluidgen.io/v1alpha1")),
     ({"apiVersion": "fluidgen.io/v1alpha1", "kind": "CachedDataSet"},
-     "kind 'CachedDataSet' is not a fluidgen kind; did you mean \"CachedDataset\"?"),
+     ("kind", "kind 'CachedDataSet' is not a fluidgen kind; did you mean \"CachedDataset\"?")),
     ({"apiVersion": "fluigen.io/v1alpha1", "kind": "CachedDatset"},
-     "kind 'CachedDatset' is not a fluidgen kind; did you mean \"CachedDataset\"?"),
+     ("kind", "kind 'CachedDatset' is not a fluidgen kind; did you mean \"CachedDataset\"?")),
     ({"apiVersion": "fluidgen.io/v1alpha1", "kind": "Pipeline"},
-     "kind 'Pipeline' is not a fluidgen kind; write CachedDataset"),
+     ("kind", "kind 'Pipeline' is not a fluidgen kind; write CachedDataset")),
 ])
-def test_a_mistyped_spec_is_a_near_miss_told_its_fix(data: dict[str, Any], hint: str) -> None:
+def test_a_mistyped_spec_is_a_near_miss_told_its_fix(data: dict[str, Any], hint: tuple[str, str]) -> None:
+    """The hint names the key that is mistyped: the error is reported at its line."""
     assert near_miss(data) == hint
 
 
@@ -187,4 +188,4 @@ def test_an_api_version_without_its_version_is_a_near_miss_not_a_manifest() -> N
     ParseGroupVersion: no "/" is GroupVersion{Version: gv}), and a version has no dot: "v1", never
     "fluidgen.io". `apiVersion: fluidgen.io` is a spec missing its version, not a core manifest."""
     assert near_miss({"apiVersion": "fluidgen.io", "kind": "CachedDataset"}) == (
-        "apiVersion 'fluidgen.io' is not fluidgen's; did you mean \"fluidgen.io/v1alpha1\"?")
+        "apiVersion", "apiVersion 'fluidgen.io' is not fluidgen's; did you mean \"fluidgen.io/v1alpha1\"?")
