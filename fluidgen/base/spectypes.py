@@ -58,7 +58,15 @@ def _size(value: object) -> object:
     if isinstance(value, str) and value.isdigit() and int(value) < _SMALLEST_BARE_SIZE:
         raise ValueError(f"{value} without a unit is {value} bytes; did you mean {value}Gi? "
                          f"(write the unit: {value}Gi, {value}Mi or {value}G)")
+    if isinstance(value, str) and not _MULTIPLE.search(value) and to_bytes(value) < _SMALLEST_BARE_SIZE:
+        # +50, 1e3, 1.5, 500m: no byte multiple, so a few bytes (m is milli: 500m is half a byte)
+        raise ValueError(f'"{value}" is {to_bytes(value).normalize():f} bytes; a size that holds data has a '
+                         "unit such as Gi or Mi (10Gi)")
     return value
+
+
+# A suffix that multiplies bytes (Kubernetes' binary and decimal SI suffixes from k up)
+_MULTIPLE = re.compile(r"([KMGTPE]i|[kMGTPE])$")
 
 
 def _sizes(value: object) -> object:

@@ -115,6 +115,7 @@ def test_a_quantity_outside_the_grammar_or_the_bound_is_refused_with_the_fix(giv
 
 @pytest.mark.parametrize(("given", "kept"), [
     ("10Gi", "10Gi"), ("180G", "180G"), ("1.5Ti", "1.5Ti"), (2**20, "1048576"), ("1048576", "1048576"),
+    ("512Ki", "512Ki"), ("1e7", "1e7"), ("0.5Gi", "0.5Gi"),  # a byte multiple, or a bare value from 2^20 up
 ])
 def test_a_size_is_a_positive_quantity_and_a_bare_number_only_from_a_mebibyte_up(given: object, kept: str) -> None:
     assert _value(spectypes.Size, given) == kept
@@ -129,6 +130,10 @@ def test_a_size_is_a_positive_quantity_and_a_bare_number_only_from_a_mebibyte_up
     ("1048575", "1048575 without a unit is 1048575 bytes; did you mean 1048575Gi? "
                 "(write the unit: 1048575Gi, 1048575Mi or 1048575G)"),  # one byte below 2^20
     ("100GB", '"100GB" is not a Kubernetes quantity; write "100Gi" (binary) or "100G" (decimal)'),
+    ("500m", '"500m" is 0.5 bytes; a size that holds data has a unit such as Gi or Mi (10Gi)'),  # m is milli
+    ("+50", '"+50" is 50 bytes; a size that holds data has a unit such as Gi or Mi (10Gi)'),
+    ("1e3", '"1e3" is 1000 bytes; a size that holds data has a unit such as Gi or Mi (10Gi)'),
+    ("1.5", '"1.5" is 1.5 bytes; a size that holds data has a unit such as Gi or Mi (10Gi)'),
 ])
 def test_a_size_that_cannot_hold_data_or_forgets_its_unit_is_refused(given: object, problem: str) -> None:
     assert _refusal(spectypes.Size, given) == problem
