@@ -33,20 +33,22 @@ if TYPE_CHECKING:
 NONE = "none"  # `profile: none` means built-in defaults only
 
 
-def _waivers(value: object) -> object:
-    if isinstance(value, dict):
-        for key, reason in value.items():
-            if isinstance(key, str) and not is_rule_id(key):
-                raise ValueError(f"unknown lint rule {key}{did_you_mean(key, rule_ids())}")
-            if isinstance(reason, str) and len(reason.split()) < 4:
-                raise ValueError(f"say why {key} does not apply here, in a sentence")
+def _waived_rule(value: object) -> object:
+    if isinstance(value, str) and not is_rule_id(value):
+        raise ValueError(f"unknown lint rule {value}{did_you_mean(value, rule_ids())}")
+    return value
+
+
+def _waiver_reason(value: object) -> object:
+    if isinstance(value, str) and len(value.split()) < 4:
+        raise ValueError("say why the rule does not apply here, in a sentence")
     return value
 
 
 class Setting(Model):
     why: str = Field(min_length=10, description="Why these values: the evidence or the trade-off.")
     set: Tree = Field(min_length=1, description="Runtime spec path (a/b/c) -> value.")
-    waive: Annotated[dict[str, str], BeforeValidator(_waivers)] = Field(
+    waive: dict[Annotated[str, BeforeValidator(_waived_rule)], Annotated[str, BeforeValidator(_waiver_reason)]] = Field(
         default_factory=dict, description="Lint rules these values break on purpose: rule ID -> why.")
 
 

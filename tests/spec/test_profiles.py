@@ -95,3 +95,23 @@ def test_every_engine_has_a_default_profile_with_goldens() -> None:
         for version in FLUID_VERSIONS:
             if versions.has(version, name):
                 assert (name, engine.lowering.default_profile, version) in goldens, (name, version)
+
+
+def test_each_waiver_is_checked_at_its_own_line(tmp_path: Path) -> None:
+    """A setting's waive: an unknown rule or a reason too short at the line of its own key,
+    every item reported in one pass (not the first problem at `waive:`)."""
+    bad = tmp_path / "p.yaml"
+    bad.write_text("apiVersion: fluidgen.io/v1alpha1\nkind: Profile\nname: p\nengine: alluxio\ndescription: x\n"
+                   "settings:\n  - why: a reason long enough\n    set: {replicas: 2}\n    waive:\n"
+                   "      FG109: the guide sizes the pools this way\n"
+                   "      FG999: a reason long enough here\n"
+                   "      FG110: short\n")
+    with pytest.raises(FluidgenError) as caught:
+        profiles.load_profile(str(bad))
+    assert [d.render() for d in caught.value.diagnostics] == [
+        f'{bad}:11:7: error: settings[0].waive.FG999: unknown lint rule FG999; did you mean "FG129"?',
+        f"{bad}:12:7: error: settings[0].waive.FG110: say why the rule does not apply here, in a sentence"]
+    good = bad.read_text().replace("FG999", "FG110").replace("      FG110: short\n", "")
+    bad.write_text(good)
+    assert profiles.load_profile(str(bad)).entries[0].waive == (
+        ("FG109", "the guide sizes the pools this way"), ("FG110", "a reason long enough here"))
