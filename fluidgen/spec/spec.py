@@ -17,7 +17,7 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, ValidationError, create_model, model_validator
+from pydantic import BeforeValidator, Field, ValidationError, ValidationInfo, create_model, field_validator
 
 from ..base.diagnostics import FluidgenError, did_you_mean
 from ..base.manifest import Tree
@@ -80,12 +80,16 @@ class RuntimeBase(ObjectMeta):
         """An engine's own section (thin:, ...), or None."""
         return getattr(self, key, None)
 
-    @model_validator(mode="after")
-    def _sections(self) -> RuntimeBase:
-        for key, name in SECTIONS.items():
-            if name != self.engine and self.section(key):
-                raise ValueError(f"{key}: only applies to engine {name}, not {self.engine}")
-        return self
+    @field_validator("*", mode="after")
+    @classmethod
+    def _section_of_the_engine(cls, value: Any, info: ValidationInfo) -> Any:
+        """An engine's own section (declared after engine, so engine is read first) is reported at
+        its key when the spec names another engine."""
+        name = SECTIONS.get(info.field_name or "")
+        engine = info.data.get("engine")
+        if name is not None and value is not None and engine is not None and name != engine:
+            raise ValueError(f"only applies to engine {name}, not {engine}")
+        return value
 
 
 @cache

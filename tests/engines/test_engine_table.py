@@ -208,7 +208,7 @@ def test_a_thin_spec_imports_thin_and_a_section_of_another_engine_imports_that_e
     # alluxio brings no section of its own: parsing needs the cache engine's, and fails there
     assert _engines_loaded_by("build", str(spec)) == (1, {"cacheruntime"})
     result = run_cli("build", str(spec))
-    assert result.code == 1 and "cacheClass: only applies to engine cache, not alluxio" in result.err
+    assert result.code == 1 and "runtime.cacheClass: only applies to engine cache, not alluxio" in result.err
 
 
 def test_the_named_engines_of_a_spec() -> None:

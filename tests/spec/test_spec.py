@@ -71,7 +71,7 @@ def test_an_engines_section_is_typed_by_that_engine_and_refused_under_another() 
     thin = parse_spec(Document("s.yaml", 0, _spec(runtime={"engine": "thin", "thin": {"profileName": "p"}})))
     assert thin.runtime.section("thin").profileName == "p"
     assert _refused(_spec(runtime={"engine": "alluxio", "thin": {"profileName": "p"}})) == [
-        (("runtime",), "thin: only applies to engine thin, not alluxio")]
+        (("runtime", "thin"), "only applies to engine thin, not alluxio")]  # at the section's own key
     assert _refused(_spec(runtime={"engine": "thin", "thin": {}})) == [
         (("runtime", "thin"), "give exactly one of profileName (existing) or fileSystemType (generated)")]
 
