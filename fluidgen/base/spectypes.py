@@ -149,7 +149,8 @@ def _ratio(value: object) -> object:
 
 Name = Annotated[str, BeforeValidator(_rule(names.dns1123_subdomain))]
 DatasetName = Annotated[str, BeforeValidator(_rule(names.dns1035_label))]
-Namespace = Annotated[str, BeforeValidator(_rule(names.dns1123_label))]
+DnsLabel = Annotated[str, BeforeValidator(_rule(names.dns1123_label))]
+Namespace = DnsLabel
 MountName = Annotated[str, BeforeValidator(_rule(names.mount_name))]
 SecretKey = Annotated[str, BeforeValidator(_rule(names.secret_key))]
 EnvName = Annotated[str, BeforeValidator(_rule(names.env_var_name))]
@@ -177,7 +178,18 @@ Policy = Literal["Once", "Cron", "OnEvent"]
 # A Go time.Duration string, not negative (External Secrets refreshInterval: "0s" fetches once), as
 # Go's time.ParseDuration reads it: "0" alone, or numbers with a unit, each with digits before or
 # after an optional point (".5h", "1.h", "1h30m"); "µs" and "μs" are both microseconds.
-Duration = Annotated[str, Field(pattern=r"^(0|(([0-9]+\.?[0-9]*|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$")]
+_DURATION = r"^(0|(([0-9]+\.?[0-9]*|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"
+
+
+def _duration(value: object) -> object:
+    if isinstance(value, str) and not re.search(_DURATION, value):
+        unit = value.rstrip("0123456789.")[-1:]
+        hint = f"; Go has no unit {unit!r} (a day is 24h)" if unit in ("d", "w", "y") else ""
+        raise ValueError(f'"{value}" is not a Go duration such as 1h, 30m, 1h30m or 0s{hint}')
+    return value
+
+
+Duration = Annotated[str, Field(pattern=_DURATION), BeforeValidator(_duration)]
 Replicas = Annotated[int, Field(ge=1, le=2**31 - 1)]
 Int32 = Annotated[int, Field(ge=0, le=2**31 - 1)]
 

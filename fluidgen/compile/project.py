@@ -35,7 +35,7 @@ from pydantic import BeforeValidator, Field, ValidationError
 
 from ..base import versions
 from ..base.diagnostics import Diagnostic, FluidgenError, did_you_mean
-from ..base.spectypes import Model, Namespace, choice
+from ..base.spectypes import DnsLabel, Model, Namespace, choice
 from ..model.spec_errors import translate
 
 if TYPE_CHECKING:
@@ -86,7 +86,7 @@ class Environment(Model):
 class Project(Model):
     apiVersion: Literal["fluidgen.io/v1alpha1"]
     kind: Literal["Project"]
-    environments: dict[Annotated[str, Field(pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")], Environment] = \
+    environments: dict[DnsLabel, Environment] = \
         Field(min_length=1)
 
 

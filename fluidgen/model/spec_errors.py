@@ -104,8 +104,12 @@ def _message(err: Any, node: Any) -> str:
         return f"expected {_WANTED[kind]}, found {describe_type(node)}{quote}"
     if kind == "greater_than_equal":
         return f"must be at least {ctx.get('ge')}, got {node!r}"
-    if kind == "too_short":
+    if kind == "less_than_equal":
+        return f"must be at most {ctx.get('le')}, got {node!r}"
+    if kind == "too_short" or (kind == "string_too_short" and ctx.get("min_length") == 1):
         return "must not be empty"
+    if kind == "too_long":
+        return f"has {ctx.get('actual_length')} items; at most {ctx.get('max_length')} are allowed"
     return str(msg)
 
 

@@ -11,7 +11,7 @@ import functools
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, ValidationError
 
@@ -53,8 +53,8 @@ class Setting(Model):
 
 
 class ProfileFile(Model):
-    apiVersion: str = Field(pattern=r"^fluidgen\.io/v1alpha1$")
-    kind: str = Field(pattern=r"^Profile$")
+    apiVersion: Literal["fluidgen.io/v1alpha1"]
+    kind: Literal["Profile"]
     name: str
     engine: EngineName
     description: str

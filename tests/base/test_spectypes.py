@@ -274,7 +274,15 @@ def test_a_duration_is_a_go_duration_string(text: str, ok: bool) -> None:
     if ok:
         assert _value(spectypes.Duration, text) == text
     else:
-        assert _refusal(spectypes.Duration, text) == "string_pattern_mismatch"
+        hint = "; Go has no unit 'd' (a day is 24h)" if text == "1d" else ""
+        assert _refusal(spectypes.Duration, text) == f'"{text}" is not a Go duration such as 1h, 30m, 1h30m or 0s{hint}'
+
+
+def test_the_published_duration_pattern_is_the_one_checked() -> None:
+    """The JSON schema's pattern (editors check with it) and the validator's are one."""
+    from pydantic import TypeAdapter
+
+    assert TypeAdapter(spectypes.Duration).json_schema() == {"type": "string", "pattern": spectypes._DURATION}
 
 
 @pytest.mark.parametrize(("kind", "low", "high"), [(spectypes.Replicas, 1, 2**31 - 1), (spectypes.Int32, 0, 2**31 - 1)])

@@ -143,8 +143,8 @@ def test_an_environment_is_bounded_in_specs_and_overlays(tmp_path: Path) -> None
                        f"  big: {{specs: [[{overlays}, extra.yaml]]}}\n")
     errors = _errors(tmp_path, "dev")
     assert [e.split(": ", 2)[1:] for e in errors] == [
-        ["error", "environments.dev.specs: List should have at most 500 items after validation, not 501"],
-        ["error", "environments.big.specs[0]: Value should have at most 10 items after validation, not 11"]]
+        ["error", "environments.dev.specs: has 501 items; at most 500 are allowed"],
+        ["error", "environments.big.specs[0]: has 11 items; at most 10 are allowed"]]
 
 
 def test_a_project_file_holds_one_mapping(tmp_path: Path) -> None:

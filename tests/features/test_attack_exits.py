@@ -178,7 +178,7 @@ def test_validate_and_lint_honour_the_version_setting(command: str, tmp_path: Pa
     (("uri: oss://bucket/data/", "uri: oss://bucket/data/\n    name: ../../../../tmp/evil"), "not a valid mount name"),
     (("metadata: {name: demo}", "metadata: {name: demo, labels: {team: 'a b'}}"), "not a valid label value"),
     (("metadata: {name: demo}", "metadata: {name: demo, annotations: {'bad key!': x}}"), "not a valid key"),
-    (("replicas: 2", "replicas: 3000000000"), "less than or equal to 2147483647"),
+    (("replicas: 2", "replicas: 3000000000"), "must be at most 2147483647, got 3000000000"),
     (("keys: [fs.oss.accessKeyId, fs.oss.accessKeySecret]", "keys: ['bad key']"), "not a valid Secret key"),
     (("uri: oss://bucket/data/", "uri: oss://bucket/data/\n    name: " + "m" * 240), "not a valid Kubernetes name"),
     (("metadata: {name: demo}", "metadata: !custom {name: demo}"), "unsupported YAML tag"),

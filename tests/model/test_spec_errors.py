@@ -90,6 +90,21 @@ def test_a_bound_and_an_empty_list_are_said_with_the_value(tmp_path: Path) -> No
     assert f"{spec}:8:28: error: runtime.masters: must be at least 1, got -1" in lines, lines
 
 
+def test_an_upper_bound_an_empty_string_and_too_many_items_are_said_plainly(tmp_path: Path) -> None:
+    """No pydantic wording ("Input should be less than or equal to", "String should have at least
+    1 character", "List should have at most 10 items") reaches a person."""
+    spec, lines = errors(tmp_path, 'source:\n  - uri: "https://e.com/d/"\n    credentials:\n'
+                                   "      externalSecret: {store: vault, remoteKey: '', properties: [a]}\n"
+                                   "runtime: {engine: alluxio, replicas: 3000000000}\n")
+    assert lines[:2] == [f"{spec}:7:38: error: source[0].credentials.externalSecret.remoteKey: must not be empty",
+                         f"{spec}:8:28: error: runtime.replicas: must be at most 2147483647, got 3000000000"]
+    (tmp_path / "fluidgen.yaml").write_text("apiVersion: fluidgen.io/v1alpha1\nkind: Project\nenvironments:\n"
+                                            "  prod: {specs: [[" + ", ".join(["a.yaml"] * 11) + "]]}\n")
+    result = run_cli("validate", str(tmp_path / "fluidgen.yaml"))
+    assert result.code == 1 and "environments.prod.specs[0]: has 11 items; at most 10 are allowed" in result.err, \
+        result.err
+
+
 @pytest.mark.parametrize(("value", "said"), [({}, "a mapping"), ([], "a list"), ("x", "a string"),
                                              (True, "a boolean"), (1, "an integer"), (1.5, "a number"),
                                              (None, "nothing"), (b"x", "a value")])
