@@ -112,6 +112,9 @@ UNIFIED_NAMESPACE = source("pkg/utils/ufs_path_builder.go", "GenUFSPathInUnified
 
 @decided_by(UNIFIED_NAMESPACE)
 def _mount_path(value: object) -> object:
+    if value == "":  # not "/": that is the root, which an empty path is not
+        raise ValueError(f"an empty path is no path: Fluid mounts at /<name> ({UNIFIED_NAMESPACE.cite()}); "
+                         'leave path out for that, or write an absolute path such as "/data"')
     if isinstance(value, str) and not value.startswith("/"):
         raise ValueError(f'"{value}" is a relative path; Fluid ignores a mount path that is not absolute and '
                          f"mounts at /<name> instead ({UNIFIED_NAMESPACE.cite()}): write \"/{value}\"")

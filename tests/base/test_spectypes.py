@@ -248,6 +248,11 @@ def test_a_relative_mount_path_is_refused_because_fluid_mounts_it_at_the_name() 
     assert _refusal(spectypes.MountPath, "imagenet") == (
         '"imagenet" is a relative path; Fluid ignores a mount path that is not absolute and mounts at /<name> '
         "instead (pkg/utils/ufs_path_builder.go GenUFSPathInUnifiedNamespace (every version)): write \"/imagenet\"")
+    # an empty path is told to leave it out, not to write "/" (the root, another place)
+    assert _refusal(spectypes.MountPath, "") == (
+        "an empty path is no path: Fluid mounts at /<name> (pkg/utils/ufs_path_builder.go "
+        'GenUFSPathInUnifiedNamespace (every version)); leave path out for that, or write an absolute path such as '
+        '"/data"')
 
 
 def test_a_path_in_the_cache_namespace_is_rooted_at_slash() -> None:
