@@ -72,7 +72,14 @@ def test_odd_statuses_agree_too() -> None:
     odd: list[Any] = [{}, {"phase": "Weird"}, {"conditions": []}, {"masterPhase": "Ready"}, {"worker": {}},
                       {"phase": 3}, {"conditions": [{"type": "Running"}]}, {"waitingFor": {"operationComplete": True}},
                       {"phase": "Pending", "waitingFor": {"operationComplete": "true"}}, {"phase": True},
-                      {"workerPhase": "PartialReady", "desiredWorkerNumberScheduled": 3, "workerNumberReady": "1"}]
+                      {"workerPhase": "PartialReady", "desiredWorkerNumberScheduled": 3, "workerNumberReady": "1"},
+                      {"phase": "Failed", "conditions": [  # a tie, and a newer condition of another type
+                          {"type": "Failed", "status": "True", "lastTransitionTime": "2026-11-20T10:00:00Z",
+                           "message": "a"},
+                          {"type": "Failed", "status": "True", "lastTransitionTime": "2026-11-20T10:00:00Z",
+                           "message": "b"},
+                          {"type": "Complete", "status": "True", "lastTransitionTime": "2026-11-20T10:09:00Z",
+                           "message": "c"}]}]
     for kind, name in family_of().items():
         family = FAMILIES[name]
         entry = health_entry("x/v1", kind, family)
@@ -148,6 +155,37 @@ def test_readiness_agrees_with_health(kind: str, case: str, body: dict[str, Any]
         assert not jsonpath_matches(ready.kubectl_wait, obj) or status == "Healthy"
     if status == "Healthy" and not cron and family_of()[kind] in ("dataset", "operation", "fuse-only", "job"):
         assert jsonpath_matches(ready.kubectl_wait, obj) or kind in ("TrainJob", "Job")
+
+
+def test_every_wait_condition_matches_a_case_of_its_kind() -> None:
+    """No readiness condition is vacuous: each success and failure condition a workflow step waits
+    on holds for some status case of its kind, Healthy or Degraded as it claims (a misspelt path
+    matches nothing, and the soundness check above passes whatever it says)."""
+    for kind in (k for k, family in family_of().items() if family != "job"):  # jobs: the tests below
+        ready = readiness(kind)
+        judged = [(case_object(kind, case, body), health(case_object(kind, case, body)).status)
+                  for k, case, body in CASES if k == kind]
+        if ready.success_condition is not None:
+            assert any(selector_matches(ready.success_condition, o) and s == "Healthy" for o, s in judged), kind
+        if ready.failure_condition is not None:
+            assert any(selector_matches(ready.failure_condition, o) and s == "Degraded" for o, s in judged), kind
+
+
+def test_the_newest_condition_is_the_latest_of_its_type_and_the_last_written_on_a_tie() -> None:
+    """A message read from "the newest condition" (CondMessage): by lastTransitionTime, of the type
+    asked for only, and on a tie (the timestamps have seconds) the one written later in the list,
+    as Fluid appends them; the Lua and CEL renderers agree (test_odd_statuses_agree_too)."""
+    from fluidgen.catalog.healthcheck import newest_message
+
+    t1, t2 = "2026-11-20T10:00:00Z", "2026-11-20T10:05:00Z"
+    def cond(kind: str, at: str, message: str) -> dict[str, str]:
+        return {"type": kind, "status": "True", "lastTransitionTime": at, "message": message}
+    def obj(*conditions: dict[str, str]) -> dict[str, Any]:
+        return {"status": {"conditions": list(conditions)}}
+    assert newest_message(obj(cond("Ready", t1, "a"), cond("Ready", t1, "b")), None) == "b"
+    assert newest_message(obj(cond("Ready", t2, "new"), cond("Ready", t1, "old")), None) == "new"
+    assert newest_message(obj(cond("Failed", t1, "failed"), cond("Complete", t2, "done")), "Failed") == "failed"
+    assert newest_message(obj(cond("Complete", t2, "done")), "Failed") == ""
 
 
 def test_readiness_for_every_kind() -> None:
