@@ -67,6 +67,10 @@ def test_rules_flag_as_json_carries_the_documentation() -> None:
         assert entry["sources"] == [{"path": s.path, "function": s.function, "versions": list(s.versions)}
                                     for s in rule.sources]
         assert entry["example"] == {"manifest": rule.example.manifest, "why": rule.example.why}
+        assert entry["elsewhere"] == list(rule.elsewhere)  # the sources outside Fluid, e.g. FG102's POSIX
+        assert set(entry) == {"id", "severity", "summary", "kinds", "description", "versions", "sources",
+                              "elsewhere", "example", "defined_in"}
+    assert listed.out == json.dumps(got, indent=2) + "\n"  # two-space JSON, one document
 
 
 @pytest.mark.parametrize("rule", RULES, ids=[r.id for r in RULES])
