@@ -49,3 +49,42 @@ def test_fg110_charges_a_workers_memory_emptydir_tier_to_the_worker(tmp_path: Pa
     assert ("[FG110]: spec.worker.resources.limits.memory:" in err) is fires, err
     if fires:
         assert "heap 8.0GiB + MEM tier 12.0GiB exceeds the worker memory limit 16Gi" in err, err
+
+
+def test_fg111_reads_a_lower_case_size_and_says_the_line(tmp_path: Path) -> None:
+    err = _lint(tmp_path, f"properties: {CACHE.replace('SIZE', '2000mb')}")
+    assert ('[FG111]: spec.properties["alluxio.user.client.cache.size"]: a MEMORY client cache of 2000mb lives on '
+            "the JVM heap; keep it within 1800MB") in err, err
+
+
+def test_fg107_and_fg109_say_why_at_the_flag(tmp_path: Path) -> None:
+    err = _lint(tmp_path, "fuse:\n  args: [fuse, --fuse-opts=direct_io]\n"
+                          "  jvmOptions: [-XX:ActiveProcessorCount=8]\n  resources: {limits: {cpu: '4', memory: 8Gi}}")
+    assert ("[FG109]: spec.fuse.jvmOptions[0]: ActiveProcessorCount=8 is above the fuse CPU limit (4); the JVM "
+            "sizes thread pools for CPUs it cannot use") in err, err
+    assert "[FG107]" in err and ("direct_io disables the page cache and read-ahead and is unstable under heavy IO; "
+                                 "use kernel_cache") in err, err
+
+
+@pytest.mark.parametrize(("heap", "tier", "said"), [
+    ("6G", "MEM", None),  # 6G within 4Gi + the 4Gi MEM tier Fluid adds to the FUSE limit
+    ("6G", "SSD", "heap 6.0GiB exceeds the fuse memory limit 4Gi"),  # an SSD tier adds nothing
+    ("10G", "MEM", "heap 10.0GiB exceeds the fuse memory limit 4Gi + the MEM tiers' 4.0GiB Fluid adds to it"),
+])
+def test_fg110_counts_the_mem_tiers_fluid_adds_to_an_alluxio_fuse_limit(tmp_path: Path, heap: str, tier: str,
+                                                                       said: str | None) -> None:
+    """pkg/ddc/alluxio/transform_resources.go transformResourcesForFuse (the engine's FUSE_RESOURCES
+    fact): with limits.memory set, Fluid adds every MEM tier's quota to the FUSE memory limit."""
+    path = "/dev/shm" if tier == "MEM" else "/mnt/ssd"
+    err = _lint(tmp_path, f"fuse:\n  jvmOptions: [-Xmx{heap}]\n  resources: {{limits: {{memory: 4Gi}}}}\n"
+                          f"tieredstore:\n  levels: [{{mediumtype: {tier}, path: {path}, quota: 4Gi}}]")
+    if said is None:
+        assert "[FG110]" not in err, err
+    else:
+        assert f"[FG110]: spec.fuse.resources.limits.memory: {said}; the container will be OOM-killed" in err, err
+
+
+def test_fg110_checks_every_component_past_one_whose_limit_is_no_quantity(tmp_path: Path) -> None:
+    err = _lint(tmp_path, "master:\n  jvmOptions: [-Xmx8G]\n  resources: {limits: {memory: lots}}\n"
+                          "worker:\n  jvmOptions: [-Xmx8G]\n  resources: {limits: {memory: 4Gi}}")
+    assert "[FG110]: spec.worker.resources.limits.memory: heap 8.0GiB exceeds the worker memory limit 4Gi" in err, err
