@@ -70,6 +70,8 @@ def test_fg107_and_fg109_say_why_at_the_flag(tmp_path: Path) -> None:
     ("6G", "MEM", None),  # 6G within 4Gi + the 4Gi MEM tier Fluid adds to the FUSE limit
     ("6G", "SSD", "heap 6.0GiB exceeds the fuse memory limit 4Gi"),  # an SSD tier adds nothing
     ("10G", "MEM", "heap 10.0GiB exceeds the fuse memory limit 4Gi + the MEM tiers' 4.0GiB Fluid adds to it"),
+    ("8G", "MEM", None),  # exactly the limit and the tier: it fits
+    ("8589934593", "MEM", "heap 8.0GiB exceeds the fuse memory limit 4Gi + the MEM tiers' 4.0GiB Fluid adds to it"),
 ])
 def test_fg110_counts_the_mem_tiers_fluid_adds_to_an_alluxio_fuse_limit(tmp_path: Path, heap: str, tier: str,
                                                                        said: str | None) -> None:
