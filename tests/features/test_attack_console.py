@@ -75,7 +75,11 @@ def test_ctrl_c_mid_build_exits_130_in_one_line(tmp_path: Path) -> None:
     """The build blocks reading a FIFO named on the command line; SIGINT arrives mid-read."""
     fifo = tmp_path / "spec.yaml"
     os.mkfifo(fifo)
-    proc = console("build", str(fifo), stdout=subprocess.PIPE)
+    # A runner started in the background without job control (`cmd &` in a script) ignores SIGINT,
+    # and a child inherits that, so Python would install no KeyboardInterrupt handler: the build
+    # starts as from a terminal, with SIGINT at its default.
+    proc = console("build", str(fifo), stdout=subprocess.PIPE,
+                   preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     with open(fifo, "w") as writer:  # returns once the build has opened the FIFO to read it
         writer.write("apiVersion: fluidgen.io/v1alpha1\n")
         writer.flush()
