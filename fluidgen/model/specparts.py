@@ -95,13 +95,16 @@ def _same_names(value: object) -> object:
     return value
 
 
-SecretKeys = dict[SecretKey, SecretKey]
+# Option name -> key; a list means the same names. Never empty: a credential that wires no option
+# to its Secret builds a Dataset that reads nothing from it (the published schema says so too).
+SecretKeys = Annotated[dict[SecretKey, SecretKey], Field(min_length=1), BeforeValidator(
+    _same_names,
+    json_schema_input_type=Annotated[dict[str, str], Field(min_length=1)] | Annotated[list[str], Field(min_length=1)])]
 
 
 class ExistingSecret(Model):
     name: Name = Field(description="An existing Secret in the Dataset's namespace.")
-    keys: Annotated[SecretKeys, BeforeValidator(_same_names, json_schema_input_type=dict[str, str] | list[str])] = \
-        Field(description="Option name -> key in that Secret (a list means the same names).")
+    keys: SecretKeys = Field(description="Option name -> key in that Secret (a list means the same names).")
 
 
 class ExternalSecretRef(Model):
@@ -112,9 +115,8 @@ class ExternalSecretRef(Model):
     kind: Literal["SecretStore", "ClusterSecretStore"] = Field("SecretStore",
         description="SecretStore (in the Dataset's namespace) or ClusterSecretStore.")
     remoteKey: str = Field(min_length=1, description="The secret's key in the store (a path or name).")
-    properties: Annotated[SecretKeys, BeforeValidator(_same_names, json_schema_input_type=dict[str, str] | list[str])] \
-        = Field(description="Option name -> property of the remote secret (a list means the same names).",
-                min_length=1)
+    properties: SecretKeys = Field(
+        description="Option name -> property of the remote secret (a list means the same names).")
     refreshInterval: Duration = Field("1h", description="How often the operator reads the store again.")
 
 

@@ -90,6 +90,15 @@ def test_a_bound_and_an_empty_list_are_said_with_the_value(tmp_path: Path) -> No
     assert f"{spec}:8:28: error: runtime.masters: must be at least 1, got -1" in lines, lines
 
 
+def test_an_existing_secret_without_keys_is_refused_at_its_keys(tmp_path: Path) -> None:
+    """`keys: []` wired no option to the Secret: the Dataset was built reading nothing from it,
+    and the mount then failed on the cluster for want of credentials."""
+    spec, lines = errors(tmp_path, 'source:\n  - uri: "oss://b/d/"\n    credentials:\n'
+                                   "      existingSecret: {name: creds, keys: []}\n"
+                                   "runtime: {engine: alluxio, cache: [{medium: MEM, quota: 1Gi}]}\n")
+    assert lines[0] == f"{spec}:7:37: error: source[0].credentials.existingSecret.keys: must not be empty", lines
+
+
 def test_an_upper_bound_an_empty_string_and_too_many_items_are_said_plainly(tmp_path: Path) -> None:
     """No pydantic wording ("Input should be less than or equal to", "String should have at least
     1 character", "List should have at most 10 items") reaches a person."""

@@ -148,3 +148,26 @@ def test_every_alternative_form_of_the_schema_builds(site: str, where: str, valu
     path.write_text(yaml.safe_dump(spec))
     result = run_cli("build", str(path))
     assert result.code == 0, f"{site} as {value!r}: {result.err}"
+
+
+@pytest.mark.parametrize("credentials", [
+    {"existingSecret": {"name": "creds", "keys": []}},
+    {"existingSecret": {"name": "creds", "keys": {}}},
+    {"externalSecret": {"store": "vault", "remoteKey": "k", "properties": []}},
+    {"externalSecret": {"store": "vault", "remoteKey": "k", "properties": {}}},
+])
+def test_the_published_schema_refuses_credentials_that_wire_no_option(credentials: dict[str, Any],
+                                                                       tmp_path: Path) -> None:
+    """An editor reading the schema flags what the build refuses: an empty key list wires no
+    option to the Secret (the model says "must not be empty" at the same key)."""
+    spec = {"apiVersion": "fluidgen.io/v1alpha1", "kind": "CachedDataset", "metadata": {"name": "d"},
+            "source": [{"uri": "oss://b/d/", "credentials": credentials}],
+            "runtime": {"engine": "alluxio", "cache": [{"medium": "MEM", "quota": "1Gi"}]}}
+    validator = jsonschema.Draft202012Validator(_schema())
+    (wired := copy.deepcopy(spec))["source"][0]["credentials"] = json.loads(
+        json.dumps(credentials).replace("[]", '["fs.oss.accessKeyId"]').replace("{}", '{"a": "b"}'))
+    assert validator.is_valid(wired), list(validator.iter_errors(wired))
+    assert not validator.is_valid(spec)
+    (tmp_path / "spec.yaml").write_text(json.dumps(spec))
+    result = run_cli("validate", str(tmp_path / "spec.yaml"))
+    assert result.code == 1 and "must not be empty" in result.err, result.err
