@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterator
 
 from ..base.fluidsource import source
@@ -86,15 +85,20 @@ def jvm_memory_budget(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
 
 def _memory_tiers(obj: Manifest) -> int:
     """The quota of every tier Fluid counts as memory (any medium but SSD and HDD), the sum over its
-    paths (pkg/utils/tieredstore GetLevelStorageMap): what it adds to the FUSE memory limit."""
-    total = 0
-    for level in levels_of(obj):
-        if not isinstance(level, dict) or level.get("mediumtype") in ("SSD", "HDD"):
-            continue
-        quotas = str(level.get("quotaList", "")).split(",") if level.get("quotaList") else [level.get("quota", 0)]
-        with contextlib.suppress(ValueError, TypeError):
-            total += sum(int(to_bytes(q if isinstance(q, int) else str(q).strip())) for q in quotas)
-    return total
+    paths and levels (pkg/utils/tieredstore GetLevelStorageMap): what it adds to the FUSE memory limit."""
+    return sum(_level_quota(level) for level in levels_of(obj)
+               if isinstance(level, dict) and level.get("mediumtype") not in ("SSD", "HDD"))
+
+
+def _level_quota(level: Tree) -> int:
+    """A tier level's quota over all its paths, as Fluid reads it (pkg/ddc/base/runtime.go
+    convertToTieredstoreInfo: quotaList, one per path, overrides quota, which is split over the
+    paths); 0 for a quota that is no quantity (schema validation reports it)."""
+    quotas = str(level["quotaList"]).split(",") if level.get("quotaList") else [level.get("quota", 0)]
+    try:
+        return sum(int(to_bytes(q if isinstance(q, int) else str(q).strip())) for q in quotas)
+    except (ValueError, TypeError):
+        return 0
 
 
 def _jvm_memory(comp: Tree) -> dict[str, int]:
@@ -109,13 +113,12 @@ def _jvm_memory(comp: Tree) -> dict[str, int]:
 
 
 def _emptydir_memory_tier(obj: Manifest) -> int | None:
-    """The quota of a MEM tier on an emptyDir: memory the worker container is charged for."""
-    size = None
-    for level in levels_of(obj):
-        if isinstance(level, dict) and level.get("mediumtype") == "MEM" and level.get("volumeType") == "emptyDir":
-            with contextlib.suppress(ValueError):
-                size = int(to_bytes(level.get("quota", 0)))
-    return size
+    """The quota of the MEM tiers on an emptyDir, over every path: memory the worker container is
+    charged for. Fluid's chart makes one Memory emptyDir per path of such a level, sized by that
+    path's quota (charts/alluxio/templates/_helpers.tpl alluxio.worker.tieredstoreVolumes)."""
+    tiers = (level for level in levels_of(obj) if isinstance(level, dict)
+             and level.get("mediumtype") == "MEM" and level.get("volumeType") == "emptyDir")
+    return sum(_level_quota(level) for level in tiers) or None  # none, or none that is a quantity
 
 
 def fuse_metadata_timeouts(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
@@ -167,6 +170,8 @@ RULES = (
         sources=(source("pkg/ddc/alluxio/transform_resources.go", "transformResourcesForWorker"),
                  source("pkg/ddc/alluxio/transform_resources.go", "transformResourcesForFuse"),
                  source("pkg/utils/tieredstore/tiered_store.go", "GetLevelStorageMap"),
+                 source("pkg/ddc/base/runtime.go", "convertToTieredstoreInfo"),
+                 source("charts/alluxio/templates/_helpers.tpl", "alluxio.worker.tieredstoreVolumes"),
                  source(OPTIMIZATION, "optimizeDefaultForWorker"), source(OPTIMIZATION, "optimizeDefaultFuse")),
         elsewhere=("Kubernetes: a container over its memory limit is OOM-killed; a Memory emptyDir counts "
                    "against that limit",),

@@ -90,3 +90,55 @@ def test_fg110_checks_every_component_past_one_whose_limit_is_no_quantity(tmp_pa
     err = _lint(tmp_path, "master:\n  jvmOptions: [-Xmx8G]\n  resources: {limits: {memory: lots}}\n"
                           "worker:\n  jvmOptions: [-Xmx8G]\n  resources: {limits: {memory: 4Gi}}")
     assert "[FG110]: spec.worker.resources.limits.memory: heap 8.0GiB exceeds the worker memory limit 4Gi" in err, err
+
+
+def _levels(*levels: str) -> str:
+    return "tieredstore:\n  levels:\n" + "".join(f"    - {{{level}}}\n" for level in levels)
+
+
+@pytest.mark.parametrize(("levels", "said"), [
+    # two memory levels: Fluid adds both (GetLevelStorageMap sums every level of the medium)
+    (("mediumtype: MEM, path: /dev/shm, quota: 2Gi", "mediumtype: MEM, path: /mnt/mem, quota: 2Gi"), None),
+    # a disk level before the memory one does not end the count
+    (("mediumtype: SSD, path: /mnt/ssd, quota: 100Gi", "mediumtype: MEM, path: /dev/shm, quota: 4Gi"), None),
+    # one level over two paths: quotaList, one quota per path (convertToTieredstoreInfo)
+    (("mediumtype: MEM, path: '/dev/shm,/mnt/mem', quotaList: '1Gi, 3Gi'",), None),
+    (("mediumtype: MEM, path: '/dev/shm,/mnt/mem', quotaList: '1Gi,2Gi'",),
+     "heap 8.0GiB exceeds the fuse memory limit 4Gi + the MEM tiers' 3.0GiB Fluid adds to it"),
+    # SSD and HDD are disk: they add nothing
+    (("mediumtype: HDD, path: /mnt/hdd, quota: 100Gi",), "heap 8.0GiB exceeds the fuse memory limit 4Gi"),
+])
+def test_fg110_adds_every_memory_level_and_path_and_no_disk_to_the_fuse_limit(
+        tmp_path: Path, levels: tuple[str, ...], said: str | None) -> None:
+    """8G of FUSE heap against a 4Gi limit, plus what Fluid adds: the quota of every level that is
+    not SSD or HDD, over all its paths (pkg/utils/tieredstore/tiered_store.go GetLevelStorageMap,
+    pkg/ddc/base/runtime.go convertToTieredstoreInfo)."""
+    err = _lint(tmp_path, "fuse:\n  jvmOptions: [-Xmx8G]\n  resources: {limits: {memory: 4Gi}}\n" + _levels(*levels))
+    if said is None:
+        assert "[FG110]" not in err, err
+    else:
+        assert f"[FG110]: spec.fuse.resources.limits.memory: {said}; the container will be OOM-killed" in err, err
+
+
+@pytest.mark.parametrize(("levels", "tier"), [
+    (("mediumtype: MEM, volumeType: emptyDir, path: '/dev/shm,/mnt/mem', quotaList: '6Gi,6Gi'",), "12.0"),
+    (("mediumtype: MEM, volumeType: emptyDir, path: /dev/shm, quota: 6Gi",
+      "mediumtype: MEM, volumeType: emptyDir, path: /mnt/mem, quota: 6Gi"), "12.0"),
+])
+def test_fg110_charges_every_path_of_a_workers_memory_emptydir_tiers(tmp_path: Path, levels: tuple[str, ...],
+                                                                      tier: str) -> None:
+    """Fluid's chart makes one Memory emptyDir per path of a MEM level, sized by that path's quota
+    (charts/alluxio/templates/_helpers.tpl alluxio.worker.tieredstoreVolumes): the worker is charged
+    for all of them. A quotaList was read as no tier, and a second level replaced the first."""
+    err = _lint(tmp_path, "worker:\n  jvmOptions: [-Xmx8G]\n  resources: {limits: {memory: 16Gi}}\n" + _levels(*levels))
+    assert (f"[FG110]: spec.worker.resources.limits.memory: heap 8.0GiB + MEM tier {tier}GiB exceeds the worker "
+            "memory limit 16Gi; the container will be OOM-killed") in err, err
+
+
+def test_fg110_adds_nothing_to_a_worker_limit_the_worker_is_held_to_the_byte(tmp_path: Path) -> None:
+    """Fluid adds MEM tiers to the FUSE limit only: a worker's heap one byte over its limit is over."""
+    err = _lint(tmp_path, "worker:\n  jvmOptions: [-Xmx4294967297]\n  resources: {limits: {memory: 4Gi}}\n"
+                + _levels("mediumtype: MEM, path: /dev/shm, quota: 4Gi"))
+    assert "[FG110]: spec.worker.resources.limits.memory: heap 4.0GiB exceeds the worker memory limit 4Gi" in err, err
+    err = _lint(tmp_path, "worker:\n  jvmOptions: [-Xmx4294967296]\n  resources: {limits: {memory: 4Gi}}")
+    assert "[FG110]" not in err, err
