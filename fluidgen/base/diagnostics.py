@@ -33,13 +33,18 @@ def _plain_key(key: str) -> bool:
     return key.replace("_", "a").replace("-", "a").isalnum()
 
 
+# Letters typed for the digits they look like (FG1O3 for FG103, FGl04 for FG104).
+_LOOKALIKES = str.maketrans("oil", "011")
+
+
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    """A ' (did you mean "x"?)' suffix for a near-miss name, or ''."""
-    close = difflib.get_close_matches(word, sorted(set(choices)), n=1, cutoff=0.6)
-    if not close:
-        lowered = {c.lower(): c for c in choices}
-        if word.lower() in lowered:
-            close = [lowered[word.lower()]]
+    """A ' (did you mean "x"?)' suffix for a near-miss name, or ''. The same word in another case
+    or with a letter for a look-alike digit comes first: difflib scores FG1O3 as close to FG135
+    as to FG103."""
+    ordered = sorted(set(choices))
+    folded = word.lower().translate(_LOOKALIKES)
+    close = [c for c in ordered if c.lower().translate(_LOOKALIKES) == folded][:1]
+    close = close or difflib.get_close_matches(word, ordered, n=1, cutoff=0.6)
     return f'; did you mean "{close[0]}"?' if close else ""
 
 

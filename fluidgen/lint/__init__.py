@@ -197,13 +197,13 @@ def without_waivers(annotations: dict[str, object], entries: Iterable[str]) -> d
     return {**rest, IGNORE_ANNOTATION: kept} if kept else rest
 
 
-def run_rules(entry: Entry, index: ManifestIndex, ignore: set[str], rules: tuple[Rule, ...] | None = None
+def run_rules(entry: Entry, index: ManifestIndex, ignore: set[str], rules: tuple[Rule, ...]
               ) -> Iterator[tuple[Rule, Finding]]:
-    """The findings of every rule for `entry` (`rules`: rules_for the run, computed once per run)."""
+    """The findings of `rules` (rules_for the run, computed once per run) for `entry`."""
     if entry.kind in RUNTIME_KINDS and not index.is_runtime(entry):
         return  # a runtime the target version lacks: validation says so, and no rule speaks for it
     skip = ignore | _ignored(entry.obj)
-    for rule in rules if rules is not None else rules_for(index.version, engines_in(index)):
+    for rule in rules:
         if rule.id not in skip and rule.applies_to(entry.kind):
             for finding in rule.check(entry, index):
                 if not _waived_at(entry.obj, finding.path, rule.id):

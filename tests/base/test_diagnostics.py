@@ -39,6 +39,9 @@ def test_a_path_is_written_the_way_users_write_keys(path: PathT, shown: str) -> 
     ("replica", ["master", "replicas", "worker"], '; did you mean "replicas"?'),
     ("tieredstor", ["tieredstore", "tieredStore"], '; did you mean "tieredstore"?'),  # the closest only
     ("TIEREDSTORE", ["tieredstore", "fuse"], '; did you mean "tieredstore"?'),  # same word, other case
+    ("FG1O3", ["FG103", "FG135"], '; did you mean "FG103"?'),  # a letter O for the digit 0
+    ("FGl04", ["FG104", "FG140"], '; did you mean "FG104"?'),  # l for 1
+    ("Replicas", ["replica", "replicas"], '; did you mean "replicas"?'),  # the case alone before the closest
     ("ab", ["abcd"], '; did you mean "abcd"?'),  # similarity 2*2/6 = 0.67, over the 0.6 cutoff
     ("ab", ["abcde"], ""),  # 2*2/7 = 0.57: too far
     ("zzz", ["master", "worker"], ""),
@@ -46,7 +49,7 @@ def test_a_path_is_written_the_way_users_write_keys(path: PathT, shown: str) -> 
 ])
 def test_did_you_mean_names_one_close_choice_or_nothing(word: str, choices: list[str], suffix: str) -> None:
     """difflib's ratio is 2*M/T (M matching characters, T the two lengths together); a word
-    that differs only in case is offered as well."""
+    that differs only in case, or has a letter for a digit it looks like, comes first."""
     assert did_you_mean(word, choices) == suffix
 
 

@@ -4,6 +4,7 @@ is silenced by --ignore; rules survive odd shapes; FG113's kept level. The manif
 
 from __future__ import annotations
 
+import json
 import re
 import textwrap
 from pathlib import Path
@@ -12,7 +13,9 @@ import pytest
 import yaml
 
 from fluidgen.base.rules import Rule
-from fluidgen.lint import IGNORE_ANNOTATION, RULES, ignore_annotation, waiver_entries, without_waivers
+from fluidgen.base.versions import NAMES
+from fluidgen.engines import engine_table
+from fluidgen.lint import IGNORE_ANNOTATION, RULES, ignore_annotation, rules_for, waiver_entries, without_waivers
 from tests.conftest import run_cli
 
 
@@ -147,4 +150,52 @@ def test_only_the_named_waiver_entries_are_dropped_and_an_emptied_key_goes() -> 
 
 def test_waiver_entries_write_a_path_or_the_whole_rule_where_a_part_cannot_be_written() -> None:
     assert waiver_entries([("FG110", ("spec", "fuse")), ("FG111", ("spec", "properties", "a@b")),
-                           ("FG112", ("spec", "")), ("FG113", ())]) == ["FG110@spec/fuse", "FG111", "FG112", "FG113"]
+                           ("FG112", ("spec", "")), ("FG113", ()), ("FG109", ("spec", "fuse", "jvmOptions", "X"))]
+                          ) == ["FG110@spec/fuse", "FG111", "FG112", "FG113", "FG109@spec/fuse/jvmOptions/X"]
+
+
+def test_a_directive_naming_no_rule_is_an_error_at_its_own_line(tmp_path: Path) -> None:
+    """`# fluidgen-lint: ignore=` with a typo would silence nothing: an error at the directive's
+    line (counted from the file's first byte, a blank first line too), column 1, the look-alike
+    digit suggested, in the lint stage (JSON carries the stage)."""
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text("\napiVersion: v1\nkind: ConfigMap\n# fluidgen-lint: ignore=FG101, FG1O3\n"
+                        "metadata: {name: c}\n")
+    result = run_cli("lint", str(manifest))
+    assert result.code == 1
+    assert result.err.splitlines()[0] == (f'{manifest}:4:1: error: unknown lint rule FG1O3 in this directive; '
+                                          'did you mean "FG103"?'), result.err
+    shown = json.loads(run_cli("lint", "--format", "json", str(manifest)).out)["diagnostics"]
+    assert shown == [{"code": "", "col": 1, "file": str(manifest), "line": 4, "path": "", "severity": "error",
+                      "stage": "lint", "message": 'unknown lint rule FG1O3 in this directive; did you mean "FG103"?'}]
+
+
+def test_a_manifests_findings_and_unknown_annotation_rules_are_of_the_lint_stage(tmp_path: Path) -> None:
+    err_manifest = tmp_path / "m.yaml"
+    err_manifest.write_text("---\n".join([dataset(), runtime(
+        spec="fuse: {args: [fuse, '--fuse-opts=direct_io,ro']}").replace(
+        "metadata: {name: d, namespace: default}",
+        "metadata: {name: d, namespace: default, annotations: {fluidgen.io/lint-ignore: FGl07}}")]))
+    shown = json.loads(run_cli("lint", "--format", "json", str(err_manifest)).out)["diagnostics"]
+    assert [(d["code"], d["message"], d["stage"]) for d in shown] == [
+        ("", 'unknown lint rule FGl07; did you mean "FG107"?', "lint"),
+        ("FG107", "direct_io disables the page cache and read-ahead and is unstable under heavy IO; use "
+                  "kernel_cache", "lint")], shown
+
+
+def test_a_specs_findings_are_of_the_lint_stage(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("apiVersion: fluidgen.io/v1alpha1\nkind: CachedDataset\nmetadata: {name: d}\n"
+                    "source: [{uri: 'https://e.com/d/'}]\n"
+                    "runtime:\n  engine: alluxio\n  cache: [{medium: MEM, quota: 1Gi}]\n"
+                    "  overrides: {fuse: {args: [fuse, --fuse-opts=direct_io]}}\n")
+    shown = json.loads(run_cli("lint", "--format", "json", str(spec)).out)["diagnostics"]
+    assert {(d["code"], d["stage"]) for d in shown if d["code"] == "FG107"} == {("FG107", "lint")}, shown
+
+
+@pytest.mark.parametrize("version", NAMES)
+def test_the_rules_of_a_version_are_those_that_hold_for_it_and_every_engines(version: str) -> None:
+    """rules_for(version) without engines: every engine's rules, only those that hold at `version`."""
+    held = tuple(r for r in RULES if version in r.versions)
+    assert held and rules_for(version) == held
+    assert rules_for(version, frozenset(engine_table.NAMES)) == held
