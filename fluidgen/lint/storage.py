@@ -22,7 +22,7 @@ from ..fluid.fluidbase import fastest_level, unmounted_at_root
 from .binding import engine_of
 from .docs import runtime_head
 
-SECRET_OPTION = re.compile(r"(accesskeysecret|secretkey|secret-key|secret_key|password|token|metaurl)$",
+SECRET_OPTION = re.compile(r"(access[._-]?key[._-]?secret|secret[._-]?key|password|token|metaurl)$",
                            re.IGNORECASE)
 PLACEHOLDER = re.compile(r"<[A-Za-z_][A-Za-z0-9_ -]*>")
 

@@ -1,9 +1,12 @@
 """lint/storage.py: the edges of FG112 (a positive size is any size above zero) and FG106 (every
-level's watermarks are checked, past a level whose watermarks are not numbers)."""
+level's watermarks are checked, past a level whose watermarks are not numbers); FG101's credential
+names and messages; FG124's message."""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import run_cli
 from tests.lint.test_lint import dataset, runtime
@@ -28,3 +31,44 @@ def test_fg106_checks_every_level_past_one_it_cannot_read(tmp_path: Path) -> Non
     err = _lint(tmp_path, "    - {mediumtype: MEM, path: /dev/shm, quota: 1Gi, high: 'x', low: '0.5'}\n"
                           "    - {mediumtype: SSD, path: /ssd, quota: 9Gi, high: '0.5', low: '0.9'}\n")
     assert "[FG106]: spec.tieredstore.levels[1].low: low watermark 0.9 must be below high watermark 0.5" in err, err
+
+
+def test_fg101_names_the_credential_in_plain_options_and_in_plain_shared_options(tmp_path: Path) -> None:
+    """A mount's options and the Dataset's sharedOptions are plain fields (api/v1alpha1/dataset_types.go
+    SharedOptions, EncryptOptions): a credential there is said at its own key, with where it goes."""
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text("---\n".join([dataset(
+        mounts="[{mountPoint: 'oss://b/p', name: d, options: {fs.oss.accessKeySecret: x}}]",
+        extra="  sharedOptions: {fs.oss.endpoint: e, fs.s3a.secret.key: y}\n"), runtime()]))
+    result = run_cli("lint", str(manifest))
+    assert result.code == 1, result.err
+    found = [line.split(": error ", 1)[1] for line in result.err.splitlines() if "[FG101]" in line]
+    assert found == [
+        '[FG101]: spec.mounts[0].options["fs.oss.accessKeySecret"]: credential fs.oss.accessKeySecret is in plain '
+        "options; move it to encryptOptions backed by a Secret (fluidgen: credentials.fromEnv/fromFile)",
+        '[FG101]: spec.sharedOptions["fs.s3a.secret.key"]: credential fs.s3a.secret.key is in plain sharedOptions; '
+        "use sharedEncryptOptions"], result.err
+
+
+def test_fg124_says_why_a_root_mount_beside_others_never_appears(tmp_path: Path) -> None:
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text("---\n".join([dataset(
+        mounts="[{mountPoint: 'oss://b/train/', name: train, path: /}, {mountPoint: 'oss://b/val/', name: val}]"),
+        runtime()]))
+    result = run_cli("lint", str(manifest))
+    assert ('[FG124]: spec.mounts[0].path: path "/" on one mount of 2 is never mounted: AlluxioRuntime keeps its '
+            "local /underFSStorage at the root and skips a mount at a path already mounted, which the root always "
+            "is. Drop path (the mount appears at /<name>) or the other mounts") in result.err, result.err
+
+
+@pytest.mark.parametrize(("name", "flagged"), [
+    ("fs.s3a.secret.key", True), ("aws.secretKey", True), ("fs.cosn.userinfo.secret_key", True),
+    ("fs.oss.accessKeySecret", True), ("fs.obs.access.key.secret", True), ("token", True), ("metaurl", True),
+    ("fs.s3a.endpoint", False), ("secret.key.provider.path", False), ("fs.oss.endpoint", False),
+])
+def test_fg101_reads_a_secret_key_however_its_words_are_joined(tmp_path: Path, name: str, flagged: bool) -> None:
+    """On a runtime of no engine that names the option itself (ThinRuntime): the name alone decides."""
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text("---\n".join([dataset(mounts=f"[{{mountPoint: 'https://e.com/d', name: d, "
+                                                     f"options: {{{name}: x}}}}]"), runtime("ThinRuntime")]))
+    assert ("[FG101]" in run_cli("lint", str(manifest)).err) is flagged
