@@ -175,14 +175,19 @@ spec:
 """
 
 
-def test_fg102_leaves_a_shell_expansion_default_in_a_container_script_alone(tmp_path: Path) -> None:
+@pytest.mark.parametrize("containers", ["containers", "initContainers", "ephemeralContainers"])
+def test_fg102_leaves_a_shell_expansion_default_in_a_container_script_alone(tmp_path: Path,
+                                                                            containers: str) -> None:
     """Issue 42 (9): the word of ${v:-<empty>} in a container's shell script is the script's own
     text (POSIX 2.6.2), as in Fluid's test/gha-e2e/jindo/multi-oss-job.yaml at master, which its
-    end-to-end CI applies to a real cluster. A <placeholder> anywhere else stays an error."""
-    ok = _lint(tmp_path, JOB % "exit 1")
+    end-to-end CI applies to a real cluster; the same in any of a pod's container lists. A
+    <placeholder> anywhere else stays an error."""
+    job = JOB.replace("      containers:", f"      {containers}:")
+    ok = _lint(tmp_path, job % "exit 1")
     assert "FG102" not in ok, ok
-    left = _lint(tmp_path, JOB % "cp /data/a <bucket-name>")
-    assert "[FG102]" in left and "placeholder <bucket-name>" in left
+    left = _lint(tmp_path, job % "cp /data/a <bucket-name>")
+    assert f"error [FG102]: spec.template.spec.{containers}[0].args[1]: placeholder <bucket-name> was never " \
+           "filled in" in left, left
     option = _lint(tmp_path, dataset(mounts='[{mountPoint: "s3://b/", name: d, options: {region: '
                                             '"${REGION:-<s3-bucket-region>}"}}]'), runtime())
     assert "[FG102]" in option and "<s3-bucket-region>" in option  # a mount option is no shell script

@@ -72,3 +72,15 @@ def test_fg101_reads_a_secret_key_however_its_words_are_joined(tmp_path: Path, n
     manifest.write_text("---\n".join([dataset(mounts=f"[{{mountPoint: 'https://e.com/d', name: d, "
                                                      f"options: {{{name}: x}}}}]"), runtime("ThinRuntime")]))
     assert ("[FG101]" in run_cli("lint", str(manifest)).err) is flagged
+
+
+def test_fg102_never_reads_or_quotes_a_secrets_values(tmp_path: Path) -> None:
+    """A password may look like `<anything>`: a Secret's data is neither checked nor echoed."""
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text("apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: default}\n"
+                        "stringData: {password: <s3cr3t>}\n---\napiVersion: v1\nkind: ConfigMap\n"
+                        "metadata: {name: c, namespace: default}\ndata: {bucket: <bucket-name>}\n")
+    result = run_cli("lint", str(manifest))
+    assert "s3cr3t" not in result.err + result.out
+    assert [line.split(": error ", 1)[1] for line in result.err.splitlines() if "FG102" in line] == [
+        "[FG102]: data.bucket: placeholder <bucket-name> was never filled in"], result.err
