@@ -34,6 +34,7 @@ import re
 import signal
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -101,13 +102,19 @@ def _purge() -> None:
 class _Keep:
     """A pytest plugin: in each file named by a --keep FILE=REGEX, only the tests whose node id
     matches REGEX run (a per-engine slice of a parametrized table test). A node id that a mutant
-    renames is deselected, never reported as not found: such a mutant is not killed by the name."""
+    renames is deselected, never reported as not found: such a mutant is not killed by the name.
+    A --drop-param WORD deselects, in every file, the cases whose parameters name WORD as a word
+    (another engine's rows when one engine module is mutated)."""
 
-    def __init__(self, keep: list[str]) -> None:
+    def __init__(self, keep: list[str], drop: Sequence[str] = ()) -> None:
         self.rules = [(f, re.compile(rx)) for f, rx in (k.split("=", 1) for k in keep)]
+        self.drop = frozenset(w.lower() for w in drop)
 
     def pytest_collection_modifyitems(self, config: Any, items: list[Any]) -> None:
         def wanted(item: Any) -> bool:
+            params = item.nodeid.partition("[")[2]
+            if self.drop & set(re.split(r"[^a-z0-9]+", params.lower())):
+                return False
             return all(rx.search(item.nodeid) for f, rx in self.rules if item.nodeid.startswith(f + "::"))
 
         gone = [i for i in items if not wanted(i)]
@@ -116,7 +123,7 @@ class _Keep:
             items[:] = [i for i in items if wanted(i)]
 
 
-def run_tests(pytest_args: list[str], finder: _MutatedSource | None, keep: list[str]) -> int:
+def run_tests(pytest_args: list[str], finder: _MutatedSource | None, keep: _Keep) -> int:
     import pytest
 
     _purge()
@@ -126,10 +133,10 @@ def run_tests(pytest_args: list[str], finder: _MutatedSource | None, keep: list[
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 1)
         os.dup2(devnull, 2)
-    return int(pytest.main(pytest_args, plugins=[_Keep(keep)]))
+    return int(pytest.main(pytest_args, plugins=[keep]))
 
 
-def child(pytest_args: list[str], finder: _MutatedSource | None, keep: list[str]) -> int:
+def child(pytest_args: list[str], finder: _MutatedSource | None, keep: _Keep) -> int:
     pid = os.fork()
     if pid == 0:
         try:
@@ -155,7 +162,10 @@ def main() -> int:
                              "(lines rewritten since the earlier run)")
     parser.add_argument("--keep", action="append", default=[], metavar="FILE=REGEX",
                         help="in FILE run only the tests whose node id matches REGEX (repeatable)")
+    parser.add_argument("--drop-param", action="append", default=[], metavar="WORD",
+                        help="leave out the cases whose parameters name WORD (repeatable): other engines' rows")
     args = parser.parse_args()
+    keep = _Keep(args.keep, args.drop_param)
 
     os.chdir(ROOT)
     sys.path.insert(0, str(ROOT))
@@ -209,7 +219,7 @@ def main() -> int:
     todo = left
 
     start = time.monotonic()
-    pid = child(pytest_args, None, args.keep)
+    pid = child(pytest_args, None, keep)
     _, status = os.waitpid(pid, 0)
     base = time.monotonic() - start
     if os.waitstatus_to_exitcode(status) != 0:
@@ -227,7 +237,7 @@ def main() -> int:
             while queue and len(running) < args.workers:
                 mutant = queue.pop(0)
                 finder = _MutatedSource(name, path, mutant[2])
-                running[child(pytest_args, finder, args.keep)] = (mutant, time.monotonic())
+                running[child(pytest_args, finder, keep)] = (mutant, time.monotonic())
             time.sleep(0.05)
             for pid, (mutant, began) in list(running.items()):
                 waited, status = os.waitpid(pid, os.WNOHANG)
