@@ -84,3 +84,26 @@ def test_fg102_never_reads_or_quotes_a_secrets_values(tmp_path: Path) -> None:
     assert "s3cr3t" not in result.err + result.out
     assert [line.split(": error ", 1)[1] for line in result.err.splitlines() if "FG102" in line] == [
         "[FG102]: data.bucket: placeholder <bucket-name> was never filled in"], result.err
+
+
+_PV = """\
+apiVersion: v1
+kind: PersistentVolume
+metadata: {{name: p}}
+spec:
+  capacity: {{storage: 1Gi}}
+  accessModes: [ReadWriteMany]
+  nfs: {{server: 10.0.0.1, path: /x}}
+  mountOptions: [{options}]
+"""
+
+
+def test_fg103_nfs_conflict_is_said_at_the_last_version_option_and_not_for_one_version(tmp_path: Path) -> None:
+    """Two different NFS versions are flagged at the last one (the one that wins); one version alone is not."""
+    manifest = tmp_path / "pv.yaml"
+    manifest.write_text(_PV.format(options="hard, nfsvers=4.1, vers=3, noatime, vers=4"))
+    err = run_cli("lint", str(manifest)).err
+    assert ("spec.mountOptions[4]: conflicting NFS versions (nfsvers=4.1, vers=3, vers=4); the last one wins, "
+            "keep only the one you mean") in err, err
+    manifest.write_text(_PV.format(options="hard, nfsvers=4.1"))
+    assert "conflicting NFS versions" not in run_cli("lint", str(manifest)).err
