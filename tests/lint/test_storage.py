@@ -107,3 +107,21 @@ def test_fg103_nfs_conflict_is_said_at_the_last_version_option_and_not_for_one_v
             "keep only the one you mean") in err, err
     manifest.write_text(_PV.format(options="hard, nfsvers=4.1"))
     assert "conflicting NFS versions" not in run_cli("lint", str(manifest)).err
+
+
+def test_fg106_takes_equal_watermarks_as_a_low_not_below_the_high(tmp_path: Path) -> None:
+    """The low watermark must be strictly below the high one: equal ones are flagged."""
+    err = _lint(tmp_path, "    - {mediumtype: MEM, path: /dev/shm, quota: 1Gi, high: '0.8', low: '0.8'}\n")
+    assert "[FG106]: spec.tieredstore.levels[0].low: low watermark 0.8 must be below high watermark 0.8" in err, err
+
+
+def test_fg112_says_its_whole_messages_for_a_zero_quota_a_zero_in_quota_list_and_one_path(tmp_path: Path) -> None:
+    """Each of FG112's messages is said in full, with the path counted in the singular."""
+    err = _lint(tmp_path, "    - {mediumtype: MEM, path: /dev/shm, quota: '0'}\n")
+    assert ("[FG112]: spec.tieredstore.levels[0].quota: quota 0 leaves no room to cache anything; "
+            "give a positive size such as 10Gi") in err, err
+    err = _lint(tmp_path, "    - {mediumtype: SSD, path: '/a,/b', quotaList: '0,2Gi'}\n")
+    assert 'spec.tieredstore.levels[0].quotaList: quotaList "0,2Gi" has a size that is zero or negative' in err, err
+    err = _lint(tmp_path, "    - {mediumtype: SSD, path: /a, quotaList: '1Gi,2Gi'}\n")
+    assert ('spec.tieredstore.levels[0].quotaList: 2 quotas for 1 path (Fluid splits path on "," to match them; '
+            "the runtime never sets up); give one quota per path, or one quota") in err, err
