@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
-from tests.lint.test_lint import dataset, runtime
+from tests.lint.test_lint import dataset, lint_err, runtime
 
 
 def _lint(tmp_path: Path, levels: str) -> str:
@@ -125,3 +125,15 @@ def test_fg112_says_its_whole_messages_for_a_zero_quota_a_zero_in_quota_list_and
     err = _lint(tmp_path, "    - {mediumtype: SSD, path: /a, quotaList: '1Gi,2Gi'}\n")
     assert ('spec.tieredstore.levels[0].quotaList: 2 quotas for 1 path (Fluid splits path on "," to match them; '
             "the runtime never sets up); give one quota per path, or one quota") in err, err
+
+
+def test_fg129_flags_only_below_zero_past_an_unreadable_quantity_and_not_a_limit_range(tmp_path: Path) -> None:
+    """FG129 is said for a quantity below zero (zero is a valid request), with its whole message, also after
+    a quantity it cannot read; a LimitRange's spec.limits is a list of ranges, not a pod's resources."""
+    err = lint_err(tmp_path, dataset(), runtime(spec="worker:\n  resources: {requests: {cpu: '0', memory: 'x'}, "
+                                                   "limits: {memory: -1Gi}}"),
+                   "apiVersion: v1\nkind: LimitRange\nmetadata: {name: l, namespace: default}\n"
+                   "spec:\n  limits: [{type: Container, max: {memory: 1Gi}}]\n")
+    assert [line.split(": ", 1)[1] for line in err.splitlines() if "[FG129]" in line] == [
+        "error [FG129]: spec.worker.resources.limits.memory: -1Gi is negative; resource requests and limits cannot be"
+    ], err
