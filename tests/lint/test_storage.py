@@ -137,3 +137,10 @@ def test_fg129_flags_only_below_zero_past_an_unreadable_quantity_and_not_a_limit
     assert [line.split(": ", 1)[1] for line in err.splitlines() if "[FG129]" in line] == [
         "error [FG129]: spec.worker.resources.limits.memory: -1Gi is negative; resource requests and limits cannot be"
     ], err
+
+
+def test_fg106_checks_the_levels_past_one_that_is_not_a_mapping(tmp_path: Path) -> None:
+    """A level that is not a mapping is passed over, not the end of the levels."""
+    err = _lint(tmp_path, "    - foo\n"
+                          "    - {mediumtype: SSD, path: /ssd, quota: 9Gi, high: '0.5', low: '0.9'}\n")
+    assert "[FG106]: spec.tieredstore.levels[1].low: low watermark 0.9 must be below high watermark 0.5" in err, err
