@@ -159,3 +159,10 @@ def test_fg102_reads_a_shell_default_in_a_container_command_and_a_script_command
                "      args: ['echo ${V:-<empty>}']\n      source: 'echo'\n")
     err = lint_err(tmp_path, dataset(), job, process)
     assert "[FG102]" not in err, err
+
+
+def test_fg114_reads_a_mount_path_given_beside_different_names(tmp_path: Path) -> None:
+    """Two mounts with their own names but one path are said at the second one's path."""
+    mounts = '[{mountPoint: "https://a.com/x", name: a, path: /p}, {mountPoint: "https://b.com/y", name: b, path: /p}]'
+    err = lint_err(tmp_path, dataset(mounts=mounts))
+    assert '[FG114]: spec.mounts[1].path: mount path "/p" is also used by mounts[0]' in err, err
