@@ -95,11 +95,13 @@ _CONTAINERS = frozenset({"containers", "initContainers", "ephemeralContainers"})
 
 def _shell_text(path: PathT) -> bool:
     """Whether the string at `path` is a container's command or args (what a shell may run: a
-    pod template of any kind) or a DataProcess script (spec.processor.script command, args or
-    source), where shell expansions are the program's text."""
+    pod template of any kind), an exec action's command (a probe's or a lifecycle hook's, run in
+    the container as a command is: core/v1 ExecAction) or a DataProcess script (spec.processor.script
+    command, args or source), where shell expansions are the program's text."""
     strings = [p for p in path if isinstance(p, str)]
     in_container = len(strings) >= 2 and strings[-2] in _CONTAINERS and strings[-1] in ("command", "args")
-    return in_container or (strings[-2:-1] == ["script"] and strings[-1] in ("command", "args", "source"))
+    return (in_container or strings[-2:] == ["exec", "command"]
+            or (strings[-2:-1] == ["script"] and strings[-1] in ("command", "args", "source")))
 
 
 def _may_hold_placeholder(obj: object) -> bool:
@@ -333,8 +335,8 @@ spec:
                     "manifest copied without filling them in is accepted by the API server and fails only when "
                     "the engine mounts the storage. Every string of every object except Secrets is checked "
                     "(Secret values are never read or quoted), except the word of a shell expansion such as "
-                    "`${v:-<empty>}` in a container's command or args or a DataProcess script: that is the "
-                    "script's own text.",
+                    "`${v:-<empty>}` in a container's command or args, a probe's or hook's exec command or a "
+                    "DataProcess script: that is the script's own text.",
         sources=(source("docs/en/samples/s3_configuration.md", "bucket-name"),),
         elsewhere=("POSIX Shell Command Language 2.6.2 Parameter Expansion: the word of ${parameter:-word}",),
         example=Example("""\

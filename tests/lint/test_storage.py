@@ -148,17 +148,22 @@ def test_fg106_checks_the_levels_past_one_that_is_not_a_mapping(tmp_path: Path) 
 
 def test_fg102_reads_a_shell_default_in_a_container_command_and_a_script_command_and_args_as_text(
         tmp_path: Path) -> None:
-    """`${v:-<empty>}` in what a shell runs (a container's command, a DataProcess script's command and args) is
-    the program's own text, not a placeholder; the expansion is dropped whole before looking for one."""
+    """`${v:-<empty>}` in what a shell runs (a container's command, a probe's or hook's exec command, a
+    DataProcess script's command and args) is the program's own text, not a placeholder; the expansion is dropped whole before looking for one."""
     job = ("apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: default}\nspec:\n  template:\n"
            "    spec:\n      restartPolicy: Never\n      containers:\n      - name: c\n        image: busybox\n"
-           "        command: [sh, -c, 'echo ${V:-<empty>} <${W:-x}>']\n")
+           "        command: [sh, -c, 'echo ${V:-<empty>} <${W:-x}>']\n"
+           "        readinessProbe: {exec: {command: [sh, -c, 'test -s ${F:-<none>}']}}\n"
+           "        lifecycle: {preStop: {exec: {command: [sh, -c, 'echo ${V:-<empty>}']}}}\n")
     process = ("apiVersion: data.fluid.io/v1alpha1\nkind: DataProcess\nmetadata: {name: p, namespace: default}\n"
                "spec:\n  dataset: {name: d, namespace: default}\n  processor:\n    script:\n      image: busybox\n"
                "      imageTag: latest\n      command: [sh, -c, 'echo ${V:-<empty>}']\n"
                "      args: ['echo ${V:-<empty>}']\n      source: 'echo'\n")
     err = lint_err(tmp_path, dataset(), job, process)
     assert "[FG102]" not in err, err
+    left = lint_err(tmp_path, job.replace("<none>}'", "x} <bucket-name>'"))
+    assert "[FG102]: spec.template.spec.containers[0].readinessProbe.exec.command[2]: placeholder <bucket-name>" \
+        in left, left
 
 
 def test_fg114_reads_a_mount_path_given_beside_different_names(tmp_path: Path) -> None:
