@@ -149,7 +149,8 @@ def test_fg106_checks_the_levels_past_one_that_is_not_a_mapping(tmp_path: Path) 
 def test_fg102_reads_a_shell_default_in_a_container_command_and_a_script_command_and_args_as_text(
         tmp_path: Path) -> None:
     """`${v:-<empty>}` in what a shell runs (a container's command, a probe's or hook's exec command, a
-    DataProcess script's command and args) is the program's own text, not a placeholder; the expansion is dropped whole before looking for one."""
+    DataProcess script's command and args) is the program's own text, not a placeholder; the
+    expansion is dropped whole before looking for one."""
     job = ("apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: default}\nspec:\n  template:\n"
            "    spec:\n      restartPolicy: Never\n      containers:\n      - name: c\n        image: busybox\n"
            "        command: [sh, -c, 'echo ${V:-<empty>} <${W:-x}>']\n"
