@@ -33,3 +33,17 @@ def test_a_handwritten_job_named_like_a_dataloads_job_collides(tmp_path: Path) -
            "spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}}}\n")
     err = lint_err(tmp_path, dataset(), runtime(), _dataload("warm"), job)
     assert "[FG126]" in err and "warm-loader-job" in err, err
+
+
+def test_an_operation_outside_its_datasets_namespace_and_a_missing_run_after_are_reported_whole(
+        tmp_path: Path) -> None:
+    """FG125: the namespace mismatch at spec.dataset.namespace; runAfter without a namespace is looked up
+    in the operation's own namespace, and the --external hint names that namespace."""
+    op = ("apiVersion: data.fluid.io/v1alpha1\nkind: DataLoad\nmetadata: {name: w, namespace: team}\n"
+          "spec: {dataset: {name: d, namespace: default}, runAfter: {kind: DataLoad, name: ghost}}\n")
+    err = lint_err(tmp_path, dataset(), runtime(), op)
+    assert ("error [FG125]: spec.dataset.namespace: the Dataset is in namespace default but this DataLoad is in "
+            "team; Fluid runs an operation only in its Dataset's namespace\n") in err, err
+    assert ("error [FG125]: spec.runAfter: no DataLoad named ghost in namespace team among the files given; the "
+            "operation would wait for it forever. If it is applied from elsewhere, say so: "
+            "--external DataLoad/team/ghost\n") in err, err
