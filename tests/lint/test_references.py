@@ -47,3 +47,12 @@ def test_an_operation_outside_its_datasets_namespace_and_a_missing_run_after_are
     assert ("error [FG125]: spec.runAfter: no DataLoad named ghost in namespace team among the files given; the "
             "operation would wait for it forever. If it is applied from elsewhere, say so: "
             "--external DataLoad/team/ghost\n") in err, err
+
+
+def test_an_over_long_name_is_reported_whole_with_the_room_left(tmp_path: Path) -> None:
+    """FG134 lists each refused name with its length and limit, and says how long the name may be:
+    <name>-loader must fit 53, so 47 characters leave room for 46."""
+    name = "a" * 47
+    err = lint_err(tmp_path, dataset(), runtime(), _dataload(name))
+    assert (f"error [FG134]: metadata.name: Fluid derives names from {name} that Kubernetes or Helm refuse: "
+            f"HelmRelease {name}-loader (54 > 53); use a name of at most 46 characters\n") in err, err
