@@ -56,3 +56,23 @@ def test_an_over_long_name_is_reported_whole_with_the_room_left(tmp_path: Path) 
     err = lint_err(tmp_path, dataset(), runtime(), _dataload(name))
     assert (f"error [FG134]: metadata.name: Fluid derives names from {name} that Kubernetes or Helm refuse: "
             f"HelmRelease {name}-loader (54 > 53); use a name of at most 46 characters\n") in err, err
+
+
+def test_a_handwritten_claim_named_like_a_datasets_claim_is_reported_whole(tmp_path: Path) -> None:
+    """FG126 names the kind, the taken name and the Dataset (namespace/name) Fluid creates the claim for."""
+    pvc = ("apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: d, namespace: default}\n"
+           "spec: {accessModes: [ReadOnlyMany], resources: {requests: {storage: 1Ti}}}\n")
+    err = lint_err(tmp_path, dataset(), runtime(), pvc)
+    assert ("error [FG126]: metadata.name: PersistentVolumeClaim d is the name Fluid gives an object it creates "
+            "for Dataset default/d; rename this one\n") in err, err
+
+
+def test_an_operation_without_namespaces_is_looked_up_in_the_default_namespace(tmp_path: Path) -> None:
+    """FG125: with neither the operation nor its dataset in a namespace the message says (default), the
+    --external hint default, and a DataLoad is also told to set dataset.namespace."""
+    op = "apiVersion: data.fluid.io/v1alpha1\nkind: DataLoad\nmetadata: {name: w}\nspec: {dataset: {name: ghost}}\n"
+    err = lint_err(tmp_path, op)
+    assert ("error [FG125]: spec.dataset: no Dataset named ghost in namespace (default) among the files given; the "
+            "operation would fail. If it is applied from elsewhere, say so: --external Dataset/default/ghost\n") in err
+    assert ("error [FG125]: spec.dataset: set dataset.namespace: Fluid fails a DataLoad whose dataset namespace is "
+            "empty or differs from its own (pkg/controllers/v1alpha1/dataload)\n") in err, err
