@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import yaml
+
+from fluidgen.lint.references import derived_names
 from tests.lint.test_lint import dataset, lint_err, runtime
 
 
@@ -76,3 +79,27 @@ def test_an_operation_without_namespaces_is_looked_up_in_the_default_namespace(t
             "operation would fail. If it is applied from elsewhere, say so: --external Dataset/default/ghost\n") in err
     assert ("error [FG125]: spec.dataset: set dataset.namespace: Fluid fails a DataLoad whose dataset namespace is "
             "empty or differs from its own (pkg/controllers/v1alpha1/dataload)\n") in err, err
+
+
+def _migrate(parallelism: int) -> str:
+    return ("apiVersion: data.fluid.io/v1alpha1\nkind: DataMigrate\nmetadata: {name: m, namespace: default}\n"
+            "spec: {from: {dataset: {name: d, namespace: default}}, to: {externalStorage: {uri: 's3://b/p'}}, "
+            f"parallelism: {parallelism}}}\n")
+
+
+def test_a_parallel_datamigrate_also_creates_a_workers_statefulset_and_service() -> None:
+    """Over parallelism 1 Fluid runs workers named <release>-workers (GetParallelOperationWorkersName)."""
+    assert derived_names(yaml.safe_load(_migrate(1))) == [("Job", "m-migrate-migrate")]
+    assert derived_names(yaml.safe_load(_migrate(2))) == [("Job", "m-migrate-migrate"),
+                                                         ("StatefulSet", "m-migrate-workers"),
+                                                         ("Service", "m-migrate-workers")]
+
+
+def test_a_cron_dataload_creates_a_cronjob_and_a_databackup_a_pod() -> None:
+    """A Cron policy installs the chart's CronJob instead of the Job; a DataBackup runs as a Pod."""
+    cron = ("apiVersion: data.fluid.io/v1alpha1\nkind: DataLoad\nmetadata: {name: w, namespace: default}\n"
+            "spec: {dataset: {name: d, namespace: default}, policy: Cron, schedule: '* * * * *'}\n")
+    backup = ("apiVersion: data.fluid.io/v1alpha1\nkind: DataBackup\nmetadata: {name: b, namespace: default}\n"
+              "spec: {dataset: d, backupPath: 'pvc://x/'}\n")
+    assert derived_names(yaml.safe_load(cron)) == [("CronJob", "w-loader-job")]
+    assert derived_names(yaml.safe_load(backup)) == [("Pod", "b-pod")]
