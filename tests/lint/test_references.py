@@ -103,3 +103,15 @@ def test_a_cron_dataload_creates_a_cronjob_and_a_databackup_a_pod() -> None:
               "spec: {dataset: d, backupPath: 'pvc://x/'}\n")
     assert derived_names(yaml.safe_load(cron)) == [("CronJob", "w-loader-job")]
     assert derived_names(yaml.safe_load(backup)) == [("Pod", "b-pod")]
+
+
+def test_a_ttl_is_no_warning_on_a_cron_or_on_event_operation(tmp_path: Path) -> None:
+    """FG130: Fluid keeps an operation on a Cron or OnEvent policy despite its TTL (GetTTL), so only Once warns."""
+    def load(policy: str) -> str:
+        return ("apiVersion: data.fluid.io/v1alpha1\nkind: DataLoad\nmetadata: {name: w, namespace: default}\n"
+                f"spec: {{dataset: {{name: d, namespace: default}}, policy: {policy}, schedule: '* * * * *', "
+                "ttlSecondsAfterFinished: 300}\n")
+    for policy in ("Cron", "OnEvent"):
+        err = lint_err(tmp_path, dataset(), runtime(), load(policy))
+        assert "[FG130]" not in err, (policy, err)
+    assert "[FG130]" in lint_err(tmp_path, dataset(), runtime(), load("Once"))
