@@ -115,3 +115,10 @@ def test_a_ttl_is_no_warning_on_a_cron_or_on_event_operation(tmp_path: Path) -> 
         err = lint_err(tmp_path, dataset(), runtime(), load(policy))
         assert "[FG130]" not in err, (policy, err)
     assert "[FG130]" in lint_err(tmp_path, dataset(), runtime(), load("Once"))
+
+
+def test_a_juicefs_mount_without_metaurl_or_token_is_reported_whole(tmp_path: Path) -> None:
+    """FG118: JuiceFS needs metaurl (community) or token (enterprise) among a juicefs:// mount's
+    encryptOptions (fluidgen/engines/juicefs.py STORAGE, from pkg/ddc/juicefs/transform_fuse.go genValue)."""
+    err = lint_err(tmp_path, dataset(mounts='[{mountPoint: "juicefs:///", name: d}]'), runtime("JuiceFSRuntime"))
+    assert "error [FG118]: spec.mounts[0]: JuiceFSRuntime needs one of metaurl, token for juicefs://\n" in err, err
