@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 
 from fluidgen.lint.references import derived_names
+from tests.conftest import run_cli
 from tests.lint.test_lint import dataset, lint_err, runtime
 
 
@@ -122,3 +124,44 @@ def test_a_juicefs_mount_without_metaurl_or_token_is_reported_whole(tmp_path: Pa
     encryptOptions (fluidgen/engines/juicefs.py STORAGE, from pkg/ddc/juicefs/transform_fuse.go genValue)."""
     err = lint_err(tmp_path, dataset(mounts='[{mountPoint: "juicefs:///", name: d}]'), runtime("JuiceFSRuntime"))
     assert "error [FG118]: spec.mounts[0]: JuiceFSRuntime needs one of metaurl, token for juicefs://\n" in err, err
+
+
+CASES = Path(__file__).parent / "references_cases"
+
+
+@pytest.mark.parametrize(("case", "said"), [
+    # Jindo reads fs.oss.accessKeyId and fs.oss.accessKeySecret for oss:// and passes no other name on
+    ("jindo_oss_misspelt.yaml", [
+        "6:7: error [FG118]: spec.mounts[0]: fs.oss.accessKeySecret without fs.oss.accessKeyId: JindoRuntime needs "
+        "both fs.oss.accessKeyId and fs.oss.accessKeySecret for oss://",
+        "10:11: error [FG118]: spec.mounts[0].encryptOptions[0].name: JindoRuntime does not read fs.oss.acessKeyId "
+        'for oss:// (it reads fs.oss.accessKeyId, fs.oss.accessKeySecret); did you mean "fs.oss.accessKeyId"?']),
+    # EFC reads no credential for NAS, and parses only <id>.<region>.nas.aliyuncs.com
+    ("efc_nfs_unparsable.yaml", [
+        "6:7: error [FG118]: spec.mounts[0].mountPoint: EFCRuntime cannot parse 'nfs://bad/x'; write "
+        "nfs://<FILE_SYSTEM_ID>.<REGION>.nas.aliyuncs.com:/<PATH>/",
+        "9:11: error [FG118]: spec.mounts[0].encryptOptions[0].name: EFCRuntime does not read token for nfs:// "
+        "(it reads no credentials at all)"]),
+    # JuiceFS's DataMigrate hands the URI to `juicefs sync`, which reads oss://<bucket>.<endpoint>
+    ("juicefs_migrate_oss.yaml", [
+        "24:7: error [FG118]: spec.to.externalStorage.uri: JuiceFSRuntime hands oss:// to `juicefs sync`, which "
+        "needs the endpoint in the URI: oss://<BUCKET>.<ENDPOINT>/<PATH>",
+        "25:7: error [FG118]: spec.to.externalStorage.encryptOptions: access-key without secret-key: JuiceFSRuntime "
+        "needs both access-key and secret-key for oss://"]),
+    ("operations_without_dataset.yaml", [
+        "4:1: error [FG125]: spec: neither spec.from.dataset nor spec.to.dataset names a Dataset; Fluid refuses the "
+        "DataMigrate (one side must be a Dataset)",
+        "11:1: error [FG125]: spec.dataset: the DataBackup names no Dataset (spec.dataset); Fluid's controller cannot "
+        "find what to back up",
+        "16:8: error [FG125]: spec.dataset: the operation names no Dataset (spec.dataset.name); Fluid's controller "
+        "cannot find what to work on"]),
+])
+def test_credential_uri_and_dataset_findings_are_said_whole_at_their_keys(case: str, said: list[str]) -> None:
+    """The engines' storage facts (fluidgen/engines/jindo.py, efc.py, juicefs.py MIGRATE_STORAGE, each
+    with its Fluid source) and the operations' missing Dataset (references.py _NO_DATASET), as a
+    person reads them: every finding of the file, in order, at its own key."""
+    path = CASES / case
+    result = run_cli("lint", str(path))
+    assert result.code == 1, result.err
+    assert [line.removeprefix(f"{path}:") for line in result.err.splitlines() if line.startswith(str(path))] \
+        == said, result.err
