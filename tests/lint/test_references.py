@@ -148,6 +148,24 @@ CASES = Path(__file__).parent / "references_cases"
         "needs the endpoint in the URI: oss://<BUCKET>.<ENDPOINT>/<PATH>",
         "25:7: error [FG118]: spec.to.externalStorage.encryptOptions: access-key without secret-key: JuiceFSRuntime "
         "needs both access-key and secret-key for oss://"]),
+    # Alluxio needs both OSS keys and the endpoint on every oss:// mount (its ufs oss code); a name it
+    # would pass on, one letter off a missing one, is said at its own key with the name it stands for.
+    # A runtime without a namespace is looked up in the default one (FG104).
+    ("alluxio_oss_misspelt.yaml", [
+        "3:12: error [FG104]: metadata.name: no Dataset named d in namespace (default) among the files given; "
+        "Fluid binds a runtime to the Dataset with the same namespace and name. If it is applied from elsewhere, "
+        "say so: --external Dataset/default/d",
+        "11:7: error [FG118]: spec.mounts[0]: AlluxioRuntime needs fs.oss.accessKeyId and fs.oss.accessKeySecret "
+        "for oss:// (missing fs.oss.accessKeyId, fs.oss.accessKeySecret)",
+        '11:7: error [FG118]: spec.mounts[0]: AlluxioRuntime needs option "fs.oss.endpoint" for oss:// mounts',
+        "14:11: error [FG118]: spec.mounts[0].encryptOptions[0].name: fs.oss.acessKeyId is not a name AlluxioRuntime "
+        "needs fs.oss.accessKeyId and fs.oss.accessKeySecret for oss:// (missing fs.oss.accessKeyId, "
+        'fs.oss.accessKeySecret); did you mean "fs.oss.accessKeyId"?']),
+    # the one missing name stands behind the misspelt one: said there only, not again at the mount
+    ("alluxio_oss_one_misspelt.yaml", [
+        "10:11: error [FG118]: spec.mounts[0].encryptOptions[0].name: fs.oss.acessKeyId is not a name AlluxioRuntime "
+        "needs fs.oss.accessKeyId and fs.oss.accessKeySecret for oss:// (missing fs.oss.accessKeyId); did you mean "
+        '"fs.oss.accessKeyId"?']),
     ("operations_without_dataset.yaml", [
         "4:1: error [FG125]: spec: neither spec.from.dataset nor spec.to.dataset names a Dataset; Fluid refuses the "
         "DataMigrate (one side must be a Dataset)",
