@@ -18,6 +18,7 @@ import pytest
 
 from fluidgen.engines.engine_table import ENGINES
 from fluidgen.lower.mounts import _scheme_problem
+from tests.conftest import run_cli
 from tests.harness.fluid_src import TREES, need_tree
 
 MOUNT_POINT = re.compile(r'MountPoint:\s*"([A-Za-z][A-Za-z0-9+.-]*)://')
@@ -89,3 +90,33 @@ def test_goosefs_fixtures_are_the_ones_its_scheme_list_must_hold() -> None:
 def test_a_scheme_no_engine_lists_is_refused_with_the_list(name: str) -> None:
     problem = _scheme_problem(ENGINES[name], "zz")
     assert problem is not None and problem.startswith(f"{ENGINES[name].kind} cannot mount zz://")
+
+
+SECOND_MOUNT = """\
+apiVersion: fluidgen.io/v1alpha1
+kind: CachedDataset
+metadata: {name: d, namespace: default}
+source:
+  - name: a
+    uri: juicefs:///
+    credentials: {existingSecret: {name: jfs, keys: [metaurl]}}
+  - name: b
+    uri: juicefs:///b
+    credentials: {existingSecret: {name: jfs, keys: [metaurl]}}
+runtime: {engine: juicefs, cache: [{medium: MEM, quota: 1Gi}]}
+"""
+
+
+@pytest.mark.parametrize("version", sorted(TREES))
+def test_juicefs_refuses_a_second_mount_fluid_would_never_read(version: str, tmp_path: Path) -> None:
+    """JuiceFS renders its FUSE and worker from the Dataset's first mount alone
+    (pkg/ddc/juicefs/transform_fuse.go transformFuse: `mount := dataset.Spec.Mounts[0]`, at both
+    commits): a second mount would be silently unserved, so the spec is refused at it."""
+    root = need_tree(version)
+    assert "mount := dataset.Spec.Mounts[0]" in (root / "pkg/ddc/juicefs/transform_fuse.go").read_text()
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(SECOND_MOUNT)
+    result = run_cli("build", "--fluid-version", version, str(spec))
+    assert result.code == 1
+    assert (f"{spec}:8:5: error: source[1]: JuiceFSRuntime uses only the first mount; split the data into several "
+            "datasets") in result.err, result.err
