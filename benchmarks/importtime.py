@@ -15,8 +15,8 @@ from common import fresh_bytecode
 PATHS = {
     "cache-hit path (fluidgen.__main__ + fluidgen.io.cache)": "import fluidgen.__main__, fluidgen.io.cache",
     "compile path (cli, spec models, YAML, lowering)": (
-        "import fluidgen.cli, fluidgen.compile.pipeline, fluidgen.spec.spec, fluidgen.io.yamlreader, fluidgen.lower.runtime, "
-        "fluidgen.lint, ruamel.yaml"),
+        "import fluidgen.cli, fluidgen.compile.pipeline, fluidgen.spec.spec, fluidgen.io.yamlreader, "
+        "fluidgen.lower.runtime, fluidgen.lint, ruamel.yaml"),
 }
 
 
