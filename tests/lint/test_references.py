@@ -126,7 +126,135 @@ def test_a_juicefs_mount_without_metaurl_or_token_is_reported_whole(tmp_path: Pa
     assert "error [FG118]: spec.mounts[0]: JuiceFSRuntime needs one of metaurl, token for juicefs://\n" in err, err
 
 
-CASES = Path(__file__).parent / "references_cases"
+# Hand-written manifests, each a file `fluidgen lint` reads as a user's.
+CASES = {
+    "alluxio_oss_misspelt.yaml": """\
+apiVersion: data.fluid.io/v1alpha1
+kind: AlluxioRuntime
+metadata: {name: d}
+spec: {replicas: 1}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: x, namespace: default}
+spec:
+  mounts:
+    - mountPoint: oss://b/p
+      name: d
+      encryptOptions:
+        - name: fs.oss.acessKeyId
+          valueFrom: {secretKeyRef: {name: s, key: k}}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: AlluxioRuntime
+metadata: {name: x, namespace: default}
+spec: {replicas: 1}
+""",
+    "alluxio_oss_one_misspelt.yaml": """\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: x, namespace: default}
+spec:
+  mounts:
+    - mountPoint: oss://b/p
+      name: d
+      options: {fs.oss.endpoint: oss-cn-hangzhou.aliyuncs.com}
+      encryptOptions:
+        - name: fs.oss.acessKeyId
+          valueFrom: {secretKeyRef: {name: s, key: k}}
+        - name: fs.oss.accessKeySecret
+          valueFrom: {secretKeyRef: {name: s, key: k2}}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: AlluxioRuntime
+metadata: {name: x, namespace: default}
+spec: {replicas: 1}
+""",
+    "efc_nfs_unparsable.yaml": """\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: d, namespace: default}
+spec:
+  mounts:
+    - mountPoint: nfs://bad/x
+      name: d
+      encryptOptions:
+        - name: token
+          valueFrom: {secretKeyRef: {name: s, key: k}}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: EFCRuntime
+metadata: {name: d, namespace: default}
+spec: {replicas: 1}
+""",
+    "jindo_oss_misspelt.yaml": """\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: d, namespace: default}
+spec:
+  mounts:
+    - mountPoint: oss://b/p
+      name: d
+      options: {fs.oss.endpoint: e}
+      encryptOptions:
+        - name: fs.oss.acessKeyId
+          valueFrom: {secretKeyRef: {name: s, key: k}}
+        - name: fs.oss.accessKeySecret
+          valueFrom: {secretKeyRef: {name: s, key: k2}}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: JindoRuntime
+metadata: {name: d, namespace: default}
+spec: {replicas: 1}
+""",
+    "juicefs_migrate_oss.yaml": """\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: d, namespace: default}
+spec:
+  mounts:
+    - mountPoint: juicefs:///
+      name: d
+      encryptOptions:
+        - name: metaurl
+          valueFrom: {secretKeyRef: {name: s, key: k}}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: JuiceFSRuntime
+metadata: {name: d, namespace: default}
+spec: {replicas: 1}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: DataMigrate
+metadata: {name: m, namespace: default}
+spec:
+  from: {dataset: {name: d, namespace: default}}
+  to:
+    externalStorage:
+      uri: oss://bucket/imagenet.v1/
+      encryptOptions:
+        - name: access-key
+          valueFrom: {secretKeyRef: {name: s, key: ak}}
+""",
+    "operations_without_dataset.yaml": """\
+apiVersion: data.fluid.io/v1alpha1
+kind: DataMigrate
+metadata: {name: m, namespace: default}
+spec:
+  from: {externalStorage: {uri: s3://b.e/p/}}
+  to: {externalStorage: {uri: s3://b.e/q/}}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: DataBackup
+metadata: {name: b, namespace: default}
+spec: {backupPath: pvc://x/}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: DataLoad
+metadata: {name: l, namespace: default}
+spec: {dataset: {namespace: default}}
+""",
+}
 
 
 @pytest.mark.parametrize(("case", "said"), [
@@ -174,11 +302,13 @@ CASES = Path(__file__).parent / "references_cases"
         "16:8: error [FG125]: spec.dataset: the operation names no Dataset (spec.dataset.name); Fluid's controller "
         "cannot find what to work on"]),
 ])
-def test_credential_uri_and_dataset_findings_are_said_whole_at_their_keys(case: str, said: list[str]) -> None:
+def test_credential_uri_and_dataset_findings_are_said_whole_at_their_keys(case: str, said: list[str],
+                                                                          tmp_path: Path) -> None:
     """The engines' storage facts (fluidgen/engines/jindo.py, efc.py, juicefs.py MIGRATE_STORAGE, each
     with its Fluid source) and the operations' missing Dataset (references.py _NO_DATASET), as a
     person reads them: every finding of the file, in order, at its own key."""
-    path = CASES / case
+    path = tmp_path / case
+    path.write_text(CASES[case])
     result = run_cli("lint", str(path))
     assert result.code == 1, result.err
     assert [line.removeprefix(f"{path}:") for line in result.err.splitlines() if line.startswith(str(path))] \
