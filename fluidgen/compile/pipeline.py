@@ -29,6 +29,7 @@ from ..fluid.jobkinds import WORKLOADS as JOB_KINDS
 from ..fluid.updates import fixed_when_written
 from ..io.buildinputs import BuildInputs
 from ..io.inputs import Reader
+from ..io.lists import start
 from ..io.yamlreader import Document
 from ..lint import IGNORE_ANNOTATION, ignore_annotation, lint_objects
 from ..lower import mounts, runtime
@@ -244,8 +245,10 @@ def compile_documents(inputs: Inputs) -> CompileResult:
     result.diagnostics += inputs.after
     _add_passed(result, [o for p in inputs.passed for o in p.objects], options.namespace)
     if not inputs.project and options.target != "fluid" and result.specs > 1:
-        result.diagnostics.append(Diagnostic(inputs.documents[-1].file, 1, 1, "error", f"--target {options.target} "
-                                             f"writes one values file; give one spec, not {result.specs}"))
+        # said at the second spec given (its first key): the first one the values file cannot hold
+        second = [doc for doc in inputs.documents if is_spec(doc.data)][1]
+        result.diagnostics.append(_at_start(second, f"--target {options.target} writes one values file; "
+                                                    f"give one spec, not {result.specs}"))
     _warnings_as_errors(result, options)
     return result
 
@@ -358,7 +361,14 @@ def _not_a_spec(doc: Document) -> Diagnostic:
     miss = near_miss(doc.data)
     if miss is not None:
         return doc.diag((miss[0],), miss[1])
-    return doc.diag((), "not a fluidgen spec (expected apiVersion: fluidgen.io/v1alpha1, kind: CachedDataset)")
+    return _at_start(doc, "not a fluidgen spec (expected apiVersion: fluidgen.io/v1alpha1, kind: CachedDataset)")
+
+
+def _at_start(doc: Document, message: str) -> Diagnostic:
+    """A problem of a whole document, said where the document starts (its first key), not at
+    line 1 of its file: a file may hold several documents."""
+    file, line, col = doc.locate(start(doc))
+    return Diagnostic(file, line, col, "error", message)
 
 
 def _generated_twice(ctx: Context, objects: list[Manifest]) -> list[Diagnostic]:

@@ -23,7 +23,7 @@ from fluidgen.compile import pipeline
 from fluidgen.compile.gather import Inputs, Passed
 from fluidgen.compile.pipeline import CompileResult, compile_document, compile_documents, compile_spec
 from fluidgen.io.inputs import Reader
-from fluidgen.io.yamlreader import Document, in_memory
+from fluidgen.io.yamlreader import Document, in_memory, load_text
 from fluidgen.lint import IGNORE_ANNOTATION
 from fluidgen.model.context import BuiltDataset, Context
 from fluidgen.spec.spec import parse_spec
@@ -463,9 +463,24 @@ def test_the_helm_target_takes_one_spec_unless_a_project_builds_them() -> None:
     docs = (_doc(_spec("a"), "a.yaml"), _doc(_spec("b"), "b.yaml"))
     helm = Options(env={}, target="alluxio-helm", lint=False)
     errors = [d for d in _run(*docs, options=helm).diagnostics if d.stage != "helm"]
-    assert _said(errors) == ["b.yaml:1 error: --target alluxio-helm writes one values file; give one spec, not 2"]
+    assert _said(errors) == ["b.yaml:0 error: --target alluxio-helm writes one values file; give one spec, not 2"]
     assert [d for d in _run(*docs, options=helm, project=True).diagnostics if d.stage != "helm"] == []
     assert [d for d in _run(docs[0], options=helm).diagnostics if d.stage != "helm"] == []
+
+
+def test_a_whole_document_problem_is_said_where_its_document_starts_not_at_line_1() -> None:
+    text = ("apiVersion: fluidgen.io/v1alpha1\nkind: CachedDataset\nmetadata: {name: a}\n"
+            "source: [{uri: 'oss://b/a/'}]\nruntime: {engine: alluxio}\n---\n"
+            "# the second spec\napiVersion: fluidgen.io/v1alpha1\nkind: CachedDataset\nmetadata: {name: b}\n"
+            "source: [{uri: 'oss://b/b/'}]\nruntime: {engine: alluxio}\n---\n"
+            "kind: NotASpec\n")
+    docs = load_text("many.yaml", text)
+    helm = Options(env={}, target="alluxio-helm", lint=False)
+    said = [f"{d.file}:{d.line}:{d.col} {d.message}" for d in _run(*docs, options=helm).diagnostics
+            if d.stage != "helm"]
+    assert said == [
+        "many.yaml:14:1 not a fluidgen spec (expected apiVersion: fluidgen.io/v1alpha1, kind: CachedDataset)",
+        "many.yaml:8:1 --target alluxio-helm writes one values file; give one spec, not 2"]
 
 
 def test_warnings_as_errors_turns_warnings_into_errors_and_leaves_notes() -> None:
