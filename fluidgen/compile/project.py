@@ -150,7 +150,7 @@ def repeats(project: Project, doc: Document) -> list[Diagnostic]:
     for name, env in sorted(project.environments.items()):
         seen: dict[tuple[str, ...], int] = {}
         for i, chain in enumerate(env.specs):
-            files = tuple(os.path.normpath(p) for p in chain)
+            files = tuple(_opened(doc, p) for p in chain)
             if files in seen:
                 out.append(doc.diag(("environments", name, "specs", i), f"lists the same {_what(chain)} as "
                                     f"specs[{seen[files]}]; each spec is built once: remove the repeat"))
@@ -164,10 +164,17 @@ def repeats(project: Project, doc: Document) -> list[Diagnostic]:
                 firsts.setdefault(file, j)
         listed: dict[str, int] = {}
         for i, path in enumerate(env.manifests):
-            if (first := listed.setdefault(os.path.normpath(path), i)) != i:
+            if (first := listed.setdefault(_opened(doc, path), i)) != i:
                 out.append(doc.diag(("environments", name, "manifests", i), f"lists {path} again (as manifests"
                                     f"[{first}]); its objects would clash with themselves: remove the repeat"))
     return out
+
+
+def _opened(doc: Document, path: str) -> str:
+    """The file a listed path opens, for comparison only: joined to the project file's directory
+    and resolved as the system resolves it (`link/../a.yaml` is the a.yaml beside the link's
+    target, which `os.path.normpath` would call ./a.yaml)."""
+    return os.path.realpath(os.path.join(os.path.dirname(doc.file), path))
 
 
 def _what(chain: list[str]) -> str:
@@ -198,21 +205,24 @@ def _not_listed(directory: str, project: Project, wanted: str, used: list[str], 
     links and FIFOs the walk refused), and its YAML files that no environment lists."""
     found, walked = reader.expand([directory])
     found = [f for f in found if os.path.basename(f) != FILE]
-    mine = {os.path.abspath(p) for p in used}  # absolute: an entry may be, the walk's paths are as given
+    # compared as the files the system opens: an entry may be absolute (the walk's paths are as
+    # given), and `link/../a.yaml` opens the a.yaml beside the link's target, not the one a
+    # textual normalisation names
+    mine = {os.path.realpath(p) for p in used}
     unused = [n for n in walked if n.severity == "warning"]  # links that leave, FIFOs: named, never dropped
     unused += [Diagnostic(f, 0, 0, "info", f'not built: environment "{wanted}" of {FILE} does not list it')
-               for f in found if os.path.abspath(f) not in mine]
+               for f in found if os.path.realpath(f) not in mine]
     anywhere = _listed_anywhere(directory, project)
-    return unused, [f for f in found if os.path.abspath(f) not in anywhere]
+    return unused, [f for f in found if os.path.realpath(f) not in anywhere]
 
 
 def _listed_anywhere(directory: str, project: Project) -> set[str]:
-    """Every path any environment lists (specs, overlays, manifests), joined to the project's
-    directory for comparison only: nothing is read through it."""
+    """Every file any environment lists (specs, overlays, manifests), joined to the project's
+    directory and resolved as the system opens it, for comparison only: nothing is read through it."""
     listed = set()
     for env in project.environments.values():
         for path in [*env.manifests, *(p for chain in env.specs for p in chain)]:
-            listed.add(os.path.abspath(os.path.join(directory, path)))
+            listed.add(os.path.realpath(os.path.join(directory, path)))
     return listed
 
 

@@ -220,3 +220,35 @@ def test_a_file_listed_by_its_absolute_path_is_listed(tmp_path: Path, monkeypatc
     assert (selected.chains, selected.manifests) == ([[f"{tmp_path}/proj/a.yaml"]], [f"{tmp_path}/proj/m.yaml"])
     assert (selected.unused, selected.unlisted) == (
         [Diagnostic("proj/n.yaml", 0, 0, "info", 'not built: environment "dev" of fluidgen.yaml does not list it')], [])
+
+
+def test_a_path_through_a_linked_directory_and_dot_dot_is_the_file_the_system_opens(tmp_path: Path) -> None:
+    """`link/../a.yaml`, where link is a directory link inside the project, opens the file beside
+    the link's target (the kernel follows the link before `..`), not the a.yaml a textual
+    normalisation names. The file built is listed; the one beside fluidgen.yaml is not built."""
+    _project(tmp_path, "environments:\n  dev: {specs: [link/../a.yaml]}\n", "a.yaml", "deep/a.yaml",
+             "deep/inner/x.yaml")
+    (tmp_path / "link").symlink_to(tmp_path / "deep" / "inner", target_is_directory=True)
+    assert os.path.realpath(tmp_path / "link/../a.yaml") == str(tmp_path / "deep" / "a.yaml")
+    selected = project.select(str(tmp_path), "dev", Options(), Reader())
+    said = {(os.path.relpath(d.file, tmp_path), d.message) for d in selected.unused}
+    assert ("a.yaml", 'not built: environment "dev" of fluidgen.yaml does not list it') in said
+    assert not any(f.startswith("deep/a.yaml") for f, _ in said)
+    assert sorted(os.path.relpath(f, tmp_path) for f in selected.unlisted) == ["a.yaml", "deep/inner/x.yaml"]
+
+
+def test_a_repeat_is_the_same_file_opened_not_the_same_text_normalised(tmp_path: Path) -> None:
+    """`a.yaml` and `link/../a.yaml` (link: a directory link) are two files: no repeat. `deep/a.yaml`
+    and `link/../a.yaml` are one file: a repeat."""
+    (tmp_path / "deep" / "inner").mkdir(parents=True)
+    (tmp_path / "link").symlink_to(tmp_path / "deep" / "inner", target_is_directory=True)
+    two = _project(tmp_path, "environments:\n  dev: {specs: [a.yaml, link/../a.yaml]}\n", "a.yaml", "deep/a.yaml")
+    doc = project.load(os.path.join(two, "fluidgen.yaml"), Reader())[1]
+    assert project.repeats(project.load(doc.file, Reader())[0], doc) == []
+    (tmp_path / "fluidgen.yaml").write_text(HEAD + "environments:\n  dev: {specs: [deep/a.yaml, link/../a.yaml],"
+                                            " manifests: [deep/a.yaml, link/../a.yaml]}\n")
+    with pytest.raises(FluidgenError) as caught:
+        project.load(str(tmp_path / "fluidgen.yaml"), Reader())
+    assert [d.message for d in caught.value.diagnostics] == [
+        "lists the same spec link/../a.yaml as specs[0]; each spec is built once: remove the repeat",
+        "lists link/../a.yaml again (as manifests[0]); its objects would clash with themselves: remove the repeat"]
