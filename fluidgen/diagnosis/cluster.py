@@ -12,6 +12,7 @@ from typing import Any
 
 from ..base.fluidsource import source
 from ..base.manifest import Manifest, Tree, kind_of, meta
+from ..catalog import kinds
 from ..compile.pipeline import CompileResult
 from ..engines.engine_table import BY_KIND
 from ..fluid.jobkinds import WORKLOADS
@@ -19,7 +20,9 @@ from ..fluid.operations import OPERATIONS
 from .dump import FLUID_SYSTEM, Dump, Event, event_of
 
 Key = tuple[str, str, str]  # kind, namespace, name
-CLUSTER_KINDS = frozenset({"Node", "PersistentVolume", "StorageClass", "CSIDriver", "Namespace"})
+# Cluster-scoped kinds a dump holds that fluidgen never builds (Kubernetes' own scopes); the
+# scope of every kind fluidgen builds is the kind table's (catalog/kinds.py).
+READ_ONLY_CLUSTER_KINDS = frozenset({"Node", "StorageClass", "CSIDriver", "Namespace"})
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 # What Fluid makes for a bound Dataset: a claim named like it, and a volume <namespace>-<name>
 DATASET_CLAIM = source("pkg/utils/dataset/volume/create.go", "CreatePersistentVolumeClaimForRuntime",
@@ -40,7 +43,7 @@ def key_of(obj: Mapping[str, Any]) -> Key:
     found = obj.get("metadata")
     m: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
     kind = str(obj.get("kind", ""))
-    ns = "" if kind in CLUSTER_KINDS else str(m.get("namespace") or "")
+    ns = "" if kind in READ_ONLY_CLUSTER_KINDS or not kinds.namespaced(kind) else str(m.get("namespace") or "")
     return kind, ns, str(m.get("name", ""))
 
 

@@ -11,10 +11,12 @@ import re
 from typing import Any
 
 import pytest
+import yaml
 
 from fluidgen.compile.pipeline import CompileResult
 from fluidgen.diagnosis.cluster import Cluster, key_of, label, runtime_spec_key
 from fluidgen.diagnosis.dump import from_objects
+from tests.conftest import crds_root
 from tests.harness.fluid_src import TREES, need_tree
 
 API = "data.fluid.io/v1alpha1"
@@ -51,6 +53,26 @@ def test_the_datasets_claim_and_volume_are_named_as_fluid_names_them(version: st
 def test_keys_and_labels_drop_the_namespace_of_cluster_kinds() -> None:
     for kind in ("Node", "PersistentVolume", "StorageClass", "CSIDriver", "Namespace"):  # cluster-scoped in Kubernetes
         assert key_of({"kind": kind, "metadata": {"name": "n1", "namespace": "x"}}) == (kind, "", "n1")
+    for kind in ("Pod", "Dataset", "AlluxioRuntime", "DataLoad", "CacheRuntime"):
+        assert key_of({"kind": kind, "metadata": {"name": "n1", "namespace": "x"}}) == (kind, "x", "n1")
+
+
+def test_every_fluid_kind_is_keyed_by_the_scope_its_crd_declares() -> None:
+    """The scope comes from the kind table (catalog/kinds.py, engines' extra kinds), held here
+    to each CRD's `spec.scope` at every version: ThinRuntimeProfile and CacheRuntimeClass are
+    cluster-scoped, every other Fluid kind namespaced."""
+    root = crds_root()
+    if root is None:
+        pytest.skip("Fluid CRDs not found: set FLUIDGEN_CRDS_DIR or put them in ../shared/fluid-crds")
+    seen = set()
+    for version in ("v1.0.8", "v1.1.0-dev"):
+        for crd in sorted((root / version).glob("data.fluid.io_*.yaml")):
+            doc = yaml.safe_load(crd.read_text())
+            kind, scope = doc["spec"]["names"]["kind"], doc["spec"]["scope"]
+            keyed = key_of({"kind": kind, "metadata": {"name": "n1", "namespace": "x"}})
+            assert keyed == (kind, "" if scope == "Cluster" else "x", "n1"), (version, kind, scope)
+            seen.add((kind, scope))
+    assert {("ThinRuntimeProfile", "Cluster"), ("CacheRuntimeClass", "Cluster"), ("Dataset", "Namespaced")} <= seen
     assert key_of({"kind": "Pod", "metadata": "odd"}) == ("Pod", "", "")
     assert label(("Pod", "team", "p")) == "Pod team/p"
     assert label(("PersistentVolume", "", "team-imagenet")) == "PersistentVolume team-imagenet"
