@@ -99,8 +99,12 @@ FIELDS = Fields(
         FieldRead("fuse.env", READ, source(_FUSE, "transformFuse", _OLD), go="Spec.Fuse.Env"),
         FieldRead("master.resources", READ, source(_RES, "transformResourcesForMaster", _OLD),
                   go="Spec.Master.Resources"),
-        FieldRead("worker.resources", READ, source(_RES, "transformResourcesForWorker", _OLD),
-                  go="Spec.Worker.Resources"),
+        FieldRead("worker.resources", CONDITION, source(_RES, "transformResourcesForWorker", _OLD),
+                  go="Spec.Worker.Resources",
+                  note="applied only when limits.memory is set: without it the worker container gets no limits and "
+                       "no requests at all; with it Fluid adds the quota of every MEM cache tier to that memory "
+                       "limit (a zero limit becomes 20Gi plus the tiers)",
+                  instead="give limits.memory too", when=memory_limit_given("worker"), adds_mem_tier=True),
         FieldRead("fuse.resources", CONDITION, source(_RES, "transformResourcesForFuse", _OLD),
                   go="Spec.Fuse.Resources",
                   note="applied only when limits.memory is set: without it the FUSE container gets no limits and "
@@ -141,9 +145,12 @@ FIELDS = Fields(
                   go="Spec.JobWorker.Env"),
         FieldRead("jobWorker.nodeSelector", IGNORED, source("pkg/ddc/goosefs/transform.go", "transform", _OLD),
                   go="Spec.JobWorker.NodeSelector"),
-        FieldRead("jobWorker.resources", READ,
+        FieldRead("jobWorker.resources", CONDITION,
                   source("pkg/ddc/goosefs/transform_resources.go", "transformResourcesForWorker", _OLD),
-                  go="Spec.JobWorker.Resources"),
+                  go="Spec.JobWorker.Resources",
+                  note="applied only when worker.resources sets limits.memory: Fluid sets the job worker's "
+                       "resources after the worker's, and leaves both out without that limit",
+                  instead="give worker.resources.limits.memory too", when=memory_limit_given("worker")),
         FieldRead("jobWorker.jvmOptions", IGNORED, source("pkg/ddc/goosefs/transform.go", "transform", _OLD),
                   go="Spec.JobWorker.JvmOptions"),
         FieldRead("jobWorker.properties", IGNORED, source("pkg/ddc/goosefs/transform.go", "transform", _OLD),

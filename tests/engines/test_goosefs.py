@@ -68,6 +68,44 @@ def test_fg140_reports_fuse_resources_without_a_memory_limit(tmp_path: Path) -> 
         assert found is reported, (resources, result.err)
 
 
+def test_fg140_reports_worker_and_job_worker_resources_without_a_worker_memory_limit(tmp_path: Path) -> None:
+    """transformResourcesForWorker returns before it sets the worker's or the job worker's
+    resources unless worker.resources.limits has memory (its Go test
+    TestTransformResourcesForWorkerNoValue); the job worker's are set after that guard."""
+    body = _body(need_tree("v1.0.8"), "pkg/ddc/goosefs/transform_resources.go", "transformResourcesForWorker")
+    guard, after = body.split("value.Worker.Resources = ", 1)
+    assert "if _, found := runtime.Spec.Worker.Resources.Limits[corev1.ResourceMemory]; !found {" in guard
+    assert "value.JobWorker.Resources = " in after and "value.JobWorker.Resources = " not in guard
+    manifest = tmp_path / "m.yaml"
+    for worker, reported in (("{limits: {cpu: 2}}", True), ("{requests: {memory: 1Gi}}", True),
+                             ("{limits: {memory: 2Gi}}", False)):
+        manifest.write_text("---\n".join([dataset(), runtime(
+            "GooseFSRuntime", f"worker: {{resources: {worker}}}\njobWorker: {{resources: {{limits: {{cpu: 1}}}}}}")]))
+        result = run_cli("lint", "--fluid-version", "v1.0.8", str(manifest))
+        assert result.code in (0, 1), result.err
+        for field in ("worker", "jobWorker"):
+            found = (f"[FG140]: spec.{field}.resources: GooseFSRuntime applies {field}.resources only on a condition"
+                     in result.err)
+            assert found is reported, (field, worker, result.err)
+
+
+def test_fg110_counts_the_mem_tiers_fluid_adds_to_the_worker_memory_limit(tmp_path: Path) -> None:
+    """Fluid sets the worker's memory limit to the written one plus every MEM tier's quota
+    (transformResourcesForWorker over GetLevelStorageMap; its Go test: 2Gi + a 20Gi MEM tier is
+    22Gi): a worker JVM over the written limit but within the one Fluid sets is no finding."""
+    body = _body(need_tree("v1.0.8"), "pkg/ddc/goosefs/transform_resources.go", "transformResourcesForWorker")
+    assert "storageMap := tieredstore.GetLevelStorageMap(runtimeInfo)" in body and "memLimit.Add(req)" in body
+    manifest = tmp_path / "m.yaml"
+    tier = "tieredstore: {levels: [{mediumtype: MEM, path: /dev/shm, quota: 8Gi, high: '0.9', low: '0.5'}]}"
+    for heap, reported in (("6G", False), ("11G", False), ("13G", True)):
+        manifest.write_text("---\n".join([dataset(), runtime(
+            "GooseFSRuntime", f"worker: {{jvmOptions: [-Xmx{heap}], resources: {{limits: {{memory: 4Gi}}}}}}\n"
+                              + tier)]))
+        result = run_cli("lint", "--fluid-version", "v1.0.8", str(manifest))
+        assert result.code in (0, 1), result.err
+        assert ("[FG110]" in result.err) is reported, (heap, result.err)
+
+
 def test_the_starter_source_reaches_goosefs_mount_as_written(tmp_path: Path) -> None:
     """init's starter, placeholders filled, builds at v1.0.8; its mountPoint is the Dataset's as
     written, of a scheme the engine declares, and not a Fluid-native one mountUFS skips."""
