@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from fluidgen.base.quantity import to_bytes
 from fluidgen.base.versions import NAMES
+from fluidgen.compile.plan import classify, edit_facts
+from fluidgen.engines.engine_table import ENGINES
+from fluidgen.fluid.sync import ON_RESTART, RECREATE, ROLLING
 from tests.conftest import run_cli
 from tests.harness.fluid_src import need_tree
 
@@ -86,3 +90,161 @@ def test_a_quota_per_juicefs_cache_dir_is_refused_with_their_sum(tmp_path: Path,
     assert result.code == 1, result.err
     assert "runtime.cache[0].quota: JuiceFS takes one cache-size for all 2 cache directories" in result.err
     assert result.err.count(f"Give one quota: {one}\n") == 1, result.err
+
+
+# -- what a sync of a running JuiceFSRuntime carries (fluidgen/engines/juicefs.py _WORKER, _FUSE,
+# _MOUNT_SYNC), read from pkg/ddc/juicefs at each commit -----------------------------------------
+
+_COMMENT = re.compile(r"(^|[ \t])//.*$", re.M)
+_JFS = "pkg/ddc/juicefs"
+
+
+def _go(root: Path, path: str) -> str:
+    return _COMMENT.sub(r"\1", (root / path).read_text())
+
+
+def _func(root: Path, name: str, folder: str = _JFS) -> str:
+    """The body of the Go function or method `name` in `folder` (tests left out); "" when there is none."""
+    for path in sorted((root / folder).glob("*.go")):
+        if not path.name.endswith("_test.go"):
+            m = re.search(rf"^func (?:\([^)]*\) )?{name}\(.*?^}}", _go(root, str(path.relative_to(root))), re.M | re.S)
+            if m:
+                return m.group(0)
+    return ""
+
+
+def _go_spec_field(root: Path, dotted: str) -> tuple[str, str]:
+    """(Go selector, Go type) of the JuiceFSRuntimeSpec field at the JSON path `dotted`
+    (api/v1alpha1: each struct's fields by their json tags); AssertionError when Fluid has none."""
+    structs: dict[str, dict[str, tuple[str, str]]] = {}
+    for path in sorted((root / "api/v1alpha1").glob("*.go")):
+        if not path.name.endswith("_test.go"):
+            for name, body in re.findall(r"^type (\w+) struct \{(.*?)^\}", _go(root, str(path.relative_to(root))),
+                                         re.M | re.S):
+                structs[name] = {tag: (field, kind) for field, kind, tag in
+                                 re.findall(r'^\s*(\w+)\s+(\S+)\s+`json:"([^",]*)', body, re.M)}
+    kind, names = "JuiceFSRuntimeSpec", []
+    for part in dotted.split("."):
+        assert part in structs.get(kind.lstrip("*[]"), {}), f"{kind} has no field {part!r} ({dotted})"
+        field, kind = structs[kind.lstrip("*[]")][part]
+        names.append(field)
+    return ".".join(names), kind
+
+
+# How Fluid's transform carries each runtime field into the values SyncRuntime compares: (the
+# function reading runtime.Spec.<field>, the one assigning the value field, the value field), one
+# per workload the field reaches; no value field: the sync compares runtime.Spec.<field> itself.
+_CARRIED: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "worker.nodeSelector": (("transformWorkers", "transformWorkers", "Worker.NodeSelector"),),
+    "worker.volumeMounts": (("transformWorkerVolumes", "transformWorkerVolumes", "Worker.VolumeMounts"),),
+    "worker.podMetadata": (("transformPodMetadata", "transformPodMetadata", "Worker.Labels"),),
+    "worker.resources": (("", "", ""),),
+    "worker.env": (("transformWorkers", "transformWorkers", "Worker.Envs"),),
+    "worker.options": (("transformWorkers", "genWorkerMount", "Worker.Command"),),
+    "juicefsVersion.image": (("transformWorkers", "transformWorkers", "Image"),),
+    "juicefsVersion.imageTag": (("transformWorkers", "transformWorkers", "ImageTag"),),
+    "juicefsVersion.imagePullPolicy": (("transformWorkers", "transformWorkers", "ImagePullPolicy"),),
+    "fuse.volumeMounts": (("transformFuseVolumes", "transformFuseVolumes", "Fuse.VolumeMounts"),),
+    "fuse.podMetadata": (("transformPodMetadata", "transformPodMetadata", "Fuse.Labels"),),
+    "fuse.resources": (("", "", ""),),
+    "fuse.env": (("transformFuse", "transformFuse", "Fuse.Envs"),),
+    "fuse.options": (("transformFuse", "genFuseMount", "Fuse.Command"),),
+    "fuse.image": (("transformFuse", "transformFuse", "Fuse.Image"),),
+    "fuse.imageTag": (("transformFuse", "transformFuse", "Fuse.ImageTag"),),
+    "fuse.imagePullPolicy": (("transformFuse", "transformFuse", "Fuse.ImagePullPolicy"),),
+    "fuse.nodeSelector": (("transformFuseNodeSelector", "transformFuseNodeSelector", "Fuse.NodeSelector"),),
+    "volumes": (("transformWorkerVolumes", "transformWorkerVolumes", "Worker.Volumes"),
+                ("transformFuseVolumes", "transformFuseVolumes", "Fuse.Volumes")),
+    "tieredstore": (("transformWorkers", "genWorkerMount", "Worker.Command"),
+                    ("transformFuse", "genFuseMount", "Fuse.Command")),
+    "podMetadata": (("transformPodMetadata", "transformPodMetadata", "Worker.Labels"),
+                    ("transformPodMetadata", "transformPodMetadata", "Fuse.Labels")),
+}
+_SYNCS = {"worker": ("syncWorkerSpec", "checkAndSetWorkerChanges"),
+          "fuse": ("syncFuseSpec", "checkAndSetFuseChanges", "updateFuseCmdConfigmapOnChanged")}
+
+
+def _runtime(spec: dict[str, Any]) -> dict[str, Any]:
+    return {"apiVersion": "data.fluid.io/v1alpha1", "kind": "JuiceFSRuntime",
+            "metadata": {"name": "jfs", "namespace": "default"}, "spec": spec}
+
+
+def _synced_by(root: Path, path: str) -> set[str]:
+    """The workloads whose sync (at the tree `root`) compares what the runtime field `path` becomes."""
+    selector, _ = _go_spec_field(root, path)
+    found = set()
+    for reader, writer, value in _CARRIED[path]:
+        if reader:
+            assert re.search(rf"\bruntime\.Spec\.{re.escape(selector)}\b", _func(root, reader)), (reader, selector)
+            assert re.search(rf"\bvalue\.{re.escape(value)}\b[^\n=]*=(?!=)", _func(root, writer)), (writer, value)
+        compared = (rf"\b(?:value|latestValue)\.{re.escape(value)}\b" if value
+                    else rf"\bruntime\.Spec\.{re.escape(selector)}\b")
+        owners = ("fuse",) if value.startswith("Fuse.") else ("worker",) if value else ("worker", "fuse")
+        for workload in owners:
+            if re.search(compared, "\n".join(_func(root, f) for f in _SYNCS[workload])):
+                found.add(workload)
+    return found
+
+
+def _edit_value(kind: str, value: str) -> object:
+    """A value of the Go type `kind` (a field of JuiceFSRuntimeSpec) holding `value`."""
+    return {"string": value, "map[string]string": {"k": value}, "PodMetadata": {"labels": {"k": value}},
+            "[]corev1.EnvVar": [{"name": "V", "value": value}],
+            "[]corev1.VolumeMount": [{"name": "v", "mountPath": f"/{value}"}],
+            "[]corev1.Volume": [{"name": "v", "hostPath": {"path": f"/{value}"}}],
+            "corev1.ResourceRequirements": {"limits": {"memory": f"{ord(value)}Mi"}},
+            "TieredStore": {"levels": [{"mediumtype": "SSD", "path": f"/{value}", "quota": "1Gi"}]}}[kind]
+
+
+def _expected_effect(root: Path, synced: set[str]) -> tuple[str, str]:
+    """What an edit does given the workloads that sync it: the FUSE DaemonSet is OnDelete (chart
+    values fuse.updateStrategy), so its pods decide; the worker StatefulSet is OnDelete where the
+    chart or syncWorkerSpec makes it so (#5366), and rolls otherwise."""
+    values = (root / "charts/juicefs/values.yaml").read_text()
+    assert re.search(r"^fuse:\n(?:  .*\n|\n)*?  updateStrategy:\n    type: OnDelete$", values, re.M)
+    if "fuse" in synced:
+        return ON_RESTART, "fuse"
+    if "worker" in synced:
+        chart = (root / "charts/juicefs/templates/worker/statefulset.yaml").read_text()
+        on_delete = ("OnDeleteStatefulSetStrategyType" in _func(root, "syncWorkerSpec")
+                     or re.search(r"updateStrategy:\s*\n\s*type: OnDelete", chart) is not None)
+        return (ON_RESTART if on_delete else ROLLING), "worker"
+    return RECREATE, ""
+
+
+@pytest.mark.parametrize("version", NAMES)
+def test_plan_says_of_each_runtime_field_what_fluids_juicefs_sync_does(version: str) -> None:
+    """Mutation run (issue 50): renaming worker.volumeMounts, worker.options, juicefsVersion or
+    podMetadata in the sync edit lists survived. For each field: it is a JuiceFSRuntimeSpec field
+    (api/v1alpha1), the transform reads it into a value (pkg/ddc/juicefs transform*.go), and plan
+    says it is applied (by the workload whose sync compares that value: sync_runtime.go) or waits
+    for a re-created runtime when no sync compares it. juicefsVersion.imagePullPolicy, like
+    fuse.imagePullPolicy, is compared nowhere: plan called it applied (the whole juicefsVersion)."""
+    root = need_tree(version)
+    wrong = []
+    for path in _CARRIED:
+        _, kind = _go_spec_field(root, path)
+        before: dict[str, Any] = {}
+        after: dict[str, Any] = {}
+        for spec, value in ((before, "a"), (after, "b")):
+            *parents, leaf = path.split(".")
+            node = spec
+            for part in parents:
+                node = node.setdefault(part, {})
+            node[leaf] = _edit_value(kind, value)
+        got = {(e.effect, e.workload) for e in classify([_runtime(before)], [_runtime(after)], version)}
+        want = _expected_effect(root, _synced_by(root, path))
+        if got != {want}:
+            wrong.append(f"{path}: plan says {sorted(got)}, Fluid {version}: {want}")
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("version", NAMES)
+def test_every_juicefs_sync_edit_names_a_field_fluid_syncs(version: str) -> None:
+    """The engine's runtime edit list (juicefs.py _WORKER, _FUSE, and replicas) names JuiceFSRuntimeSpec
+    fields only, and exactly the fields of _CARRIED whose values a sync compares at `version`."""
+    root = need_tree(version)
+    named = {fact.prefix for fact in edit_facts(ENGINES["juicefs"], version) if fact.prefix != "replicas"}
+    for prefix in named:
+        _go_spec_field(root, prefix)
+    assert named == {path for path in _CARRIED if _synced_by(root, path)}
