@@ -151,11 +151,12 @@ spec:
 # selector, volumes, pod metadata, resources, env, volume mounts, image and mount command
 # (worker script + restartedAt), and into the FUSE DaemonSet (OnDelete) the same but the node
 # selector, which newer Fluid no longer syncs (#6092), and the mount command (FUSE script).
-# imagePullPolicy is compared nowhere. The older worker StatefulSet rolls; newer Fluid switches it
-# to OnDelete first (#5366). Volumes, the cache tier (cache-dir/cache-size) and runtime-wide pod
-# metadata reach both: the FUSE pods, recreated on demand, decide.
+# imagePullPolicy is compared nowhere (fuse's nor juicefsVersion's: only image:imageTag is). The
+# older worker StatefulSet rolls; newer Fluid switches it to OnDelete first (#5366). Volumes, the
+# cache tier (cache-dir/cache-size) and runtime-wide pod metadata reach both: the FUSE pods,
+# recreated on demand, decide.
 _WORKER = ("worker.nodeSelector", "worker.volumeMounts", "worker.podMetadata", "worker.resources", "worker.env",
-           "worker.options", "juicefsVersion")
+           "worker.options", "juicefsVersion.image", "juicefsVersion.imageTag")
 _FUSE = ("fuse.volumeMounts", "fuse.podMetadata", "fuse.resources", "fuse.env", "fuse.options", "fuse.image",
          "fuse.imageTag", "volumes", "tieredstore", "podMetadata")
 _SYNC_EDITS = (

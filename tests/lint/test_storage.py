@@ -4,11 +4,16 @@ names and messages; FG124's message."""
 
 from __future__ import annotations
 
+import datetime
+import re
 from pathlib import Path
 
 import pytest
 
+from fluidgen.base.manifest_index import Entry, ManifestIndex
+from fluidgen.lint.storage import placeholders
 from tests.conftest import run_cli
+from tests.harness.fluid_src import need_tree
 from tests.lint.test_lint import dataset, lint_err, runtime
 
 
@@ -172,3 +177,76 @@ def test_fg114_reads_a_mount_path_given_beside_different_names(tmp_path: Path) -
     mounts = '[{mountPoint: "https://a.com/x", name: a, path: /p}, {mountPoint: "https://b.com/y", name: b, path: /p}]'
     err = lint_err(tmp_path, dataset(mounts=mounts))
     assert '[FG114]: spec.mounts[1].path: mount path "/p" is also used by mounts[0]' in err, err
+
+
+def test_fg102_walks_an_object_json_cannot_write() -> None:
+    """Mutation run (issue 50): the pre-check's answer for data `json.dumps` refuses survived. Files and
+    the API give YAML-shaped data only, but a caller of the rule may hand it what another loader makes
+    (PyYAML reads 2024-01-01 as a date): such an object is walked, never passed over as holding no
+    placeholder."""
+    obj = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c", "namespace": "default"},
+           "data": {"since": datetime.date(2024, 1, 1), "bucket": "<bucket-name>"}}
+    assert [(f.path, f.message) for f in placeholders(Entry.of(obj), ManifestIndex([obj]))] == [
+        (("data", "bucket"), "placeholder <bucket-name> was never filled in")]
+
+
+def test_fg103_takes_an_nfs_version_as_all_the_text_after_the_first_equals_sign(tmp_path: Path) -> None:
+    """Mutation run (issue 50): `split("=", 2)` for `split("=", 1)` survived. A mount option's value is
+    everything after its first '=' (mount(8): option=value), so vers=4=1 asks for version "4=1", not
+    4: it disagrees with nfsvers=4. (The option's name, `split(...)[0]`, is the same at any maxsplit.)"""
+    manifest = tmp_path / "pv.yaml"
+    manifest.write_text(_PV.format(options="nfsvers=4, vers=4=1"))
+    err = run_cli("lint", str(manifest)).err
+    assert ("spec.mountOptions[1]: conflicting NFS versions (nfsvers=4, vers=4=1); the last one wins, keep only "
+            "the one you mean") in err, err
+
+
+def test_fg112_never_calls_a_size_past_what_it_can_count_zero_or_negative(tmp_path: Path) -> None:
+    """Mutation run (issue 50): `_not_positive`'s answer for a quantity it cannot count survived. 1e100
+    is a quantity (the CRD pattern) but past 2^63 (to_bytes refuses it): FG112 does not say it leaves no
+    room, in quota or in quotaList."""
+    err = _lint(tmp_path, "    - {mediumtype: SSD, path: /a, quota: '1e100'}\n"
+                          "    - {mediumtype: HDD, path: '/b,/c', quotaList: '1e100,1Gi'}\n")
+    assert "leaves no room" not in err and "zero or negative" not in err, err
+
+
+def test_fg114_takes_a_nameless_mount_at_its_own_path(tmp_path: Path) -> None:
+    """Mutation run (issue 50): a nameless mount's default name survived. Name is optional
+    (api/v1alpha1/dataset_types.go Mount, +optional); a mount appears at its absolute path, else at
+    /<name> (pkg/utils/ufs_path_builder.go GenUFSPathInUnifiedNamespace): two nameless mounts at
+    different paths share nothing, and two without a path meet at "/"."""
+    text = (need_tree("v1.1.0-dev") / "pkg/utils/ufs_path_builder.go").read_text()
+    assert re.search(r"if filepath\.IsAbs\(mount\.Path\) \{\s*return mount\.Path", text)
+    apart = '[{mountPoint: "https://a.com/x", path: /a}, {mountPoint: "https://b.com/y", path: /b}]'
+    assert "[FG114]" not in lint_err(tmp_path, dataset(mounts=apart))
+    together = '[{mountPoint: "https://a.com/x"}, {mountPoint: "https://b.com/y"}]'
+    err = lint_err(tmp_path, dataset(mounts=together))
+    assert [line.split(": error ", 1)[1] for line in err.splitlines() if "[FG114]" in line] == [
+        '[FG114]: spec.mounts[1].mountPoint: mount path "/" is also used by mounts[0]'], err
+
+
+def test_fg129_reads_amounts_of_any_yaml_type(tmp_path: Path) -> None:
+    """Mutation run (issue 50): `or` for `and` in which amounts are quantities survived. A null, a boolean
+    or a float amount is no quantity string or integer, which FG129 reads: lint passes over it without
+    failing and still flags the negative amount beside it."""
+    err = lint_err(tmp_path, dataset(), runtime(spec="worker:\n  resources: {requests: {cpu: -0.5, memory: null, "
+                                                     "nvidia.com/gpu: true}, limits: {memory: -1Gi}}"))
+    assert [line.split(": ", 1)[1] for line in err.splitlines() if "[FG129]" in line] == [
+        "error [FG129]: spec.worker.resources.limits.memory: -1Gi is negative; resource requests and limits cannot be"
+    ], err
+
+
+def test_fg102_reads_a_shell_default_as_text_only_where_a_shell_runs_it(tmp_path: Path) -> None:
+    """Mutation run (issue 50): `or` for `and` in the DataProcess script test survived. A key named
+    command outside a container, an exec action or a script (a ConfigMap's), and a script's image,
+    are no shell's text: a placeholder in a `${v:-<word>}` there is reported."""
+    config = ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: default}\n"
+              "data: {command: 'echo ${V:-<bucket-name>}'}\n")
+    process = ("apiVersion: data.fluid.io/v1alpha1\nkind: DataProcess\nmetadata: {name: p, namespace: default}\n"
+               "spec:\n  dataset: {name: d, namespace: default}\n  processor:\n    script:\n"
+               "      image: '${REGISTRY:-<registry>}/busybox'\n      imageTag: latest\n      command: [sh]\n"
+               "      source: 'echo'\n")
+    err = lint_err(tmp_path, dataset(), config, process)
+    assert [line.split(": error ", 1)[1] for line in err.splitlines() if "[FG102]" in line] == [
+        "[FG102]: data.command: placeholder <bucket-name> was never filled in",
+        "[FG102]: spec.processor.script.image: placeholder <registry> was never filled in"], err
