@@ -33,3 +33,17 @@ def test_each_cache_tier_becomes_its_level(tier: str, level: dict[str, Any], tmp
     runtime = next(d for d in yaml.safe_load_all(result.out) if d["kind"] == "CacheRuntime")
     (got,) = runtime["spec"]["worker"]["tieredStore"]["levels"]
     assert {k: v for k, v in got.items() if k in ("emptyDir", "hostPath")} == level
+
+
+def test_a_misspelt_field_of_a_defined_class_is_said_at_its_key_with_the_closest_field(tmp_path: Path) -> None:
+    """cacheClass.define is the CacheRuntimeClass as emitted: a field its CRD lacks is an error at
+    the key the user wrote, naming the class's field path and the closest field it has."""
+    text = SPEC.read_text()
+    assert "      fileSystemType: curvinefs\n" in text
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(text.replace("      fileSystemType: curvinefs\n", "      fileSystemTyp: curvinefs\n"))
+    result = run_cli("build", "--fluid-version", "v1.1.0-dev", str(spec))
+    assert result.code == 1, result.err
+    line = text.splitlines().index("      fileSystemType: curvinefs") + 1
+    assert (f'{spec}:{line}:7: error: runtime.cacheClass.define.fileSystemTyp: CacheRuntimeClass has no field '
+            'fileSystemTyp; did you mean "fileSystemType"?') in result.err, result.err

@@ -92,3 +92,19 @@ def test_a_step_override_of_a_computed_field_names_the_step_key(tmp_path: Path) 
             "computed from the spec") in result.err, result.err
     assert f"{spec}:16:7: error: dataflow[0].overrides.target: set load.paths instead; it is computed from the spec" \
         in result.err, result.err
+
+
+def test_a_runtime_override_of_a_field_the_spec_computes_names_the_spec_key(tmp_path: Path) -> None:
+    """The classic runtimes' spec.replicas and spec.tieredstore come from runtime.replicas and
+    runtime.cache (contract.CLASSIC_COMPUTED): an override of either is an error naming that key,
+    and the built runtime keeps the spec's values."""
+    spec = write_spec(tmp_path, "  overrides:\n    replicas: 3\n    tieredstore: {levels: []}\n")
+    result = run_cli("build", str(spec))
+    assert result.code == 1, result.err
+    assert (f"{spec}:13:5: error: runtime.overrides.replicas: set runtime.replicas instead; it is computed "
+            "from the spec") in result.err, result.err
+    assert (f"{spec}:14:5: error: runtime.overrides.tieredstore: set runtime.cache instead; it is computed "
+            "from the spec") in result.err, result.err
+    good = run_cli("build", str(write_spec(tmp_path, "")))
+    built = next(d for d in yaml.safe_load_all(good.out) if d["kind"] == "AlluxioRuntime")["spec"]
+    assert built["replicas"] == 1 and built["tieredstore"]["levels"][0]["quota"] == "1Gi"
