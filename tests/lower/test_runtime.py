@@ -82,6 +82,27 @@ def test_a_disk_tier_without_a_path_is_refused_at_the_tier(tmp_path: Path) -> No
     assert "cache[0]" not in err  # memory needs none
 
 
+# Whether a disk tier on an emptyDir still names a directory, per engine (Lowering.emptydir_needs_path,
+# each with its Fluid source in the engine's record): the classic runtimes join every level's path
+# (alluxio/goosefs transformCommonPart, juicefs transformFuseCacheVolumes, ...); a CacheRuntime's
+# emptyDir level has no path at all (api/v1alpha1 cacheruntime_types.go).
+_EMPTYDIR_NEEDS_PATH = {"alluxio": True, "jindo": True, "juicefs": True, "efc": True, "thin": True,
+                        "vineyard": True, "goosefs": True, "cache": False}
+_ENGINE_SPEC = {"thin": "  thin: {fileSystemType: fs}\n", "cache": "  cacheClass: {name: c}\n"}
+
+
+@pytest.mark.parametrize("engine", sorted(_EMPTYDIR_NEEDS_PATH))
+def test_a_disk_tier_on_an_emptydir_needs_a_path_where_the_engine_names_its_directory(
+        engine: str, tmp_path: Path) -> None:
+    version = {"goosefs": "v1.0.8", "cache": "v1.1.0-dev"}.get(engine, "v1.0.8")
+    spec = write_spec(tmp_path, "  cache:\n    - {medium: SSD, volumeType: emptyDir, quota: 1Gi}\n"
+                      + _ENGINE_SPEC.get(engine, ""), version)
+    spec.write_text(spec.read_text().replace("engine: alluxio", f"engine: {engine}"))
+    _, err, _ = run(spec)
+    refused = f"{spec}:11:7: error: runtime.cache[0]: a SSD tier needs a path" in err.splitlines()
+    assert refused is _EMPTYDIR_NEEDS_PATH[engine], err
+
+
 def test_an_unknown_bundled_profile_is_an_error_at_runtime_profile(tmp_path: Path) -> None:
     spec = write_spec(tmp_path, "  profile: alluxio-imagnet\n  cache: [{medium: MEM, quota: 1Gi}]\n")
     code, err, _ = run(spec)
