@@ -71,7 +71,7 @@ class ExtraKind:
 
     kind: str
     spec: Schema
-    namespaced: bool = True
+    namespaced: bool  # its CRD's scope: every extra kind states it (tests/diagnosis hold it to the CRD)
     top_level: bool = False  # its fields sit beside metadata, not under spec
     named_by: str = ""  # the runtime's field naming it, as a kustomize field path (output.py's kustomizeconfig)
     named_by_source: FluidSource | None = None  # where Fluid reads that field
@@ -375,15 +375,16 @@ class Engine:
     spec: Schema  # the runtime's spec, every field any version has (versions.py trims it)
     operations: frozenset[str]  # data operation kinds it runs
     mounts: Mounts
+    # Every engine states these: each holds facts about its own Fluid code, which no default can
+    lowering: Lowering
+    created: Created
+    edits: Edits
+    health: Health
+    workloads: Workloads
+    # What its Fluid does with each runtime and Dataset field (fluid/fields.py, docs/runtime-fields.md).
+    fields: Fields
     extra_kinds: tuple[ExtraKind, ...] = ()
     section: SpecSection | None = None  # the engine's own part of `runtime:` in a spec
     rules: tuple[Rule, ...] = ()
-    lowering: Lowering = Lowering()
     hooks: Hooks = Hooks()
     starter: Starter = Starter()
-    created: Created = Created()
-    edits: Edits = Edits()
-    health: Health = Health()
-    workloads: Workloads = Workloads()
-    # What its Fluid does with each runtime and Dataset field (fluid/fields.py, docs/runtime-fields.md).
-    fields: Fields = field(default_factory=Fields)
