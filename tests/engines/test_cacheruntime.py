@@ -47,3 +47,14 @@ def test_a_misspelt_field_of_a_defined_class_is_said_at_its_key_with_the_closest
     line = text.splitlines().index("      fileSystemType: curvinefs") + 1
     assert (f'{spec}:{line}:7: error: runtime.cacheClass.define.fileSystemTyp: CacheRuntimeClass has no field '
             'fileSystemTyp; did you mean "fileSystemType"?') in result.err, result.err
+
+
+def test_a_defined_class_field_of_the_wrong_type_is_said_at_its_key_with_the_schemas_words(tmp_path: Path) -> None:
+    text = SPEC.read_text()
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(text.replace("      fileSystemType: curvinefs\n", "      fileSystemType: [curvinefs]\n"))
+    result = run_cli("build", "--fluid-version", "v1.1.0-dev", str(spec))
+    assert result.code == 1, result.err
+    line = text.splitlines().index("      fileSystemType: curvinefs") + 1
+    assert (f"{spec}:{line}:7: error: runtime.cacheClass.define.fileSystemType: expected a string, found a list\n"
+            in result.err), result.err
