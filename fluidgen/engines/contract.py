@@ -299,8 +299,8 @@ class Created:
     {full} is the chart's fullname ({name} unless the engine says otherwise). Read by lint
     (FG126, names already taken)."""
 
+    objects: tuple[tuple[str, str], ...]  # every engine's chart makes some: no default
     chart_fullname: str = "{name}"
-    objects: tuple[tuple[str, str], ...] = ()
     # One object per master, {i} from 0 (HA Alluxio: a Service each, charts/alluxio master service.yaml)
     per_master: tuple[tuple[str, str], ...] = ()
     # Fluid installs the runtime as a Helm release named after it (pkg/ddc/<engine>/master_internal.go
@@ -328,7 +328,8 @@ class Edits:
     # What the runtime's sync carries out of an edit of its spec, per Fluid version: paths not
     # listed wait for a re-created runtime. Most engines' SyncRuntime is empty
     # (pkg/ddc/<engine>/sync_runtime.go); SyncReplicas scales workers (pkg/ddc/<engine>/replicas.go).
-    runtime: tuple[EditFact, ...] = ()
+    # Every engine states it (no default): at least its SyncReplicas.
+    runtime: tuple[EditFact, ...]
     # How it takes up edits of its Dataset's mounts, per Fluid version (fluid/sync.py MountSync).
     mounts: tuple[MountSync, ...] = (NO_MOUNT_SYNC,)
     # What its sync does with an edit of its Dataset's other fields (a prefix of the Dataset's spec,
@@ -353,6 +354,9 @@ class Health:
     sources: Mapping[str, FluidSource | tuple[FluidSource, ...]] = field(default_factory=dict)
 
 
+DATA_LAYOUTS = ("root", "per-mount")
+
+
 @dataclass(frozen=True)
 class Workloads:
     """Where jobs find the data (read by lower/workloads.py)."""
@@ -363,6 +367,10 @@ class Workloads:
     data_layout: str = "root"
     # The Fluid source of each field set above (a test fails for a set field without one).
     sources: Mapping[str, FluidSource | tuple[FluidSource, ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.data_layout not in DATA_LAYOUTS:  # the readers compare with "per-mount" only
+            raise ValueError(f"data_layout must be one of {', '.join(DATA_LAYOUTS)}, got {self.data_layout!r}")
 
 
 @dataclass(frozen=True)

@@ -400,11 +400,10 @@ def _cache(rt: Tree, engine: Engine, found: Findings) -> Tree:
 
 
 def _engine_section(rt: Tree, engine: Engine) -> Tree:
-    """The engine's own spec section, read by its import hook."""
-    if engine.section is None:
-        return {}
+    """The engine's own spec section, read by its import hook (none without a section: the
+    default hook reads nothing)."""
     own = engine.hooks.import_section(rt)
-    return {engine.section.key: own} if own is not None else {}
+    return {engine.section.key: own} if own is not None and engine.section is not None else {}
 
 
 def _tier(engine: Engine, level: Any, out: Findings) -> Tree:
