@@ -144,3 +144,18 @@ def test_alluxio_makes_one_master_service_per_master(version: str) -> None:
     assert services(None) == services({}) == services({"master": {"replicas": 0}}) == [f"{RUNTIME}-master-0"]
     assert services({"master": {"replicas": 1}}) == [f"{RUNTIME}-master-0"]
     assert services({"master": {"replicas": 2}}) == [f"{RUNTIME}-master-0", f"{RUNTIME}-master-1"]
+
+
+def test_a_classic_tier_level_joins_its_paths_without_a_trailing_slash_and_keeps_the_root() -> None:
+    """A level's path is its paths joined by the engine's separator, each without a trailing "/"
+    (Fluid appends /<namespace>/<name> to it: transformCommonPart), the root "/" kept as "/"; one
+    quota is `quota`, several a `quotaList` joined by ","; watermarks and volumeType only when given."""
+    from fluidgen.engines.contract import classic_level
+    from fluidgen.model.specparts import CacheTier
+
+    tier = CacheTier.model_validate({"medium": "SSD", "path": ["/", "/a/", "/b"], "quota": ["1Gi", "2Gi", "3Gi"]})
+    assert classic_level(":", tier) == {"mediumtype": "SSD", "path": "/:/a:/b", "quotaList": "1Gi,2Gi,3Gi"}
+    mem = CacheTier.model_validate({"medium": "MEM", "quota": "1Gi", "high": "0.9", "volumeType": "emptyDir"})
+    assert classic_level(",", mem) == {"mediumtype": "MEM", "path": "/dev/shm", "quota": "1Gi", "high": "0.9",
+                                       "volumeType": "emptyDir"}
+    assert "path" not in classic_level(",", mem, None)
