@@ -47,7 +47,7 @@ def _cache_size_shift(root: Path) -> int:
     return int(m.group(1))
 
 
-@pytest.mark.parametrize("quota", ['"0"', '"40960"', '"1048575"', '"1048576"', "1Mi", "512Ki", "2047Ki", "40Gi"])
+@pytest.mark.parametrize("quota", ['"0"', '"1"', '"40960"', '"1048575"', '"1048576"', "1Mi", "512Ki", "2047Ki", "40Gi"])
 @pytest.mark.parametrize("version", NAMES)
 def test_fg117_fires_exactly_where_fluids_cache_size_is_zero(tmp_path: Path, quota: str, version: str) -> None:
     """FG117 for a quota that Fluid turns into cache-size 0 (1 byte up to 1 MiB - 1), with the
@@ -62,7 +62,10 @@ def test_fg117_fires_exactly_where_fluids_cache_size_is_zero(tmp_path: Path, quo
         assert result.code == 1 and "error [FG117]" in result.err, result.err
         assert f"is {size} bytes, so the JuiceFS cache-size becomes 0 MiB" in result.err
         bare = quota.strip('"')
-        assert (f"did you mean {bare}Mi?" in result.err) is bare.isdigit()
+        hint = f"; did you mean {bare}Mi?" if bare.isdigit() else ""
+        assert result.err.rstrip("\n").endswith(
+            f"error [FG117]: spec.tieredstore.levels[0].quota: quota {bare} is {size} bytes, so the JuiceFS "
+            f"cache-size becomes 0 MiB and nothing is cached{hint}"), result.err
     else:
         assert "FG117" not in result.err, result.err
 
@@ -218,7 +221,7 @@ def _expected_effect(root: Path, synced: set[str]) -> tuple[str, str]:
 
 @pytest.mark.parametrize("version", NAMES)
 def test_plan_says_of_each_runtime_field_what_fluids_juicefs_sync_does(version: str) -> None:
-    """Mutation run (issue 50): renaming worker.volumeMounts, worker.options, juicefsVersion or
+    """Mutation run (issue 42): renaming worker.volumeMounts, worker.options, juicefsVersion or
     podMetadata in the sync edit lists survived. For each field: it is a JuiceFSRuntimeSpec field
     (api/v1alpha1), the transform reads it into a value (pkg/ddc/juicefs transform*.go), and plan
     says it is applied (by the workload whose sync compares that value: sync_runtime.go) or waits
@@ -283,7 +286,7 @@ def _mount_sync_dataset(options: dict[str, str]) -> dict[str, Any]:
 
 @pytest.mark.parametrize("version", NAMES)
 def test_the_mount_options_rendered_once_are_the_ones_left_out_of_the_fuse_mount_command(version: str) -> None:
-    """Mutation run (issue 50): `storage` and `bucket2` dropped from the unsynced options survived.
+    """Mutation run (issue 42): `storage` and `bucket2` dropped from the unsynced options survived.
     A mount option edit reaches running FUSE pods through the mount command (sync_runtime.go
     isCommandChanged) unless Fluid keeps it out of that command: genValue takes the options it
     stores in value.Configs (storage and bucket: the format command) and skips quota (genQuotaCmd's),
@@ -346,7 +349,7 @@ def _secret_refs(names: list[str]) -> str:
 
 @pytest.mark.parametrize("version", NAMES)
 def test_each_credential_juicefs_reads_is_one_in_plain_options(tmp_path: Path, version: str) -> None:
-    """Mutation run (issue 50): a misspelt secret-key2 among the credential names survived. FG101
+    """Mutation run (issue 42): a misspelt secret-key2 among the credential names survived. FG101
     flags, in a juicefs:// mount's plain options, every name JuiceFS reads as a credential: those
     genValue reads from encryptOptions (metaurl, token, access-key, secret-key) and the second
     bucket's keys the enterprise auth command takes (access-key2, secret-key2), whose names no
@@ -361,7 +364,7 @@ def test_each_credential_juicefs_reads_is_one_in_plain_options(tmp_path: Path, v
 
 @pytest.mark.parametrize("version", NAMES)
 def test_the_second_buckets_keys_and_any_other_encrypt_option_are_read(tmp_path: Path, version: str) -> None:
-    """Mutation run (issue 50): a misspelt access-key2 in the second key pair and `other_names_read`
+    """Mutation run (issue 42): a misspelt access-key2 in the second key pair and `other_names_read`
     False survived. The second bucket's two keys given together, and a name genValue makes an
     environment variable, draw no FG118; one key of the pair without the other does."""
     read, second = _credentials(need_tree(version))
@@ -378,7 +381,7 @@ def test_the_second_buckets_keys_and_any_other_encrypt_option_are_read(tmp_path:
 
 @pytest.mark.parametrize("version", NAMES)
 def test_the_juicefs_starter_sets_what_the_format_command_needs(version: str) -> None:
-    """Mutation run (issue 50): the starter's suggested `storage` option (its name, its value)
+    """Mutation run (issue 42): the starter's suggested `storage` option (its name, its value)
     survived. genFormatCmd formats the volume with --storage and --bucket only when both are given
     (otherwise --no-update): the starter `fluidgen init --engine juicefs` writes exactly those two
     options (the names genValue stores them under), each value wholly a placeholder to fill in."""
@@ -408,7 +411,7 @@ spec:
 
 @pytest.mark.parametrize("version", NAMES)
 def test_a_datamigrate_to_any_other_scheme_reads_the_names_gen_data_url_reads(tmp_path: Path, version: str) -> None:
-    """Mutation run (issue 50): JuiceFS's DataMigrate storage for any scheme ("*") misnamed survived.
+    """Mutation run (issue 42): JuiceFS's DataMigrate storage for any scheme ("*") misnamed survived.
     data_migrate.go genDataUrl builds the `juicefs sync` URL of an external storage of any scheme
     (s3:// here) from the encryptOptions it names (access-key, secret-key, token): an s3:// end
     with those draws nothing, and a name it does not read is reported with the ones it does."""
@@ -420,3 +423,38 @@ def test_a_datamigrate_to_any_other_scheme_reads_the_names_gen_data_url_reads(tm
     assert [f for f in found if "[FG118]" in f] == [
         f"error [FG118]: spec.to.externalStorage.encryptOptions[{len(read)}].name: JuiceFSRuntime does not read "
         f"fs.s3.accessKeyId for s3:// (it reads {', '.join(read)})"], found
+
+
+@pytest.mark.parametrize("scheme", ["oss", "cos", "obs", "s3"])
+def test_a_datamigrate_to_oss_cos_or_obs_names_the_endpoint_in_the_bucket(tmp_path: Path, scheme: str) -> None:
+    """JuiceFS's DataMigrate hands the external URI to `juicefs sync` as written (data_migrate.go
+    genDataUrl: url.Parse, then only the user info is set); for oss://, cos:// and obs:// that
+    command wants the endpoint in the bucket's host (MIGRATE_STORAGE endpoint_in_uri). An s3://
+    end is not held to it."""
+    said = (f"{scheme}:// to `juicefs sync`, which needs the endpoint in the URI: "
+            f"{scheme}://<BUCKET>.<ENDPOINT>/<PATH>")
+    refs = textwrap.indent(_secret_refs(["access-key", "secret-key"]), "      ")
+    bare = _MIGRATE_S3.replace("s3://bucket/imagenet/", f"{scheme}://bucket/imagenet/").format(refs=refs)
+    found = _lint_jfs(tmp_path, _secret_refs(["metaurl"]), bare)
+    assert any(said in f for f in found) is (scheme != "s3"), found
+    hosted = _MIGRATE_S3.replace("s3://bucket/imagenet/", f"{scheme}://bucket.example-endpoint.com/imagenet/")
+    assert not any(said in f for f in _lint_jfs(tmp_path, _secret_refs(["metaurl"]), hosted.format(refs=refs)))
+
+
+def test_fg117_reads_every_level_past_one_whose_quota_is_no_size(tmp_path: Path) -> None:
+    manifests = tmp_path / "m.yaml"
+    manifests.write_text(LEVEL.format(quota="1").replace(
+        "levels: [{mediumtype: SSD, path: /cache, quota: 1}]",
+        "levels: [{mediumtype: MEM, path: /m, quota: lots}, {mediumtype: SSD, path: /cache, quota: 4096}]"))
+    result = run_cli("lint", str(manifests))
+    assert "error [FG117]: spec.tieredstore.levels[1].quota: quota 4096 is 4096 bytes" in result.err, result.err
+
+
+def test_one_juicefs_cache_dir_with_several_quotas_is_the_generic_count_error_only(tmp_path: Path) -> None:
+    """Several quotas for one directory are the quota count's error (lower/runtime.py); JuiceFS's
+    own message is for several directories only."""
+    spec = tmp_path / "jfs.yaml"
+    spec.write_text(SEVERAL_DIRS.format(quotas="10Gi, 10Gi").replace("path: [/c1, /c2]", "path: [/c1]"))
+    result = run_cli("build", str(spec))
+    assert result.code == 1 and "2 quotas for 1 path" in result.err, result.err
+    assert "JuiceFS takes one cache-size" not in result.err, result.err

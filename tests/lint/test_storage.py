@@ -180,7 +180,7 @@ def test_fg114_reads_a_mount_path_given_beside_different_names(tmp_path: Path) -
 
 
 def test_fg102_walks_an_object_json_cannot_write() -> None:
-    """Mutation run (issue 50): the pre-check's answer for data `json.dumps` refuses survived. Files and
+    """Mutation run (issue 42): the pre-check's answer for data `json.dumps` refuses survived. Files and
     the API give YAML-shaped data only, but a caller of the rule may hand it what another loader makes
     (PyYAML reads 2024-01-01 as a date): such an object is walked, never passed over as holding no
     placeholder."""
@@ -191,7 +191,7 @@ def test_fg102_walks_an_object_json_cannot_write() -> None:
 
 
 def test_fg103_takes_an_nfs_version_as_all_the_text_after_the_first_equals_sign(tmp_path: Path) -> None:
-    """Mutation run (issue 50): `split("=", 2)` for `split("=", 1)` survived. A mount option's value is
+    """Mutation run (issue 42): `split("=", 2)` for `split("=", 1)` survived. A mount option's value is
     everything after its first '=' (mount(8): option=value), so vers=4=1 asks for version "4=1", not
     4: it disagrees with nfsvers=4. (The option's name, `split(...)[0]`, is the same at any maxsplit.)"""
     manifest = tmp_path / "pv.yaml"
@@ -202,7 +202,7 @@ def test_fg103_takes_an_nfs_version_as_all_the_text_after_the_first_equals_sign(
 
 
 def test_fg112_never_calls_a_size_past_what_it_can_count_zero_or_negative(tmp_path: Path) -> None:
-    """Mutation run (issue 50): `_not_positive`'s answer for a quantity it cannot count survived. 1e100
+    """Mutation run (issue 42): `_not_positive`'s answer for a quantity it cannot count survived. 1e100
     is a quantity (the CRD pattern) but past 2^63 (to_bytes refuses it): FG112 does not say it leaves no
     room, in quota or in quotaList."""
     err = _lint(tmp_path, "    - {mediumtype: SSD, path: /a, quota: '1e100'}\n"
@@ -211,7 +211,7 @@ def test_fg112_never_calls_a_size_past_what_it_can_count_zero_or_negative(tmp_pa
 
 
 def test_fg114_takes_a_nameless_mount_at_its_own_path(tmp_path: Path) -> None:
-    """Mutation run (issue 50): a nameless mount's default name survived. Name is optional
+    """Mutation run (issue 42): a nameless mount's default name survived. Name is optional
     (api/v1alpha1/dataset_types.go Mount, +optional); a mount appears at its absolute path, else at
     /<name> (pkg/utils/ufs_path_builder.go GenUFSPathInUnifiedNamespace): two nameless mounts at
     different paths share nothing, and two without a path meet at "/"."""
@@ -226,7 +226,7 @@ def test_fg114_takes_a_nameless_mount_at_its_own_path(tmp_path: Path) -> None:
 
 
 def test_fg129_reads_amounts_of_any_yaml_type(tmp_path: Path) -> None:
-    """Mutation run (issue 50): `or` for `and` in which amounts are quantities survived. A null, a boolean
+    """Mutation run (issue 42): `or` for `and` in which amounts are quantities survived. A null, a boolean
     or a float amount is no quantity string or integer, which FG129 reads: lint passes over it without
     failing and still flags the negative amount beside it."""
     err = lint_err(tmp_path, dataset(), runtime(spec="worker:\n  resources: {requests: {cpu: -0.5, memory: null, "
@@ -237,7 +237,7 @@ def test_fg129_reads_amounts_of_any_yaml_type(tmp_path: Path) -> None:
 
 
 def test_fg102_reads_a_shell_default_as_text_only_where_a_shell_runs_it(tmp_path: Path) -> None:
-    """Mutation run (issue 50): `or` for `and` in the DataProcess script test survived. A key named
+    """Mutation run (issue 42): `or` for `and` in the DataProcess script test survived. A key named
     command outside a container, an exec action or a script (a ConfigMap's), and a script's image,
     are no shell's text: a placeholder in a `${v:-<word>}` there is reported."""
     config = ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: default}\n"
