@@ -61,3 +61,17 @@ def test_a_second_mount_is_refused_getmountinfo_reads_only_the_first(tmp_path: P
     assert result.code == 1 and result.out == ""
     assert "source[1]: EFCRuntime uses only the first mount; split the data into several datasets" in result.err, \
         result.err
+
+
+def test_the_worker_cache_is_the_first_paths_own_quota_of_a_quota_list(tmp_path: Path) -> None:
+    """transformWorkerTieredStore keeps the first path of level 0 with its own quota (a quotaList
+    entry): 512Mi then 2Gi is refused, 2Gi then 512Mi is not."""
+    golden = (ROOT / "golden" / "ok" / "efc-nas" / "spec.yaml").read_text()
+    spec = tmp_path / "spec.yaml"
+    for quotas, refused in (("[512Mi, 2Gi]", True), ("[2Gi, 512Mi]", False)):
+        spec.write_text(golden.replace("cache: [{medium: MEM, quota: 16Gi}]",
+                                       f"cache: [{{medium: SSD, path: [/a, /b], quota: {quotas}}}]"))
+        result = run_cli("build", str(spec))
+        assert ("runtime.cache[0].quota: EFC's worker cache (the first path of the first tier) gets "
+                f"{512 * 2**20} bytes" in result.err) is refused, (quotas, result.err)
+        assert (result.code == 1) is refused, result.err
