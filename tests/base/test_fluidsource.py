@@ -255,7 +255,7 @@ def test_a_default_lowering_or_created_fact_without_a_source_fails() -> None:
 
     assert unsourced(Lowering(), CHOICES["lowering"], ALWAYS["lowering"]) == [
         "path_separator", "mem_default_path", "single_tier", "emptydir_needs_path", "default_replicas"]
-    assert unsourced(Created(), always=ALWAYS["created"]) == ["chart_fullname"]
+    assert unsourced(Created(objects=()), always=ALWAYS["created"]) == ["objects", "chart_fullname"]
     jindo = ENGINES["jindo"]
     kept = {k: v for k, v in jindo.lowering.sources.items() if k != "default_replicas"}
     bare = {"jindo": dataclasses.replace(jindo, lowering=dataclasses.replace(jindo.lowering, sources=kept),
