@@ -261,7 +261,7 @@ def test_a_default_lowering_or_created_fact_without_a_source_fails() -> None:
     bare = {"jindo": dataclasses.replace(jindo, lowering=dataclasses.replace(jindo.lowering, sources=kept),
                                          created=dataclasses.replace(jindo.created, sources={}))}
     assert unsourced_facts(bare, "lowering") == {"jindo": ["default_replicas"]}
-    assert unsourced_facts(bare, "created") == {"jindo": ["chart_fullname", "objects"]}
+    assert unsourced_facts(bare, "created") == {"jindo": ["objects", "chart_fullname"]}
 
 
 def test_facts_left_unsourced_are_never_read() -> None:
