@@ -706,6 +706,7 @@ ENGINE = Engine(
         defaults={"data": {"replicas": 1}},
         default_profile="alluxio-default",
         fuse_mode_source=source(_OPTIMIZE, "optimizeDefaultFuse"),
+        worker_memory_emptydir=True,
         sources={"single_tier": (source(_TRANSFORM, "transformCommonPart",
                                         note="every level of the tieredstore becomes an Alluxio tier"),
                                  source(_TRANSFORM, "transformWorkers", note="level 0's path is also in the "
@@ -718,6 +719,12 @@ ENGINE = Engine(
                                       source(_TRANSFORM, "transformCommonPart",
                                              note="a level's path is taken as given (+/<namespace>/<name>); "
                                                   "Fluid supplies none for a MEM level")),
+                 "worker_memory_emptydir": (source(_TRANSFORM, "transformCommonPart",
+                                                   note="a level's Type is its volumeType"),
+                                            source("charts/alluxio/templates/_helpers.tpl",
+                                                   "alluxio.worker.tieredstoreVolumes",
+                                                   note="an emptyDir level of MEM: medium Memory, one per path, "
+                                                        "sizeLimit its quota")),
                  "emptydir_needs_path": (source(_TRANSFORM, "transformCommonPart",
                                                 note="every level, emptyDir too, is a directory under its path"),
                                          source("charts/alluxio/templates/_helpers.tpl",

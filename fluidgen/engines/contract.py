@@ -255,6 +255,10 @@ class Lowering:
     fastest_tier: bool = False  # that one level is the fastest medium's (fluidbase.fastest_level), not levels[0]
     emptydir_needs_path: bool = True  # a tier on an emptyDir still names its directory
     one_path_per_tier: bool = False  # Fluid uses a tier's path whole, as one directory (no split at commas)
+    # A MEM tier on an emptyDir is a Memory emptyDir in the worker pod, one per path sized by its
+    # quota: memory the worker container is charged for (FG110). False: another volume (GooseFS's
+    # hostPath, JuiceFS's disk emptyDir), none (Vineyard, Thin), or not every path (EFC's first).
+    worker_memory_emptydir: bool = False
     defaults: Mapping[str, Any] = field(default_factory=dict)  # built-in runtime spec defaults
     default_replicas: int | None = 1  # workers when the spec says nothing (None: leave it to Fluid)
     computed: Mapping[str, str] = field(default_factory=lambda: dict(CLASSIC_COMPUTED))

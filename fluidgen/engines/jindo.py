@@ -455,7 +455,13 @@ ENGINE = Engine(
     lowering=Lowering(
         default_profile="jindo-default",
         fuse_mode_source=source(_FUSE_ARG, "transformFuseArg"),
-        sources={"single_tier": source(_FUSE_ARG, "transform", note="only tieredstore.levels[0] is read (path, "
+        worker_memory_emptydir=True,
+        sources={"worker_memory_emptydir": (
+                     source(_FUSE_ARG, "transformWorkerMountPath", note="one Level per path, Type the volume type, "
+                                                                       "Quota that path's quota"),
+                     source("charts/jindocache/templates/worker/statefulset.yaml", "sizeLimit",
+                            note="an emptyDir mount of MEM: medium Memory, sizeLimit its quota")),
+                 "single_tier": source(_FUSE_ARG, "transform", note="only tieredstore.levels[0] is read (path, "
                                        "quota or quotaList, medium and volume type)"),
                  "path_separator": source(_FUSE_ARG, "transform", note="levels[0].path is split at ','"),
                  "mem_default_path": source(_FUSE_ARG, "transform",

@@ -70,7 +70,8 @@ def jvm_memory_budget(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
         if limit is None or (cell is not None and not cell.holds(entry.spec)):
             continue  # no limit, or one Fluid never applies (FG140 says so)
         parts = _jvm_memory(comp)
-        if name == "worker" and (tier := _emptydir_memory_tier(entry.obj)) is not None:
+        if (name == "worker" and engine is not None and engine.lowering.worker_memory_emptydir
+                and (tier := _emptydir_memory_tier(entry.obj)) is not None):
             parts["MEM tier"] = tier
         try:
             budget = int(to_bytes(str(limit)))
@@ -163,7 +164,8 @@ RULES = (
     Rule(
         "FG110", "error", "JVM heap + direct memory (+ MEM tier) must fit the memory limit", jvm_memory_budget,
         description="A JVM's heap (`-Xmx`) and direct memory (`-XX:MaxDirectMemorySize`) live inside the "
-                    "container's memory limit, and so does a worker's MEM tier on an emptyDir; more than the "
+                    "container's memory limit, and so does a worker's MEM tier on an emptyDir where Fluid makes it "
+                    "a Memory emptyDir (Alluxio, Jindo); more than the "
                     "limit and the container is OOM-killed under load. Fluid checks only the MEM tier "
                     "against the worker limit; the JVM sizes come from `jvmOptions` unchanged. The limit is "
                     "the one Fluid sets: for the FUSE of Alluxio and GooseFS, and for GooseFS's worker, the "
@@ -174,6 +176,8 @@ RULES = (
                  source("pkg/utils/tieredstore/tiered_store.go", "GetLevelStorageMap"),
                  source("pkg/ddc/base/runtime.go", "convertToTieredstoreInfo"),
                  source("charts/alluxio/templates/_helpers.tpl", "alluxio.worker.tieredstoreVolumes"),
+                 source("pkg/ddc/jindocache/transform.go", "transformWorkerMountPath"),
+                 source("pkg/ddc/juicefs/transform_volume.go", "transformWorkerCacheVolumes"),
                  source(OPTIMIZATION, "optimizeDefaultForWorker"), source(OPTIMIZATION, "optimizeDefaultFuse")),
         elsewhere=("Kubernetes: a container over its memory limit is OOM-killed; a Memory emptyDir counts "
                    "against that limit",),

@@ -13,9 +13,9 @@ from tests.lint.test_lint import dataset, runtime
 CACHE = "{alluxio.user.client.cache.store.type: MEMORY, alluxio.user.client.cache.size: SIZE}"
 
 
-def _lint(tmp_path: Path, spec: str) -> str:
+def _lint(tmp_path: Path, spec: str, kind: str = "AlluxioRuntime") -> str:
     manifest = tmp_path / "m.yaml"
-    manifest.write_text("---\n".join([dataset(), runtime("AlluxioRuntime", spec)]))
+    manifest.write_text("---\n".join([dataset(), runtime(kind, spec)]))
     result = run_cli("lint", str(manifest))
     assert result.code in (0, 1), result.err
     return result.err
@@ -142,3 +142,28 @@ def test_fg110_adds_nothing_to_a_worker_limit_the_worker_is_held_to_the_byte(tmp
     assert "[FG110]: spec.worker.resources.limits.memory: heap 4.0GiB exceeds the worker memory limit 4Gi" in err, err
     err = _lint(tmp_path, "worker:\n  jvmOptions: [-Xmx4294967296]\n  resources: {limits: {memory: 4Gi}}")
     assert "[FG110]" not in err, err
+
+
+@pytest.mark.parametrize(("kind", "charged"), [("AlluxioRuntime", True), ("JindoRuntime", True),
+                                               ("JuiceFSRuntime", False), ("GooseFSRuntime", False),
+                                               ("EFCRuntime", False), ("VineyardRuntime", False)])
+def test_fg110_charges_a_worker_for_memory_emptydir_tiers_only_where_fluid_makes_them(
+        tmp_path: Path, kind: str, charged: bool) -> None:
+    """A MEM tier on an emptyDir is a Memory emptyDir in the worker pod for Alluxio
+    (alluxio.worker.tieredstoreVolumes) and Jindo (jindocache transformWorkerMountPath and its
+    worker StatefulSet): 8Gi of it over a 4Gi worker limit is an OOM. JuiceFS makes a disk emptyDir
+    whatever the medium (transformWorkerCacheVolumes: an EmptyDirVolumeSource without a medium),
+    GooseFS a hostPath (transformCommonPart), Vineyard no volume; EFC keeps the first path only.
+    Those are not said to OOM the worker."""
+    from tests.harness.fluid_src import TREES, need_tree
+
+    for version in sorted(TREES):
+        jfs = (need_tree(version) / "pkg/ddc/juicefs/transform_volume.go").read_text()
+        body = jfs[jfs.index("func (j *JuiceFSEngine) transformWorkerCacheVolumes"):]
+        body = body[:body.index("\n}\n")]
+        assert "EmptyDir: &corev1.EmptyDirVolumeSource{}" in body and "Medium" not in body, version
+    err = _lint(tmp_path, "worker:\n  resources: {limits: {memory: 4Gi}}\n"
+                + _levels("mediumtype: MEM, volumeType: emptyDir, path: /dev/shm, quota: 8Gi"), kind)
+    said = ("[FG110]: spec.worker.resources.limits.memory: MEM tier 8.0GiB exceeds the worker memory limit 4Gi; "
+            "the container will be OOM-killed")
+    assert (said in err) is charged, err
