@@ -23,6 +23,7 @@ from ..base.diagnostics import PathT
 from ..base.fluidsource import before, decided_by, fact, for_version, since, source
 from ..base.manifest import Tree, fuse_spec, items, mapping, mounts_of
 from ..base.manifest_index import Entry, ManifestIndex
+from ..base.quantity import to_bytes
 from ..base.rules import Example, Finding, Rule
 from ..base.structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
 from ..base.versions import V1_0_8, V1_1_0_DEV
@@ -322,6 +323,27 @@ def fuse_args(given: Sequence[str], read_only: bool, mounts: int, version: str) 
     return args
 
 
+# transform reads levels[0]'s quota as one entry, or its quotaList as one per path;
+# transformWorkerMountPath then takes quotas[index] for every path (both commits).
+QUOTA_PER_PATH = source(_FUSE_ARG, "transformWorkerMountPath",
+                        note="Quota: quotas[index] for each cache path; a single quota is one entry")
+
+
+def _check(ctx: Context) -> None:
+    """A cache tier over several paths with one quota: Fluid's Jindo transform indexes a quota per
+    path and fails the runtime (index out of range), so each path needs its own quota."""
+    for i, tier in enumerate(ctx.spec.runtime.cache):
+        if len(tier.path) > 1 and len(tier.quota) == 1:
+            share = int(to_bytes(tier.quota[0])) // len(tier.path)
+            size = next((f"{share >> bits}{unit}" for bits, unit in ((30, "Gi"), (20, "Mi"))
+                         if share and not share % (1 << bits)), str(share))
+            ctx.report(("runtime", "cache", i, "quota"),
+                       f"JindoRuntime needs a quota per cache path: with one quota for {len(tier.path)} paths "
+                       f"Fluid indexes a quota for each path and fails the runtime ({QUOTA_PER_PATH.cite()}); "
+                       f"give one per path, e.g. quota: [{', '.join([size] * len(tier.path))}] "
+                       f"({tier.quota[0]} split evenly)", stage="check")
+
+
 def _finish(ctx: Context, tree: Tree) -> Tree:
     """fuse.args replace Fluid's choice per access mode (transformFuseArg), -oro included: a
     read-only Dataset's args get -oro when they lack it (after -okernel_cache, where Fluid's
@@ -451,7 +473,7 @@ ENGINE = Engine(
                  "references": not_the_reference_engine()},
     ),
     rules=RULES,
-    hooks=Hooks(finish_runtime=_finish),
+    hooks=Hooks(finish_runtime=_finish, check=_check),
     lowering=Lowering(
         default_profile="jindo-default",
         fuse_mode_source=source(_FUSE_ARG, "transformFuseArg"),
