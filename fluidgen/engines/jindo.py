@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from ..base.diagnostics import PathT
-from ..base.fluidsource import before, decided_by, fact, for_version, since, source
+from ..base.fluidsource import FluidSource, before, decided_by, fact, for_version, since, source
 from ..base.manifest import Tree, fuse_spec, items, mapping, mounts_of
 from ..base.manifest_index import Entry, ManifestIndex
 from ..base.quantity import to_bytes
@@ -329,11 +329,28 @@ QUOTA_PER_PATH = source(_FUSE_ARG, "transformWorkerMountPath",
                         note="Quota: quotas[index] for each cache path; a single quota is one entry")
 
 
+# A MEM tier's quotas, joined with ",", are one resource.MustParse (a panic on "10Gi,5Gi").
+MEM_QUOTA_PARSED = (source("pkg/ddc/jindocache/transform.go", "transformWorkerResources", (V1_0_8,),
+                           note="resource.MustParse(userQuotas) for a memory tier"),
+                    source("pkg/ddc/jindocache/transform_resources.go", "transformWorkerResources", (V1_1_0_DEV,),
+                           note="resource.MustParse(userQuotas) for a memory tier"))
+
+
+def _at(sources: tuple[FluidSource, ...], version: str) -> FluidSource:
+    return next(s for s in sources if version in s.versions)
+
+
 def _check(ctx: Context) -> None:
     """A cache tier over several paths with one quota: Fluid's Jindo transform indexes a quota per
     path and fails the runtime (index out of range), so each path needs its own quota."""
     for i, tier in enumerate(ctx.spec.runtime.cache):
-        if len(tier.path) > 1 and len(tier.quota) == 1:
+        if len(tier.path) > 1 and tier.medium == "MEM":
+            parsed = _at(MEM_QUOTA_PARSED, ctx.version).cite()
+            ctx.report(("runtime", "cache", i, "path"),
+                       f"JindoRuntime fails a MEM tier over {len(tier.path)} paths: it parses the tier's quotas, "
+                       f"joined with ',', as one memory size ({parsed}), and one quota is read per path; give one "
+                       "path", stage="check")
+        elif len(tier.path) > 1 and len(tier.quota) == 1:
             share = int(to_bytes(tier.quota[0])) // len(tier.path)
             size = next((f"{share >> bits}{unit}" for bits, unit in ((30, "Gi"), (20, "Mi"))
                          if share and not share % (1 << bits)), str(share))

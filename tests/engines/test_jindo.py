@@ -46,3 +46,23 @@ def test_one_quota_for_several_cache_paths_is_refused_where_fluid_indexes_one_pe
         assert (said in result.err) is refused, (quota, result.err)
         assert ("give one per path, e.g. quota: [50Gi, 50Gi] (100Gi split evenly)" in result.err if refused
                 else result.code == 0), result.err
+
+
+@pytest.mark.parametrize("version", ["v1.0.8", "v1.1.0-dev"])
+def test_a_mem_tier_over_several_paths_is_refused_at_its_paths(version: str, tmp_path: Path) -> None:
+    """For a memory tier (getTieredStoreType 0) jindocache parses the joined quotas as one quantity
+    (transformWorkerResources: resource.MustParse(userQuotas), which panics on "1Gi,1Gi"), and one
+    quota is indexed per path (above): no quota form works over several paths."""
+    root = need_tree(version)
+    resources = next(p for p in ("pkg/ddc/jindocache/transform.go", "pkg/ddc/jindocache/transform_resources.go")
+                     if "func (e *JindoCacheEngine) transformWorkerResources" in (root / p).read_text())
+    body = (root / resources).read_text()
+    body = body[body.index("func (e *JindoCacheEngine) transformWorkerResources"):]
+    assert "e.getTieredStoreType(runtime) == 0" in body and "resource.MustParse(userQuotas)" in body
+    text = (ROOT / "golden" / "ok" / "jindo-object-stores" / "spec.yaml").read_text()
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(re.sub(r"(?m)^  cache:.*\n", "  cache: [{medium: MEM, path: [/a, /b], quota: [1Gi, 1Gi]}]\n",
+                           text, count=1))
+    result = run_cli("build", "--fluid-version", version, str(spec))
+    assert result.code == 1 and "runtime.cache[0].path: JindoRuntime fails a MEM tier over 2 paths" in result.err, \
+        result.err
