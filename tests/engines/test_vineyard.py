@@ -57,3 +57,20 @@ def test_fg140_reports_master_network_mode_exactly_when_the_worker_disagrees(ver
             disagree = host[master] != host[worker or ""]
             found = "[FG140]: spec.master.networkMode: VineyardRuntime does not apply master.networkMode" in result.err
             assert found is disagree, (master, worker, result.err)
+
+
+@pytest.mark.parametrize("version", NAMES)
+def test_a_vineyard_spec_without_a_cache_tier_is_refused_with_fluids_own_words(version: str, tmp_path: Path) -> None:
+    """transformTieredStore fails a runtime without levels ("the tieredstore is empty"): the build
+    says so at runtime.cache, with Fluid's words, its source and the tier to add."""
+    go = (need_tree(version) / "pkg/ddc/vineyard/transform.go").read_text()
+    body = go[go.index("func (e *VineyardEngine) transformTieredStore"):]
+    assert '"the tieredstore is empty"' in body[:body.index("\n}\n")]
+    spec = tmp_path / "spec.yaml"
+    text = (Path(__file__).parents[2] / "golden" / "ok" / "vineyard-shared-memory" / "spec.yaml").read_text()
+    spec.write_text(text.replace("  cache: [{medium: MEM, quota: 20Gi}]\n", ""))
+    result = run_cli("build", "--fluid-version", version, str(spec))
+    assert result.code == 1, result.err
+    assert (f"{spec}:4:1: error: runtime.cache: a VineyardRuntime needs a cache tier: Fluid fails one without "
+            '("the tieredstore is empty", pkg/ddc/vineyard/transform.go transformTieredStore (every version)); '
+            "add cache: [{medium: MEM, quota: 4Gi}]") in result.err, result.err
