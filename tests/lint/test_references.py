@@ -310,6 +310,22 @@ def test_a_dataset_bound_to_a_runtime_kind_no_engine_declares_is_not_checked_for
     assert list(credential_facts(dataset_entry, index)) == []
 
 
+
+def test_a_dataprocess_must_name_its_datasets_namespace_as_a_dataload_must(tmp_path: Path) -> None:
+    """DataProcess reads the same TargetDataset as DataLoad (api/v1alpha1/dataprocess_types.go
+    TargetDatasetWithMountPath), looks the Dataset up in spec.dataset.namespace (GetTargetDataset) and
+    fails one whose dataset namespace differs from its own, an empty one included
+    (pkg/controllers/v1alpha1/dataprocess/implement.go Validate, v1.0.8 and master)."""
+    def process(dataset_ref: str) -> str:
+        return ("apiVersion: data.fluid.io/v1alpha1\nkind: DataProcess\nmetadata: {name: p, namespace: default}\n"
+                f"spec: {{dataset: {dataset_ref}, processor: {{script: {{image: busybox, source: 'echo hi'}}}}}}\n")
+    err = lint_err(tmp_path, dataset(), runtime(), process("{name: d, mountPath: /data}"))
+    assert ("error [FG125]: spec.dataset: set dataset.namespace: Fluid fails a DataProcess whose dataset namespace "
+            "is empty or differs from its own (pkg/controllers/v1alpha1/dataprocess)\n") in err, err
+    assert "[FG125]" not in lint_err(tmp_path, dataset(), runtime(), process("{name: d, namespace: default, "
+                                                                             "mountPath: /data}"))
+
+
 # Hand-written manifests, each a file `fluidgen lint` reads as a user's.
 CASES = {
     "alluxio_oss_misspelt.yaml": """\
