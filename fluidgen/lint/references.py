@@ -203,12 +203,18 @@ def operation_references(entry: Entry, index: ManifestIndex) -> Iterator[Finding
     yield from _run_after(entry, index)
 
 
+# The operations whose controller looks their Dataset up in spec.dataset.namespace and fails one that
+# differs from their own, an empty one included (pkg/controllers/v1alpha1/{dataload,dataprocess}/
+# implement.go GetTargetDataset, Validate; v1.0.8 and master).
+_NAMES_DATASET_NAMESPACE = ("DataLoad", "DataProcess")
+
+
 def _dataset_namespace(entry: Entry, ref: DatasetRef) -> Iterator[Finding]:
-    """An operation runs only in its Dataset's namespace; a DataLoad must name it."""
+    """An operation runs only in its Dataset's namespace; a DataLoad or DataProcess must name it."""
     ns = entry.namespace
-    if ref.namespace is None and entry.kind == "DataLoad":
-        yield Finding(ref.path, "set dataset.namespace: Fluid fails a DataLoad whose dataset namespace is empty "
-                                "or differs from its own (pkg/controllers/v1alpha1/dataload)")
+    if ref.namespace is None and entry.kind in _NAMES_DATASET_NAMESPACE:
+        yield Finding(ref.path, f"set dataset.namespace: Fluid fails a {entry.kind} whose dataset namespace is empty "
+                                f"or differs from its own (pkg/controllers/v1alpha1/{entry.kind.lower()})")
     elif ref.namespace is not None and ns is not None and ref.namespace != ns:
         yield Finding((*ref.path, "namespace"), f"the Dataset is in namespace {ref.namespace} but this "
                                                 f"{entry.kind} is in {ns}; Fluid runs an operation only in its "
@@ -396,11 +402,12 @@ spec:
         "FG125", "error", "a data operation runs in its Dataset's namespace, after an operation that exists",
         operation_references, kinds=frozenset(OPERATIONS),
         description="A data operation names its Dataset (and may name an operation to run after, "
-                    "`runAfter`). Fluid fails a DataLoad whose dataset namespace is empty or differs from its "
-                    "own, and runs an operation only in its Dataset's namespace. An operation whose Dataset "
-                    "does not exist never starts (the controller retries every 20 s), nor does one whose "
-                    "preceding operation does not exist.",
+                    "`runAfter`). Fluid fails a DataLoad or DataProcess whose dataset namespace is empty or "
+                    "differs from its own, and runs an operation only in its Dataset's namespace. An operation "
+                    "whose Dataset does not exist never starts (the controller retries every 20 s), nor does one "
+                    "whose preceding operation does not exist.",
         sources=(source("pkg/controllers/v1alpha1/dataload/implement.go", "Validate"),
+                 source("pkg/controllers/v1alpha1/dataprocess/implement.go", "Validate"),
                  source("pkg/controllers/operation_controller.go", "ReconcileInternal"),
                  source("pkg/controllers/v1alpha1/dataflow/operations.go", "reconcileOperationDataFlow")),
         example=Example("""\
