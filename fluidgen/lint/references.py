@@ -205,7 +205,7 @@ def operation_references(entry: Entry, index: ManifestIndex) -> Iterator[Finding
 
 # The operations whose controller looks their Dataset up in spec.dataset.namespace and fails one that
 # differs from their own, an empty one included (pkg/controllers/v1alpha1/{dataload,dataprocess}/
-# implement.go GetTargetDataset, Validate; v1.0.8 and master).
+# implement.go GetTargetDataset, Validate, at both commits fluidgen targets).
 _NAMES_DATASET_NAMESPACE = ("DataLoad", "DataProcess")
 
 
