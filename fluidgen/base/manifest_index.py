@@ -37,6 +37,12 @@ def _key(value: object) -> Hashable:
     return value
 
 
+def landing_namespace(namespace: object) -> object:
+    """The namespace an object written with `namespace` lands in: kubectl applies an object without
+    one to the context's namespace, "default" unless set; every lookup here takes it as "default"."""
+    return namespace or "default"
+
+
 @dataclass(frozen=True, eq=False)
 class Entry:
     """One object of the set, with the parts every rule reads."""
@@ -90,16 +96,16 @@ class ManifestIndex:
         self.runtime_kinds = frozenset(runtime_kinds)
         self.version = version
         self._by_kind: dict[str, list[Entry]] = {}
-        self._found: dict[tuple[str, Hashable, Hashable], Entry] = {}
+        self._found: dict[tuple[str, Hashable, Hashable], list[Entry]] = {}
         self._placed: dict[tuple[str, Hashable, Hashable], list[Entry]] = {}
         self._runtimes: dict[tuple[Hashable, Hashable], Entry] = {}
         self._views: dict[Callable[[ManifestIndex], object], object] = {}
         for m in self.entries:
             self._by_kind.setdefault(m.kind, []).append(m)
-            self._found.setdefault((m.kind, _key(m.name), _key(m.namespace or "default")), m)
+            self._found.setdefault((m.kind, _key(m.name), _key(landing_namespace(m.namespace))), []).append(m)
             self._placed.setdefault((m.kind, _key(m.name), _key(m.namespace)), []).append(m)
             if m.kind in self.runtime_kinds:
-                self._runtimes.setdefault((_key(m.name), _key(m.namespace)), m)
+                self._runtimes.setdefault((_key(m.name), _key(landing_namespace(m.namespace))), m)
 
     def of_kind(self, kind: str) -> list[Entry]:
         return list(self._by_kind.get(kind, ()))
@@ -107,7 +113,8 @@ class ManifestIndex:
     def find(self, kind: str, name: object, namespace: object) -> Entry | None:
         """The object of that kind, name and namespace; no namespace counts as "default" on both
         sides (kubectl applies such a manifest to the context's namespace, "default" unless set)."""
-        return self._found.get((kind, _key(name), _key(namespace or "default")))
+        found = self._found.get((kind, _key(name), _key(landing_namespace(namespace))))
+        return found[0] if found else None
 
     def at(self, kind: str, name: object, namespace: object) -> Entry | None:
         """The object of that kind with exactly this name and namespace as written."""
@@ -118,16 +125,17 @@ class ManifestIndex:
         return m.kind in self.runtime_kinds
 
     def bound_runtime(self, dataset: Entry) -> Entry | None:
-        """The runtime a Dataset binds to: Fluid binds a runtime of the same namespace and name."""
-        return self._runtimes.get((_key(dataset.name), _key(dataset.namespace)))
+        """The runtime a Dataset binds to: Fluid binds a runtime of the same namespace and name (a
+        missing namespace is "default", as in `find`)."""
+        return self._runtimes.get((_key(dataset.name), _key(landing_namespace(dataset.namespace))))
 
     def bound_dataset(self, runtime: Entry) -> Entry | None:
         """The Dataset a runtime binds to (same namespace and name)."""
-        return self.at("Dataset", runtime.name, runtime.namespace)
+        return self.find("Dataset", runtime.name, runtime.namespace)
 
     def bound_datasets(self, runtime: Entry) -> list[Entry]:
         """Every Dataset of the runtime's namespace and name: one, unless the input repeats it."""
-        return list(self._placed.get(("Dataset", _key(runtime.name), _key(runtime.namespace)), ()))
+        return list(self._found.get(("Dataset", _key(runtime.name), _key(landing_namespace(runtime.namespace))), ()))
 
     def operation_dataset(self, op: Entry) -> Entry | None:
         """The Dataset a data operation works on; a reference without a namespace means the operation's own."""

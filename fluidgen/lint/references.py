@@ -9,7 +9,7 @@ from collections.abc import Iterator, Sequence
 from ..base.diagnostics import PathT, did_you_mean
 from ..base.fluidsource import source
 from ..base.manifest import Manifest, Tree, is_reference_dataset, kind_of, meta, mounts_of, names_given, spec_of
-from ..base.manifest_index import MIGRATE_ENDS, DatasetRef, Entry, ManifestIndex, dataset_ref
+from ..base.manifest_index import MIGRATE_ENDS, DatasetRef, Entry, ManifestIndex, dataset_ref, landing_namespace
 from ..base.rules import Example, Finding, Rule
 from ..base.uri import scheme_of
 from ..engines.contract import Engine, Storage
@@ -255,7 +255,7 @@ def created_by_fluid(index: ManifestIndex) -> dict[tuple[str, str, str], str]:
     """(kind, namespace, name) -> what creates it, for every object Fluid's controllers make."""
     out: dict[tuple[str, str, str], str] = {}
     for entry in index.entries:
-        name, ns = entry.name, str(entry.namespace or "")
+        name, ns = entry.name, str(landing_namespace(entry.namespace))
         if not isinstance(name, str):
             continue
         if entry.kind == "Dataset":
@@ -327,7 +327,7 @@ def _with_release(entry: Entry, name: str, made: list[tuple[str, str]]) -> list[
 
 
 def collides_with_fluid(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
-    ns = "" if entry.kind == "PersistentVolume" else str(entry.namespace or "")
+    ns = "" if entry.kind == "PersistentVolume" else str(landing_namespace(entry.namespace))
     maker = index.view(created_by_fluid).get((entry.kind, ns, str(entry.name)))
     if maker is not None:
         yield Finding(("metadata", "name"), f"{entry.kind} {entry.name} is the name Fluid gives an object it "

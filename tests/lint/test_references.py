@@ -235,6 +235,24 @@ def test_a_dataset_and_a_claim_without_namespaces_collide(tmp_path: Path) -> Non
     assert "[FG126]: metadata.name: PersistentVolumeClaim d is the name Fluid gives an object it creates" in err, err
 
 
+@pytest.mark.parametrize("dataset_ns,claim_ns", [(None, "default"), ("default", None)])
+def test_no_namespace_is_the_default_namespace_on_either_side_of_a_collision(
+        tmp_path: Path, dataset_ns: str | None, claim_ns: str | None) -> None:
+    """An object without a namespace lands in kubectl's, "default" unless set, as the index's lookups
+    take it (ManifestIndex.find): a Dataset written without one collides with a claim written in
+    `default` and back, and the message names the namespace the Dataset lands in, with the
+    PersistentVolume name Fluid derives there (pkg/ddc/base/pv.go GetPersistentVolumeName). The
+    runtime in `default` binds to that Dataset (FG104 is silent)."""
+    data = dataset() if dataset_ns else dataset().replace(", namespace: default}", "}")
+    err = lint_err(tmp_path, data, runtime(), _claim("d", namespace=claim_ns),
+                   _claim("default-d", namespace=None, kind="PersistentVolume"))
+    assert ("error [FG126]: metadata.name: PersistentVolumeClaim d is the name Fluid gives an object it creates "
+            "for Dataset default/d; rename this one\n") in err, err
+    assert ("error [FG126]: metadata.name: PersistentVolume default-d is the name Fluid gives an object it "
+            "creates for Dataset default/d; rename this one\n") in err, err
+    assert "FG104" not in err, err
+
+
 def test_a_handwritten_service_named_like_a_runtimes_service_collides(tmp_path: Path) -> None:
     """Alluxio's chart makes the Service <name>-master-0 (charts/alluxio/templates/master/service.yaml)."""
     svc = ("apiVersion: v1\nkind: Service\nmetadata: {name: d-master-0, namespace: default}\n"
