@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, get_args
 
 from ..base.fluidsource import FluidSource, source
 
@@ -32,9 +32,18 @@ FUSE_ONLY = "fuse-only"
 # PersistentVolume and claim keep what they were made with (Thin's access modes)
 CONFIG_ONLY = "config-only"
 
+EFFECTS = (APPLIED, ROLLING, ON_RESTART, FUSE_CONFIG, RECREATE, SAME_PATH, FUSE_ONLY, CONFIG_ONLY)
+
 SYNC_SOURCE = source("pkg/ddc/base/syncs.go", "Sync")
 
 Workload = Literal["master", "worker", "fuse", ""]
+
+
+def _one_of(what: str, value: object, allowed: tuple[object, ...]) -> None:
+    """A record's word is checked when the record is made: the readers compare with one word each,
+    so a misspelt one would read as none of them, silently."""
+    if value not in allowed:
+        raise ValueError(f"{what} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -45,6 +54,10 @@ class EditFact:
     effect: str
     source: FluidSource
     workload: Workload = ""  # the workload it is written to (ROLLING, ON_RESTART)
+
+    def __post_init__(self) -> None:
+        _one_of("an edit's effect", self.effect, EFFECTS)
+        _one_of("an edit's workload", self.workload, get_args(Workload))
 
     def holds_for(self, version: str) -> bool:
         return self.source.holds_for(version)
@@ -86,6 +99,12 @@ class MountSync:
     workload: Workload = ""  # where mode "command" writes
     remount_also: str = ""  # what else makes the runtime remount (a master restart)
     needs_class_mount: bool = False  # only with a runtime class that has topology.master and a mountUFS entry
+
+    def __post_init__(self) -> None:
+        _one_of("a mount sync's mode", self.mode, get_args(MountMode))
+        _one_of("a mount sync's workload", self.workload, get_args(Workload))
+        for effect in (self.default, *self.fields.values()):
+            _one_of("a mount edit's effect", effect, EFFECTS)
 
 
 NO_MOUNT_SYNC = MountSync("none")

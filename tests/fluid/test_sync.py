@@ -7,8 +7,19 @@ from typing import Any
 
 import pytest
 
-from fluidgen.compile.plan import classify, report
-from fluidgen.fluid.sync import APPLIED, FUSE_CONFIG, ON_RESTART, RECREATE, ROLLING, SAME_PATH
+from fluidgen.compile.plan import MEANING, classify, report
+from fluidgen.fluid.sync import (
+    APPLIED,
+    EFFECTS,
+    FUSE_CONFIG,
+    ON_RESTART,
+    RECREATE,
+    ROLLING,
+    SAME_PATH,
+    SYNC_SOURCE,
+    EditFact,
+    MountSync,
+)
 
 
 def _dataset(mounts: list[dict[str, Any]], **spec: Any) -> dict[str, Any]:
@@ -249,3 +260,22 @@ def test_a_cache_runtimes_master_and_worker_edits_are_synced_at_master() -> None
         assert _runtime_edit("CacheRuntime", f"{component}.replicas", "v1.1.0-dev", 1, 3) == (APPLIED, component)
         assert _runtime_edit("CacheRuntime", f"{component}.runtimeVersion", "v1.1.0-dev", "a", "b") == \
             (ROLLING, component)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: MountSync("comand"),  # type: ignore[arg-type]
+    lambda: MountSync("command", workload="fusee"),  # type: ignore[arg-type]
+    lambda: MountSync("config", default="fuse_config"),
+    lambda: MountSync("command", fields={"options": "rolling-update"}),
+    lambda: EditFact("replicas", "aplied", SYNC_SOURCE),
+    lambda: EditFact("replicas", APPLIED, SYNC_SOURCE, "workers"),  # type: ignore[arg-type]
+], ids=["mode", "mount-workload", "default", "field-effect", "effect", "edit-workload"])
+def test_a_misspelt_word_in_a_sync_record_is_refused_when_the_record_is_made(make: Any) -> None:
+    """plan compares a mode, an effect and a workload with one word each: a misspelt one would read as
+    none of them (a mount sync in mode "comand" would be taken as remounting paths) and say nothing."""
+    with pytest.raises(ValueError, match="must be one of"):
+        make()
+
+
+def test_every_effect_has_a_meaning_plan_says() -> None:
+    assert set(EFFECTS) <= set(MEANING)
