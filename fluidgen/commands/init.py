@@ -34,6 +34,9 @@ class InitArgs:
 def execute(args: InitArgs) -> int:
     if (problem := names.dns1035_label(args.name)) is not None:
         raise click.UsageError(f"--name: {problem}")
+    if args.source is not None and not ENGINES[args.engine].mounts.takes_mounts:
+        raise click.UsageError(f"--source: engine {args.engine} takes no mounts, so its spec has no source; "
+                               "leave --source out")
     text = starter(args.engine, args.source, args.name)
     if args.output is None:
         sys.stdout.write(text)

@@ -400,3 +400,7 @@ class Engine:
     rules: tuple[Rule, ...] = ()
     hooks: Hooks = Hooks()
     starter: Starter = Starter()
+
+    def __post_init__(self) -> None:
+        if not self.mounts.takes_mounts and self.starter.source:
+            raise ValueError(f"{self.name}: an engine that takes no mounts has no starter source")
