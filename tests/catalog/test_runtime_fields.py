@@ -20,7 +20,7 @@ from fluidgen.base.diagnostics import FluidgenError
 from fluidgen.engines.engine_table import ENGINES
 from fluidgen.fluid.fields import CONDITION, IGNORED, PARTS, READ, FieldRead, Fields
 from tests.conftest import ROOT, run_cli
-from tests.harness.fluid_src import missing_reason, tree
+from tests.harness.fluid_src import missing_reason, need_tree, tree
 
 _COMMENT = re.compile(r"(^|[ \t])//.*$", re.M)
 
@@ -128,6 +128,18 @@ def test_a_flipped_cell_fails_the_check(engine: str, part: str, cell: FieldRead)
     flipped = _flipped(cell)
     for version, root in _roots(cell):
         assert cell_problems(fields, flipped, version, root), f"{engine} {cell.field}: flipping it goes unnoticed"
+
+
+@pytest.mark.parametrize(("engine", "version"), [(name, version) for name in sorted(ENGINES)
+                                                 for version in versions.NAMES if versions.has(version, name)])
+def test_base_var_is_the_variable_get_runtime_info_reads_the_engines_runtime_into(engine: str, version: str) -> None:
+    """An ignored cell is checked against the engine's case of pkg/ddc/base/runtime.go GetRuntimeInfo
+    by the variable named `base_var`: a wrong name would find no reader there, and an ignored field
+    that GetRuntimeInfo reads would pass unseen."""
+    base_var = ENGINES[engine].fields.base_var
+    body = _body(_text(need_tree(version) / "pkg/ddc/base/runtime.go"), "GetRuntimeInfo")
+    assert body is not None and base_var
+    assert re.search(rf"\b{re.escape(base_var)}, err := utils\.Get\w+Runtime\(", body), (engine, base_var)
 
 
 def test_every_cell_is_one_per_field_and_version() -> None:
