@@ -97,13 +97,11 @@ class ManifestIndex:
         self.version = version
         self._by_kind: dict[str, list[Entry]] = {}
         self._found: dict[tuple[str, Hashable, Hashable], list[Entry]] = {}
-        self._placed: dict[tuple[str, Hashable, Hashable], list[Entry]] = {}
         self._runtimes: dict[tuple[Hashable, Hashable], Entry] = {}
         self._views: dict[Callable[[ManifestIndex], object], object] = {}
         for m in self.entries:
             self._by_kind.setdefault(m.kind, []).append(m)
             self._found.setdefault((m.kind, _key(m.name), _key(landing_namespace(m.namespace))), []).append(m)
-            self._placed.setdefault((m.kind, _key(m.name), _key(m.namespace)), []).append(m)
             if m.kind in self.runtime_kinds:
                 self._runtimes.setdefault((_key(m.name), _key(landing_namespace(m.namespace))), m)
 
@@ -114,11 +112,6 @@ class ManifestIndex:
         """The object of that kind, name and namespace; no namespace counts as "default" on both
         sides (kubectl applies such a manifest to the context's namespace, "default" unless set)."""
         found = self._found.get((kind, _key(name), _key(landing_namespace(namespace))))
-        return found[0] if found else None
-
-    def at(self, kind: str, name: object, namespace: object) -> Entry | None:
-        """The object of that kind with exactly this name and namespace as written."""
-        found = self._placed.get((kind, _key(name), _key(namespace)))
         return found[0] if found else None
 
     def is_runtime(self, m: Entry) -> bool:

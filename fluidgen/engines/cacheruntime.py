@@ -192,7 +192,7 @@ def _load_needs_the_class(entry: Entry, index: ManifestIndex) -> Iterator[Findin
     ref = entry.spec.get("dataset")
     if not isinstance(ref, dict):
         return
-    runtime = index.at(KIND, ref.get("name"), ref.get("namespace") or entry.namespace)
+    runtime = index.find(KIND, ref.get("name"), ref.get("namespace") or entry.namespace)
     class_name = runtime.spec.get("runtimeClassName") if runtime is not None else None
     found = next((c for c in index.of_kind(CLASS_KIND) if c.name == class_name), None)
     if found is None:

@@ -44,10 +44,18 @@ def test_find_treats_no_namespace_as_default_and_returns_the_first() -> None:
     assert index.find("AlluxioRuntime", "data", None) is None
 
 
-def test_at_matches_the_namespace_as_written() -> None:
-    index = _index(_obj("Dataset", "data"))
-    assert index.at("Dataset", "data", None) is not None
-    assert index.at("Dataset", "data", "default") is None
+def test_binding_takes_no_namespace_as_default_on_either_side() -> None:
+    """A Dataset and a runtime of one name bind when both land in one namespace, written or not."""
+    unplaced, runtime = _obj("Dataset", "data"), _obj("AlluxioRuntime", "data", "default")
+    index = _index(_obj("AlluxioRuntime", "data", "team"), unplaced, runtime, _obj("Dataset", "data", "team"))
+    d = index.find("Dataset", "data", None)
+    r = index.find("AlluxioRuntime", "data", "default")
+    assert d is not None and d.obj is unplaced and r is not None
+    bound = index.bound_runtime(d)
+    assert bound is not None and bound.obj is runtime
+    back = index.bound_dataset(r)
+    assert back is not None and back.obj is unplaced
+    assert [e.obj for e in index.bound_datasets(r)] == [unplaced]
 
 
 def test_names_of_any_shape_are_looked_up_by_equality() -> None:

@@ -58,3 +58,34 @@ def test_a_defined_class_field_of_the_wrong_type_is_said_at_its_key_with_the_sch
     line = text.splitlines().index("      fileSystemType: curvinefs") + 1
     assert (f"{spec}:{line}:7: error: runtime.cacheClass.define.fileSystemType: expected a string, found a list\n"
             in result.err), result.err
+
+
+@pytest.mark.parametrize(("runtime_ns", "load_ns"), [("default", None), (None, "default")])
+def test_fg128_finds_the_runtime_where_a_missing_namespace_lands(
+        tmp_path: Path, runtime_ns: str | None, load_ns: str | None) -> None:
+    """FG128 reads the class of the DataLoad's runtime. An object without a namespace lands in
+    `default` (kubectl's, unless set), as every lookup of the manifest index takes it: the runtime is
+    found whether the namespace is written on the runtime or on the DataLoad only."""
+    def meta(name: str, ns: str | None) -> str:
+        return f"{{name: {name}, namespace: {ns}}}" if ns else f"{{name: {name}}}"
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text(f"""\
+apiVersion: data.fluid.io/v1alpha1
+kind: CacheRuntimeClass
+metadata: {{name: curvine}}
+fileSystemType: curvine
+dataOperationSpecs: []
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: CacheRuntime
+metadata: {meta("imagenet", runtime_ns)}
+spec: {{runtimeClassName: curvine}}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: DataLoad
+metadata: {meta("warmup", load_ns)}
+spec: {{dataset: {{name: imagenet}}}}
+""")
+    result = run_cli("lint", "--fluid-version", "v1.1.0-dev", str(manifest))
+    assert result.code == 1, result.err
+    assert "error [FG128]: spec.dataset: CacheRuntimeClass curvine lists no DataLoad" in result.err, result.err
