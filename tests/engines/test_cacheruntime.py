@@ -35,29 +35,23 @@ def test_each_cache_tier_becomes_its_level(tier: str, level: dict[str, Any], tmp
     assert {k: v for k, v in got.items() if k in ("emptyDir", "hostPath")} == level
 
 
-def test_a_misspelt_field_of_a_defined_class_is_said_at_its_key_with_the_closest_field(tmp_path: Path) -> None:
-    """cacheClass.define is the CacheRuntimeClass as emitted: a field its CRD lacks is an error at
-    the key the user wrote, naming the class's field path and the closest field it has."""
+@pytest.mark.parametrize(("written", "said"), [
+    ("fileSystemTyp: curvinefs", 'fileSystemTyp: CacheRuntimeClass has no field fileSystemTyp; did you mean '
+                                 '"fileSystemType"?'),
+    ("fileSystemType: [curvinefs]", "fileSystemType: expected a string, found a list"),
+], ids=["unknown-field", "wrong-type"])
+def test_a_defined_class_field_the_crd_refuses_is_said_at_its_key(tmp_path: Path, written: str, said: str) -> None:
+    """cacheClass.define is the CacheRuntimeClass as emitted: a field its CRD lacks (with the closest
+    field it has) or a value of the wrong type (in the schema's words) is an error at the key the user
+    wrote, with the class's field path."""
     text = SPEC.read_text()
     assert "      fileSystemType: curvinefs\n" in text
     spec = tmp_path / "spec.yaml"
-    spec.write_text(text.replace("      fileSystemType: curvinefs\n", "      fileSystemTyp: curvinefs\n"))
+    spec.write_text(text.replace("      fileSystemType: curvinefs\n", f"      {written}\n"))
     result = run_cli("build", "--fluid-version", "v1.1.0-dev", str(spec))
     assert result.code == 1, result.err
     line = text.splitlines().index("      fileSystemType: curvinefs") + 1
-    assert (f'{spec}:{line}:7: error: runtime.cacheClass.define.fileSystemTyp: CacheRuntimeClass has no field '
-            'fileSystemTyp; did you mean "fileSystemType"?') in result.err, result.err
-
-
-def test_a_defined_class_field_of_the_wrong_type_is_said_at_its_key_with_the_schemas_words(tmp_path: Path) -> None:
-    text = SPEC.read_text()
-    spec = tmp_path / "spec.yaml"
-    spec.write_text(text.replace("      fileSystemType: curvinefs\n", "      fileSystemType: [curvinefs]\n"))
-    result = run_cli("build", "--fluid-version", "v1.1.0-dev", str(spec))
-    assert result.code == 1, result.err
-    line = text.splitlines().index("      fileSystemType: curvinefs") + 1
-    assert (f"{spec}:{line}:7: error: runtime.cacheClass.define.fileSystemType: expected a string, found a list\n"
-            in result.err), result.err
+    assert f"{spec}:{line}:7: error: runtime.cacheClass.define.{said}\n" in result.err, result.err
 
 
 @pytest.mark.parametrize(("runtime_ns", "load_ns"), [("default", None), (None, "default")])
