@@ -159,3 +159,27 @@ def test_a_classic_tier_level_joins_its_paths_without_a_trailing_slash_and_keeps
     assert classic_level(",", mem) == {"mediumtype": "MEM", "path": "/dev/shm", "quota": "1Gi", "high": "0.9",
                                        "volumeType": "emptyDir"}
     assert "path" not in classic_level(",", mem, None)
+
+
+EXTRA = [(name, x.kind, version) for name, engine in sorted(ENGINES.items()) for x in engine.extra_kinds
+         if x.named_by and x.named_by_source is not None for version in x.named_by_source.versions]
+
+
+@pytest.mark.parametrize(("engine", "kind", "version"), EXTRA)
+def test_the_runtime_field_naming_an_extra_kind_is_the_go_field_its_source_names(
+        engine: str, kind: str, version: str) -> None:
+    """ExtraKind.named_by (the kustomize path output.py renames the extra object by) is the JSON name
+    of the Go field named_by_source cites in the runtime's API type: ThinRuntime's profileName
+    (ThinRuntimeProfileName), CacheRuntime's runtimeClassName (RuntimeClassName)."""
+    extra = next(x for x in ENGINES[engine].extra_kinds if x.kind == kind)
+    cited = extra.named_by_source
+    assert cited is not None
+    text = (need_tree(version) / cited.path).read_text()
+    tag = re.search(rf"^\s*{re.escape(cited.function)}\s+\S+\s+`json:\"([^,\"]+)", text, re.M)
+    assert tag is not None, f"{cited.path} has no field {cited.function} at {version}"
+    assert extra.named_by == f"spec/{tag.group(1)}"
+
+
+def test_every_extra_kind_a_runtime_field_names_cites_that_field() -> None:
+    assert all(x.named_by_source is not None for e in ENGINES.values() for x in e.extra_kinds if x.named_by)
+    assert {(e, k) for e, k, _ in EXTRA} == {("cache", "CacheRuntimeClass"), ("thin", "ThinRuntimeProfile")}
