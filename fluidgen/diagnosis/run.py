@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 from ..base.diagnostics import Diagnostic
@@ -122,7 +122,6 @@ class DiagnoseArgs:
     logs: str | None = None
     collect: bool = False
     fmt: str = "text"
-    kubectl_args: tuple[str, ...] = field(default_factory=tuple)
 
 
 def collect_command(result: CompileResult) -> list[str]:
