@@ -97,6 +97,8 @@ def starter(engine_name: str, source: str | None, name: str) -> str:
     if engine.lowering.default_profile in bundled_names():
         out.append(f"  profile: {engine.lowering.default_profile}  # tuning; see `fluidgen profiles show "
                    f"{engine.lowering.default_profile}`")
+    elif engine.lowering.no_default_profile:
+        out.append(f"  # no bundled profile: {engine.lowering.no_default_profile}")
     return "\n".join(out) + "\n"
 
 

@@ -52,3 +52,13 @@ def test_an_engine_without_mounts_states_no_starter_source(engine: str) -> None:
     assert ENGINES[engine].starter.source == ""
     with pytest.raises(ValueError, match="takes no mounts has no starter source"):
         dataclasses.replace(ENGINES[engine], starter=Starter(source="oss://bucket/path/"))
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+def test_a_starter_names_its_profile_or_says_why_there_is_none(engine: str) -> None:
+    lowering = ENGINES[engine].lowering
+    text = starter(engine, None, "demo")
+    if lowering.default_profile:
+        assert f"  profile: {lowering.default_profile}  #" in text
+    else:
+        assert f"  # no bundled profile: {lowering.no_default_profile}\n" in text
