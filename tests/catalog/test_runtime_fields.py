@@ -272,7 +272,7 @@ def test_the_headline_profile_keeps_its_cpu_limit_with_a_derived_memory_limit() 
 
 _FUSE_48G = """\
 apiVersion: data.fluid.io/v1alpha1
-kind: AlluxioRuntime
+kind: KIND
 metadata: {name: d, namespace: default}
 spec:
   tieredstore: {levels: [TIERS]}
@@ -282,19 +282,21 @@ spec:
 """
 
 
+@pytest.mark.parametrize("kind", ["AlluxioRuntime", "GooseFSRuntime"])
 @pytest.mark.parametrize(("tiers", "limit", "fires"), [
     ("{mediumtype: MEM, path: /dev/shm, quota: 10Gi}", "40Gi", False),  # 40Gi + 10Gi Fluid adds >= 48Gi
     ("{mediumtype: MEM, path: '/a,/b', quotaList: '5Gi,5Gi'}", "40Gi", False),
     ("{mediumtype: SSD, path: /ssd, quota: 10Gi}", "40Gi", True),  # a disk tier adds nothing
     ("{mediumtype: MEM, path: /dev/shm, quota: 4Gi}", "40Gi", True),  # 44Gi < 48Gi
 ])
-def test_the_fuse_memory_budget_counts_the_mem_tiers_fluid_adds(tmp_path: Path, tiers: str, limit: str,
+def test_the_fuse_memory_budget_counts_the_mem_tiers_fluid_adds(tmp_path: Path, kind: str, tiers: str, limit: str,
                                                                 fires: bool) -> None:
     """FG110 judges the FUSE limit Fluid sets: the written one plus every MEM tier's quota
-    (transformResourcesForFuse, GetLevelStorageMap). It reported 40Gi + a 10Gi MEM tier as too small for
-    48Gi of heap and direct memory, a limit of 50Gi in the running pod."""
+    (pkg/ddc/alluxio and, at v1.0.8, pkg/ddc/goosefs transform_resources.go transformResourcesForFuse,
+    GetLevelStorageMap). It reported 40Gi + a 10Gi MEM tier as too small for 48Gi of heap and direct
+    memory, a limit of 50Gi in the running pod."""
     manifest = tmp_path / "m.yaml"
-    manifest.write_text(_FUSE_48G.replace("TIERS", tiers).replace("LIMIT", limit))
+    manifest.write_text(_FUSE_48G.replace("KIND", kind).replace("TIERS", tiers).replace("LIMIT", limit))
     result = run_cli("lint", str(manifest))
     assert ("[FG110]" in result.err) == fires, result.err
     if fires and "MEM" in tiers:
