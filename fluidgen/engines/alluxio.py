@@ -667,6 +667,31 @@ FIELDS = Fields(
 )
 
 
+
+_HELPERS = "charts/alluxio/templates/_helpers.tpl"
+
+
+@decided_by(source(_TRANSFORM, "getMediumTypeFromVolumeSource"), source(_TRANSFORM, "transformCommonPart"),
+            source(_HELPERS, "alluxio.worker.tieredstoreVolumes"))
+def worker_memory_emptydirs(levels: Sequence[Any]) -> list[Tree]:
+    """The levels the worker chart makes Memory emptyDirs. A level on an emptyDir with a
+    volumeSource.emptyDir takes that emptyDir's medium as its medium type, else its mediumtype
+    (getMediumTypeFromVolumeSource), one per path joined with ',' (transformCommonPart). The chart
+    makes no volume for an empty medium type; one path's volume has medium Memory for MEM, none for
+    SSD or HDD, else the medium type as written (so Memory stays Memory); each path of several gets
+    Memory for MEM only."""
+    memory = []
+    for level in levels:
+        if not isinstance(level, dict) or level.get("volumeType") != "emptyDir":
+            continue
+        empty = mapping(level.get("volumeSource")).get("emptyDir")
+        medium = mapping(empty).get("medium", "") if isinstance(empty, dict) else level.get("mediumtype")
+        one_path = "," not in str(level.get("path", ""))
+        if medium == "MEM" or (medium == "Memory" and one_path):
+            memory.append(level)
+    return memory
+
+
 ENGINE = Engine(
     name="alluxio",
     kind=KIND,
@@ -706,7 +731,7 @@ ENGINE = Engine(
         defaults={"data": {"replicas": 1}},
         default_profile="alluxio-default",
         fuse_mode_source=source(_OPTIMIZE, "optimizeDefaultFuse"),
-        worker_memory_emptydir=True,
+        worker_memory_emptydir=worker_memory_emptydirs,
         sources={"single_tier": (source(_TRANSFORM, "transformCommonPart",
                                         note="every level of the tieredstore becomes an Alluxio tier"),
                                  source(_TRANSFORM, "transformWorkers", note="level 0's path is also in the "
@@ -721,10 +746,13 @@ ENGINE = Engine(
                                                   "Fluid supplies none for a MEM level")),
                  "worker_memory_emptydir": (source(_TRANSFORM, "transformCommonPart",
                                                    note="a level's Type is its volumeType"),
-                                            source("charts/alluxio/templates/_helpers.tpl",
-                                                   "alluxio.worker.tieredstoreVolumes",
+                                            source(_TRANSFORM, "getMediumTypeFromVolumeSource",
+                                                   note="an emptyDir level's volumeSource.emptyDir.medium, when "
+                                                        "given, is its medium type"),
+                                            source(_HELPERS, "alluxio.worker.tieredstoreVolumes",
                                                    note="an emptyDir level of MEM: medium Memory, one per path, "
-                                                        "sizeLimit its quota")),
+                                                        "sizeLimit its quota; of one path and medium type Memory: "
+                                                        "Memory; of no medium type: no volume")),
                  "emptydir_needs_path": (source(_TRANSFORM, "transformCommonPart",
                                                 note="every level, emptyDir too, is a directory under its path"),
                                          source("charts/alluxio/templates/_helpers.tpl",

@@ -18,6 +18,7 @@ Sources in fluid-cloudnative/fluid, the same in every version versions.py lists:
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from ..base.diagnostics import PathT
 from ..base.fluidsource import FluidSource, before, decided_by, fact, for_version, since, source
@@ -475,6 +476,22 @@ def _finish(ctx: Context, tree: Tree) -> Tree:
     return tree
 
 
+
+@decided_by(source(_FUSE_ARG, "transform"), source(_FUSE_ARG, "getMediumTypeFromVolumeSource"),
+            source("charts/jindocache/templates/worker/statefulset.yaml", "mediumType"))
+def worker_memory_emptydirs(levels: Sequence[Any]) -> list[Tree]:
+    """The levels the worker chart makes Memory emptyDirs: levels[0] only (transform reads no other),
+    on an emptyDir, its medium type its volumeSource.emptyDir's medium when given, else its mediumtype
+    (getMediumTypeFromVolumeSource); each path's emptyDir has medium Memory for MEM, none for SSD or
+    HDD, else the medium type as written (so Memory stays Memory)."""
+    first = levels[0] if levels and isinstance(levels[0], dict) else None
+    if first is None or first.get("volumeType") != "emptyDir":
+        return []
+    empty = mapping(first.get("volumeSource")).get("emptyDir")
+    medium = mapping(empty).get("medium", "") if isinstance(empty, dict) else first.get("mediumtype")
+    return [first] if medium in ("MEM", "Memory") else []
+
+
 # -- What Fluid does with each runtime and Dataset field (fluid/fields.py; docs/runtime-fields.md) ----
 # JindoRuntime is served by the jindocache engine (pkg/ddc/jindocache), the default one.
 _JT = "pkg/ddc/jindocache/transform.go"
@@ -600,12 +617,16 @@ ENGINE = Engine(
     lowering=Lowering(
         default_profile="jindo-default",
         fuse_mode_source=source(_FUSE_ARG, "transformFuseArg"),
-        worker_memory_emptydir=True,
+        worker_memory_emptydir=worker_memory_emptydirs,
         sources={"worker_memory_emptydir": (
                      source(_FUSE_ARG, "transformWorkerMountPath", note="one Level per path, Type the volume type, "
                                                                        "Quota that path's quota"),
+                     source(_FUSE_ARG, "getMediumTypeFromVolumeSource",
+                            note="levels[0]'s volumeSource.emptyDir.medium, when given, is every mount's medium "
+                                 "type"),
                      source("charts/jindocache/templates/worker/statefulset.yaml", "sizeLimit",
-                            note="an emptyDir mount of MEM: medium Memory, sizeLimit its quota")),
+                            note="an emptyDir mount of MEM: medium Memory, sizeLimit its quota; of medium type "
+                                 "Memory: Memory")),
                  "single_tier": source(_FUSE_ARG, "transform", note="only tieredstore.levels[0] is read (path, "
                                        "quota or quotaList, medium and volume type)"),
                  "path_separator": source(_FUSE_ARG, "transform", note="levels[0].path is split at ','"),

@@ -70,9 +70,11 @@ def jvm_memory_budget(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
         if limit is None or (cell is not None and not cell.holds(entry.spec)):
             continue  # no limit, or one Fluid never applies (FG140 says so)
         parts = _jvm_memory(comp)
-        if (name == "worker" and engine is not None and engine.lowering.worker_memory_emptydir
-                and (tier := _emptydir_memory_tier(entry.obj)) is not None):
-            parts["MEM tier"] = tier
+        memory_emptydirs = engine.lowering.worker_memory_emptydir if engine is not None else None
+        if name == "worker" and memory_emptydirs is not None:
+            tier = sum(_level_quota(level) for level in memory_emptydirs(levels_of(entry.obj)))
+            if tier:  # none, or none that is a quantity
+                parts["MEM tier"] = tier
         try:
             budget = int(to_bytes(str(limit)))
         except ValueError:
@@ -112,15 +114,6 @@ def _jvm_memory(comp: Tree) -> dict[str, int]:
         if size:
             parts[label] = size
     return parts
-
-
-def _emptydir_memory_tier(obj: Manifest) -> int | None:
-    """The quota of the MEM tiers on an emptyDir, over every path: memory the worker container is
-    charged for. Fluid's chart makes one Memory emptyDir per path of such a level, sized by that
-    path's quota (charts/alluxio/templates/_helpers.tpl alluxio.worker.tieredstoreVolumes)."""
-    tiers = (level for level in levels_of(obj) if isinstance(level, dict)
-             and level.get("mediumtype") == "MEM" and level.get("volumeType") == "emptyDir")
-    return sum(_level_quota(level) for level in tiers) or None  # none, or none that is a quantity
 
 
 def fuse_metadata_timeouts(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
@@ -164,8 +157,10 @@ RULES = (
     Rule(
         "FG110", "error", "JVM heap + direct memory (+ MEM tier) must fit the memory limit", jvm_memory_budget,
         description="A JVM's heap (`-Xmx`) and direct memory (`-XX:MaxDirectMemorySize`) live inside the "
-                    "container's memory limit, and so does a worker's MEM tier on an emptyDir where Fluid makes it "
-                    "a Memory emptyDir (Alluxio, Jindo); more than the "
+                    "container's memory limit, and so does a worker's tier that Fluid makes a Memory emptyDir "
+                    "(Alluxio, Jindo: a tier on an emptyDir of medium MEM, where a `volumeSource.emptyDir.medium` "
+                    "given replaces `mediumtype` as the medium: Memory there is memory, an empty one is not); "
+                    "more than the "
                     "limit and the container is OOM-killed under load. Fluid checks only the MEM tier "
                     "against the worker limit; the JVM sizes come from `jvmOptions` unchanged. The limit is "
                     "the one Fluid sets: for the FUSE of Alluxio and GooseFS, and for GooseFS's worker, the "
@@ -176,7 +171,9 @@ RULES = (
                  source("pkg/utils/tieredstore/tiered_store.go", "GetLevelStorageMap"),
                  source("pkg/ddc/base/runtime.go", "convertToTieredstoreInfo"),
                  source("charts/alluxio/templates/_helpers.tpl", "alluxio.worker.tieredstoreVolumes"),
+                 source("pkg/ddc/alluxio/transform.go", "getMediumTypeFromVolumeSource"),
                  source("pkg/ddc/jindocache/transform.go", "transformWorkerMountPath"),
+                 source("pkg/ddc/jindocache/transform.go", "getMediumTypeFromVolumeSource"),
                  source("pkg/ddc/juicefs/transform_volume.go", "transformWorkerCacheVolumes"),
                  source(OPTIMIZATION, "optimizeDefaultForWorker"), source(OPTIMIZATION, "optimizeDefaultFuse")),
         elsewhere=("Kubernetes: a container over its memory limit is OOM-killed; a Memory emptyDir counts "
