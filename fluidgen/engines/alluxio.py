@@ -504,11 +504,16 @@ def fuse_memory_limit(jvm_options: Sequence[str]) -> int | None:
 # The same at every version versions.py lists unless a source says otherwise.
 _RES = "pkg/ddc/alluxio/transform_resources.go"
 _FUSE = "pkg/ddc/alluxio/transform_fuse.go"
+# The FUSE mounts only the tiers not on an emptyDir (charts/alluxio/templates/_helpers.tpl
+# alluxio.fuse.tieredstoreVolumeMounts, both commits), yet transformResourcesForFuse adds every MEM
+# tier; without a memory request Kubernetes takes the limit as the request.
 FUSE_RESOURCES = FieldRead(
     "fuse.resources", CONDITION, source(_RES, "transformResourcesForFuse"), go="Spec.Fuse.Resources",
     note="applied only when limits.memory is set: without it the FUSE container gets no limits and no requests "
          "at all; with it Fluid adds the quota of every MEM cache tier to that memory limit (a zero limit "
-         "becomes 50Gi plus the tiers)",
+         "becomes 50Gi plus the tiers), an emptyDir tier too, which the FUSE never mounts; without a memory "
+         "request Kubernetes takes that raised limit as the FUSE pod's request",
+    evidence=(("charts/alluxio/templates/_helpers.tpl", '{{- if ne .type "emptyDir" }}', True),),
     instead="give limits.memory too", when=memory_limit_given("fuse"), adds_mem_tier=True)
 FIELDS = Fields(
     package="pkg/ddc/alluxio", types="api/v1alpha1/alluxioruntime_types.go", base_var="alluxioRuntime",

@@ -132,3 +132,27 @@ def test_fg132_warns_a_ufs_journal_only_for_several_masters(tmp_path: Path, mast
         f"spec:\n  master: {{replicas: {masters}}}\n  properties: {{alluxio.master.journal.type: UFS}}\n")
     result = run_cli("lint", str(manifests))
     assert ("FG132" in result.err) is warned, result.err
+
+
+@pytest.mark.parametrize("version", ["v1.0.8", "v1.1.0-dev"])
+def test_the_fuse_limit_counts_mem_tiers_the_fuse_never_mounts(version: str) -> None:
+    """transformResourcesForFuse adds every MEM level's quota (tieredstore.GetLevelStorageMap reads the
+    medium only, no volume type) to a written FUSE memory limit, while the chart mounts into the FUSE
+    only the levels not on an emptyDir (alluxio.fuse.tieredstoreVolumeMounts); the FUSE gets no request
+    of its own, so Kubernetes takes that raised limit as the request. The fuse.resources cell says so."""
+    root = need_tree(version)
+    helpers = (root / "charts/alluxio/templates/_helpers.tpl").read_text()
+    mounts = helpers[helpers.index('define "alluxio.fuse.tieredstoreVolumeMounts"'):]
+    mounts = mounts[:mounts.index("{{- end -}}")]
+    assert mounts.count('ne $type "emptyDir"') + mounts.count('ne .type "emptyDir"') == 2  # both branches
+    storage = (root / "pkg/utils/tieredstore/tiered_store.go").read_text()
+    storage = storage[storage.index("func GetLevelStorageMap"):]
+    storage = storage[:storage.index("\n}\n")]
+    assert "level.MediumType == common.SSD || level.MediumType == common.HDD" in storage
+    assert "VolumeType" not in storage
+    fuse = (root / "pkg/ddc/alluxio/transform_resources.go").read_text()
+    fuse = fuse[fuse.index("func (e *AlluxioEngine) transformResourcesForFuse"):]
+    fuse = fuse[:fuse.index("\n}\n")]
+    assert "memLimit.Add(req)" in fuse and "Requests[" not in fuse
+    assert "an emptyDir tier too, which the FUSE never mounts" in alluxio.FUSE_RESOURCES.note
+    assert "Kubernetes takes that raised limit as the FUSE pod's request" in alluxio.FUSE_RESOURCES.note
