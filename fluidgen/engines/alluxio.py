@@ -26,7 +26,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..base.fluidsource import decided_by, fact, source
-from ..base.manifest import Tree, fuse_options, fuse_spec, jvm_flag, mapping, mounts_of, names_given
+from ..base.manifest import Tree, fuse_options, fuse_spec, jvm_flag, levels_of, mapping, mounts_of, names_given
 from ..base.manifest_index import Entry, ManifestIndex
 from ..base.quantity import java_size_to_bytes, to_bytes
 from ..base.rules import Example, Finding, Rule
@@ -397,7 +397,73 @@ metadata: {name: imagenet, namespace: default}
 spec:
   replicas: 1
 """
+# An emptyDir level whose volumeSource.emptyDir has no medium: getMediumTypeFromVolumeSource makes ""
+# its medium type (transformCommonPart joins one per path with ','), and the worker chart makes a volume
+# only for a medium type, naming each path's volume of several '<part lowercased>-<i>' (both commits).
+_NO_MEDIUM = (source(_TRANSFORM, "getMediumTypeFromVolumeSource"),
+              source(_TRANSFORM, "transformCommonPart", note="MediumType: the medium type once per path, joined "
+                                                             "with ','"),
+              source("charts/alluxio/templates/_helpers.tpl", "alluxio.worker.tieredstoreVolumes",
+                     note="no volume without a mediumtype; several paths: one volume per part named "
+                          "'<part>-<i>'"),
+              source("charts/alluxio/templates/_helpers.tpl", "alluxio.worker.tieredstoreVolumeMounts"))
+
+
+def _emptydir_without_medium(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
+    for i, level in enumerate(levels_of(entry.obj)):
+        if not isinstance(level, dict) or level.get("volumeType") != "emptyDir":
+            continue
+        empty = mapping(level.get("volumeSource")).get("emptyDir")
+        if not isinstance(empty, dict) or empty.get("medium"):
+            continue
+        paths = str(level.get("path", "")).split(",")
+        said = (f"Fluid takes this emptyDir's medium (none) as the tier's medium type instead of "
+                f"{level.get('mediumtype')} ({_NO_MEDIUM[0].cite()})")
+        fix = ("Leave volumeSource out (the chart makes the emptyDir from mediumtype: Memory for MEM, node disk "
+               "for SSD or HDD), or give the emptyDir medium: Memory")
+        if len(paths) > 1:
+            names = ", ".join(f"'-{j}'" for j in range(len(paths)))
+            yield Finding(("spec", "tieredstore", "levels", i, "volumeSource", "emptyDir"),
+                          f"{said}, once per path: the worker chart names each path's volume after it, {names}, "
+                          "which is no valid volume name, so Kubernetes refuses the worker StatefulSet and the "
+                          f"runtime gets no workers ({_NO_MEDIUM[2].cite()}). Leave volumeSource out (the chart "
+                          "makes the emptyDirs from mediumtype: Memory for MEM, node disk for SSD or HDD)")
+        else:
+            yield Finding(("spec", "tieredstore", "levels", i, "volumeSource", "emptyDir"),
+                          f"{said}, and the worker chart makes no volume for a tier without one "
+                          f"({_NO_MEDIUM[2].cite()}): the tier's cache is written into the worker container's own "
+                          f"filesystem under {paths[0]}, on no emptyDir and with no size limit. {fix}")
+
+
 RULES = (
+    Rule(
+        "FG137", "error", "an Alluxio emptyDir tier whose volumeSource.emptyDir has no medium gets no cache volume",
+        _emptydir_without_medium,
+        kinds=frozenset({KIND}),
+        description="For a tier on an emptyDir with `volumeSource.emptyDir`, Fluid's Alluxio engine takes that "
+                    "emptyDir's medium as the tier's medium type instead of `mediumtype`. Without a medium "
+                    "(`emptyDir: {}`, a node-disk emptyDir in Kubernetes) the medium type is empty, and the worker "
+                    "chart makes a volume only for a tier with one: a tier of one path gets no volume at all, its "
+                    "cache written into the worker container's own filesystem; a tier of several paths gets "
+                    "volumes named `-0`, `-1`, which Kubernetes refuses, so the worker StatefulSet is never "
+                    "created. Leaving `volumeSource` out makes the emptyDir from `mediumtype` (Memory for MEM, "
+                    "node disk for SSD and HDD).",
+        sources=_NO_MEDIUM,
+        elsewhere=("Kubernetes: a volume name is a DNS-1123 label (lower-case alphanumerics and '-', starting "
+                   "and ending with an alphanumeric)",),
+        example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: AlluxioRuntime
+metadata: {name: imagenet, namespace: default}
+spec:
+  tieredstore:
+    levels:
+      - mediumtype: SSD
+        volumeType: emptyDir
+        volumeSource: {emptyDir: {}}
+        path: /mnt/cache
+        quota: 100Gi
+""", "The tier's medium type becomes empty: the worker gets no volume for it, and caches in its own filesystem.")),
     Rule(
         "FG108", "warning", "kernel_cache is only supported by the JNI-based AlluxioFuse", _kernel_cache_needs_jni,
         kinds=frozenset({KIND}),
