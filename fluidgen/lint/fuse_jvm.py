@@ -9,7 +9,6 @@ from ..base.manifest import Manifest, Tree, components_of, fuse_options, fuse_sp
 from ..base.manifest_index import Entry, ManifestIndex
 from ..base.quantity import cpu_to_millis, java_size_to_bytes, to_bytes
 from ..base.rules import Example, Finding, Rule
-from ..base.versions import V1_0_8
 from ..fluid.fields import RUNTIME
 from .binding import engine_of
 from .docs import runtime_head
@@ -164,10 +163,10 @@ RULES = (
                     "limit and the container is OOM-killed under load. Fluid checks only the MEM tier "
                     "against the worker limit; the JVM sizes come from `jvmOptions` unchanged. The limit is "
                     "the one Fluid sets: for the FUSE of Alluxio and GooseFS, and for GooseFS's worker, the "
-                    "written one plus every MEM tier's quota, and none at all without a memory limit (FG140).",
+                    "written one plus every MEM tier's quota, and none at all without a memory limit (FG140): "
+                    "read from the engine's runtime field cell, which cites the engine's code at its versions.",
         sources=(source("pkg/ddc/alluxio/transform_resources.go", "transformResourcesForWorker"),
                  source("pkg/ddc/alluxio/transform_resources.go", "transformResourcesForFuse"),
-                 source("pkg/ddc/goosefs/transform_resources.go", "transformResourcesForWorker", (V1_0_8,)),
                  source("pkg/utils/tieredstore/tiered_store.go", "GetLevelStorageMap"),
                  source("pkg/ddc/base/runtime.go", "convertToTieredstoreInfo"),
                  source("charts/alluxio/templates/_helpers.tpl", "alluxio.worker.tieredstoreVolumes"),

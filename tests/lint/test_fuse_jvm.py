@@ -221,3 +221,20 @@ def test_fg110_charges_a_worker_for_the_emptydirs_whose_medium_fluid_makes_memor
     said = ("[FG110]: spec.worker.resources.limits.memory: MEM tier 8.0GiB exceeds the worker memory limit 4Gi; "
             "the container will be OOM-killed")
     assert (said in err) is charged, err
+
+
+@pytest.mark.parametrize("version", ["v1.0.8", "v1.1.0-dev"])
+def test_fg110_runs_at_every_version_its_alluxio_and_jindo_facts_hold(tmp_path: Path, version: str) -> None:
+    """FG110 rests on Alluxio's, Jindo's and the shared tieredstore code, the same at both commits; GooseFS's
+    worker limit (v1.0.8 only, where GooseFS exists) comes from its runtime field cell, which cites it.
+    Citing it on the rule too made FG110 hold for v1.0.8 only: a master target was never checked."""
+    from fluidgen.lint import rules_for
+
+    assert any(r.id == "FG110" for r in rules_for(version))
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text("---\n".join([dataset(), runtime("AlluxioRuntime", "worker:\n  resources: {limits: "
+                                      "{memory: 4Gi}}\n" + _levels("mediumtype: MEM, volumeType: emptyDir, "
+                                                                   "path: /dev/shm, quota: 8Gi"))]))
+    err = run_cli("lint", "--fluid-version", version, str(manifest)).err
+    assert ("[FG110]: spec.worker.resources.limits.memory: MEM tier 8.0GiB exceeds the worker memory limit 4Gi"
+            in err), err
