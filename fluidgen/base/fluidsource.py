@@ -48,12 +48,19 @@ class FluidSource:
 
 def holding(sources: Iterable[FluidSource]) -> tuple[str, ...]:
     """The versions for which every fact cited holds, in versions.py order. Sources that cite
-    the same path and function are one fact read at different versions (their versions add up);
-    different citations must all hold. No source: every version."""
+    the same function are one fact read at different versions (their versions add up): in the
+    same file, or, for Go, in the same package (a function Fluid moved to another file of its
+    package, e.g. transform.go to transform_resources.go; Go names a function once per package).
+    Different citations must all hold. No source: every version."""
     by_citation: dict[tuple[str, str], set[str]] = {}
     for s in sources:
-        by_citation.setdefault((s.path, s.function), set()).update(s.versions)
+        by_citation.setdefault((_citation(s.path), s.function), set()).update(s.versions)
     return tuple(v for v in ALL if all(v in held for held in by_citation.values()))
+
+
+def _citation(path: str) -> str:
+    """What names one function: a Go file's package directory, any other file itself."""
+    return path.rsplit("/", 1)[0] + "/*.go" if path.endswith(".go") and "/" in path else path
 
 
 def since(version: str) -> tuple[str, ...]:

@@ -83,3 +83,20 @@ def cpu_to_millis(value: str | int | float) -> int | None:
         return int(to_bytes(str(value) if not isinstance(value, int) else value) * 1000)
     except (ValueError, OverflowError, InvalidOperation):
         return None
+
+
+_BINARY = ("", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei")
+
+
+def canonical(text: str | int) -> str | None:
+    """The string Kubernetes writes for a quantity given with a binary suffix (resource.Quantity
+    String, CanonicalizeBytes): the largest power of 1024 that divides a whole number of bytes, so
+    1536Mi stays 1536Mi and 2048Mi becomes 2Gi. None for one it writes in decimal: no binary suffix,
+    a magnitude below 1024, or a fraction of a byte. ValueError when it is no quantity."""
+    value = to_bytes(text)
+    if isinstance(text, int) or not re.search(r"[KMGTPE]i$", text) or abs(value) < 1024 or value % 1:
+        return None
+    number, power = int(value), 0
+    while number % 1024 == 0 and power < len(_BINARY) - 1:
+        number, power = number // 1024, power + 1
+    return f"{number}{_BINARY[power]}"

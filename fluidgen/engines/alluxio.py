@@ -26,7 +26,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..base.fluidsource import decided_by, fact, source
-from ..base.manifest import Tree, fuse_options, fuse_spec, jvm_flag, mapping, mounts_of, names_given
+from ..base.manifest import Tree, fuse_options, fuse_spec, jvm_flag, levels_of, mapping, mounts_of, names_given
 from ..base.manifest_index import Entry, ManifestIndex
 from ..base.quantity import java_size_to_bytes, to_bytes
 from ..base.rules import Example, Finding, Rule
@@ -397,7 +397,73 @@ metadata: {name: imagenet, namespace: default}
 spec:
   replicas: 1
 """
+# An emptyDir level whose volumeSource.emptyDir has no medium: getMediumTypeFromVolumeSource makes ""
+# its medium type (transformCommonPart joins one per path with ','), and the worker chart makes a volume
+# only for a medium type, naming each path's volume of several '<part lowercased>-<i>' (both commits).
+_NO_MEDIUM = (source(_TRANSFORM, "getMediumTypeFromVolumeSource"),
+              source(_TRANSFORM, "transformCommonPart", note="MediumType: the medium type once per path, joined "
+                                                             "with ','"),
+              source("charts/alluxio/templates/_helpers.tpl", "alluxio.worker.tieredstoreVolumes",
+                     note="no volume without a mediumtype; several paths: one volume per part named "
+                          "'<part>-<i>'"),
+              source("charts/alluxio/templates/_helpers.tpl", "alluxio.worker.tieredstoreVolumeMounts"))
+
+
+def _emptydir_without_medium(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
+    for i, level in enumerate(levels_of(entry.obj)):
+        if not isinstance(level, dict) or level.get("volumeType") != "emptyDir":
+            continue
+        empty = mapping(level.get("volumeSource")).get("emptyDir")
+        if not isinstance(empty, dict) or empty.get("medium"):
+            continue
+        paths = str(level.get("path", "")).split(",")
+        said = (f"Fluid takes this emptyDir's medium (none) as the tier's medium type instead of "
+                f"{level.get('mediumtype')} ({_NO_MEDIUM[0].cite()})")
+        fix = ("Leave volumeSource out (the chart makes the emptyDir from mediumtype: Memory for MEM, node disk "
+               "for SSD or HDD), or give the emptyDir medium: Memory")
+        if len(paths) > 1:
+            names = ", ".join(f"'-{j}'" for j in range(len(paths)))
+            yield Finding(("spec", "tieredstore", "levels", i, "volumeSource", "emptyDir"),
+                          f"{said}, once per path: the worker chart names each path's volume after it, {names}, "
+                          "which is no valid volume name, so Kubernetes refuses the worker StatefulSet and the "
+                          f"runtime gets no workers ({_NO_MEDIUM[2].cite()}). Leave volumeSource out (the chart "
+                          "makes the emptyDirs from mediumtype: Memory for MEM, node disk for SSD or HDD)")
+        else:
+            yield Finding(("spec", "tieredstore", "levels", i, "volumeSource", "emptyDir"),
+                          f"{said}, and the worker chart makes no volume for a tier without one "
+                          f"({_NO_MEDIUM[2].cite()}): the tier's cache is written into the worker container's own "
+                          f"filesystem under {paths[0]}, on no emptyDir and with no size limit. {fix}")
+
+
 RULES = (
+    Rule(
+        "FG137", "error", "an Alluxio emptyDir tier whose volumeSource.emptyDir has no medium gets no cache volume",
+        _emptydir_without_medium,
+        kinds=frozenset({KIND}),
+        description="For a tier on an emptyDir with `volumeSource.emptyDir`, Fluid's Alluxio engine takes that "
+                    "emptyDir's medium as the tier's medium type instead of `mediumtype`. Without a medium "
+                    "(`emptyDir: {}`, a node-disk emptyDir in Kubernetes) the medium type is empty, and the worker "
+                    "chart makes a volume only for a tier with one: a tier of one path gets no volume at all, its "
+                    "cache written into the worker container's own filesystem; a tier of several paths gets "
+                    "volumes named `-0`, `-1`, which Kubernetes refuses, so the worker StatefulSet is never "
+                    "created. Leaving `volumeSource` out makes the emptyDir from `mediumtype` (Memory for MEM, "
+                    "node disk for SSD and HDD).",
+        sources=_NO_MEDIUM,
+        elsewhere=("Kubernetes: a volume name is a DNS-1123 label (lower-case alphanumerics and '-', starting "
+                   "and ending with an alphanumeric)",),
+        example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: AlluxioRuntime
+metadata: {name: imagenet, namespace: default}
+spec:
+  tieredstore:
+    levels:
+      - mediumtype: SSD
+        volumeType: emptyDir
+        volumeSource: {emptyDir: {}}
+        path: /mnt/cache
+        quota: 100Gi
+""", "The tier's medium type becomes empty: the worker gets no volume for it, and caches in its own filesystem.")),
     Rule(
         "FG108", "warning", "kernel_cache is only supported by the JNI-based AlluxioFuse", _kernel_cache_needs_jni,
         kinds=frozenset({KIND}),
@@ -504,11 +570,16 @@ def fuse_memory_limit(jvm_options: Sequence[str]) -> int | None:
 # The same at every version versions.py lists unless a source says otherwise.
 _RES = "pkg/ddc/alluxio/transform_resources.go"
 _FUSE = "pkg/ddc/alluxio/transform_fuse.go"
+# The FUSE mounts only the tiers not on an emptyDir (charts/alluxio/templates/_helpers.tpl
+# alluxio.fuse.tieredstoreVolumeMounts, both commits), yet transformResourcesForFuse adds every MEM
+# tier; without a memory request Kubernetes takes the limit as the request.
 FUSE_RESOURCES = FieldRead(
     "fuse.resources", CONDITION, source(_RES, "transformResourcesForFuse"), go="Spec.Fuse.Resources",
     note="applied only when limits.memory is set: without it the FUSE container gets no limits and no requests "
          "at all; with it Fluid adds the quota of every MEM cache tier to that memory limit (a zero limit "
-         "becomes 50Gi plus the tiers)",
+         "becomes 50Gi plus the tiers), an emptyDir tier too, which the FUSE never mounts; without a memory "
+         "request Kubernetes takes that raised limit as the FUSE pod's request",
+    evidence=(("charts/alluxio/templates/_helpers.tpl", '{{- if ne .type "emptyDir" }}', True),),
     instead="give limits.memory too", when=memory_limit_given("fuse"), adds_mem_tier=True)
 FIELDS = Fields(
     package="pkg/ddc/alluxio", types="api/v1alpha1/alluxioruntime_types.go", base_var="alluxioRuntime",
@@ -667,6 +738,31 @@ FIELDS = Fields(
 )
 
 
+
+_HELPERS = "charts/alluxio/templates/_helpers.tpl"
+
+
+@decided_by(source(_TRANSFORM, "getMediumTypeFromVolumeSource"), source(_TRANSFORM, "transformCommonPart"),
+            source(_HELPERS, "alluxio.worker.tieredstoreVolumes"))
+def worker_memory_emptydirs(levels: Sequence[Any]) -> list[Tree]:
+    """The levels the worker chart makes Memory emptyDirs. A level on an emptyDir with a
+    volumeSource.emptyDir takes that emptyDir's medium as its medium type, else its mediumtype
+    (getMediumTypeFromVolumeSource), one per path joined with ',' (transformCommonPart). The chart
+    makes no volume for an empty medium type; one path's volume has medium Memory for MEM, none for
+    SSD or HDD, else the medium type as written (so Memory stays Memory); each path of several gets
+    Memory for MEM only."""
+    memory = []
+    for level in levels:
+        if not isinstance(level, dict) or level.get("volumeType") != "emptyDir":
+            continue
+        empty = mapping(level.get("volumeSource")).get("emptyDir")
+        medium = mapping(empty).get("medium", "") if isinstance(empty, dict) else level.get("mediumtype")
+        one_path = "," not in str(level.get("path", ""))
+        if medium == "MEM" or (medium == "Memory" and one_path):
+            memory.append(level)
+    return memory
+
+
 ENGINE = Engine(
     name="alluxio",
     kind=KIND,
@@ -706,7 +802,7 @@ ENGINE = Engine(
         defaults={"data": {"replicas": 1}},
         default_profile="alluxio-default",
         fuse_mode_source=source(_OPTIMIZE, "optimizeDefaultFuse"),
-        worker_memory_emptydir=True,
+        worker_memory_emptydir=worker_memory_emptydirs,
         sources={"single_tier": (source(_TRANSFORM, "transformCommonPart",
                                         note="every level of the tieredstore becomes an Alluxio tier"),
                                  source(_TRANSFORM, "transformWorkers", note="level 0's path is also in the "
@@ -721,10 +817,13 @@ ENGINE = Engine(
                                                   "Fluid supplies none for a MEM level")),
                  "worker_memory_emptydir": (source(_TRANSFORM, "transformCommonPart",
                                                    note="a level's Type is its volumeType"),
-                                            source("charts/alluxio/templates/_helpers.tpl",
-                                                   "alluxio.worker.tieredstoreVolumes",
+                                            source(_TRANSFORM, "getMediumTypeFromVolumeSource",
+                                                   note="an emptyDir level's volumeSource.emptyDir.medium, when "
+                                                        "given, is its medium type"),
+                                            source(_HELPERS, "alluxio.worker.tieredstoreVolumes",
                                                    note="an emptyDir level of MEM: medium Memory, one per path, "
-                                                        "sizeLimit its quota")),
+                                                        "sizeLimit its quota; of one path and medium type Memory: "
+                                                        "Memory; of no medium type: no volume")),
                  "emptydir_needs_path": (source(_TRANSFORM, "transformCommonPart",
                                                 note="every level, emptyDir too, is a directory under its path"),
                                          source("charts/alluxio/templates/_helpers.tpl",

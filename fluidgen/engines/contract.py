@@ -13,7 +13,7 @@ says so.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -255,10 +255,12 @@ class Lowering:
     fastest_tier: bool = False  # that one level is the fastest medium's (fluidbase.fastest_level), not levels[0]
     emptydir_needs_path: bool = True  # a tier on an emptyDir still names its directory
     one_path_per_tier: bool = False  # Fluid uses a tier's path whole, as one directory (no split at commas)
-    # A MEM tier on an emptyDir is a Memory emptyDir in the worker pod, one per path sized by its
-    # quota: memory the worker container is charged for (FG110). False: another volume (GooseFS's
-    # hostPath, JuiceFS's disk emptyDir), none (Vineyard, Thin), or not every path (EFC's first).
-    worker_memory_emptydir: bool = False
+    # The tieredstore levels Fluid makes Memory emptyDirs in the worker pod, one per path sized by its
+    # quota: memory the worker container is charged for (FG110). The engine's function, as Fluid
+    # decides the medium (a level's volumeSource.emptyDir.medium, when given, over its mediumtype).
+    # None: no level is (GooseFS's hostPath, JuiceFS's disk emptyDir, Vineyard and Thin no volume,
+    # EFC the first path only).
+    worker_memory_emptydir: Callable[[Sequence[Any]], list[Tree]] | None = None
     defaults: Mapping[str, Any] = field(default_factory=dict)  # built-in runtime spec defaults
     default_replicas: int | None = 1  # workers when the spec says nothing (None: leave it to Fluid)
     computed: Mapping[str, str] = field(default_factory=lambda: dict(CLASSIC_COMPUTED))

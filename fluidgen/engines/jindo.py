@@ -18,12 +18,13 @@ Sources in fluid-cloudnative/fluid, the same in every version versions.py lists:
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from ..base.diagnostics import PathT
 from ..base.fluidsource import FluidSource, before, decided_by, fact, for_version, since, source
-from ..base.manifest import Tree, fuse_spec, items, mapping, mounts_of
+from ..base.manifest import Tree, fuse_spec, items, levels_of, mapping, mounts_of
 from ..base.manifest_index import Entry, ManifestIndex
-from ..base.quantity import to_bytes
+from ..base.quantity import canonical, to_bytes
 from ..base.rules import Example, Finding, Rule
 from ..base.structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
 from ..base.versions import V1_0_8, V1_1_0_DEV
@@ -221,7 +222,106 @@ def _clashes(refs: list[Ref], any_secret: bool) -> Iterator[tuple[PathT, str, st
         secrets.add(secret)
 
 
+# A memory tier's quota in Mi: the worker's memory request Fluid sets is read in milli-bytes. transform
+# takes levels[0]'s quota through TransformQuantityToJindoUnit (the quantity's String(), Gi written as g,
+# Mi as m) and quotaList entries as written with the same two replacements; transformWorkerResources
+# (a memory tier: getTieredStoreType, the last level's medium) writes g back as Gi, leaves m, and
+# MustParses the result, where m is milli. Both commits.
+JINDO_UNIT = source("pkg/utils/quantity.go", "TransformQuantityToJindoUnit",
+                    note="q.String(), a Gi suffix replaced by g, an Mi suffix by m")
+USER_QUOTAS = source("pkg/ddc/jindocache/transform.go", "transform",
+                     note="userQuotas: levels[0]'s quota via TransformQuantityToJindoUnit, then each quotaList "
+                          "entry with Gi -> g and Mi -> m")
+MEMORY_TIER = source("pkg/ddc/jindocache/utils.go", "getTieredStoreType",
+                     note="the last level's medium; only a memory one (0) sets the worker's memory request")
+WORKER_REQUEST = (source("pkg/ddc/jindocache/transform.go", "transformWorkerResources", (V1_0_8,),
+                         note="userQuotas with g -> Gi, MustParse'd; set as the memory request when the "
+                              "written one is absent, zero or smaller; refused when above the memory limit"),
+                  source("pkg/ddc/jindocache/transform_resources.go", "transformWorkerResources", (V1_1_0_DEV,),
+                         note="userQuotas with g -> Gi, MustParse'd; set as the memory request when the "
+                              "written one is absent, zero or smaller; refused when above the memory limit"))
+
+
+@decided_by(JINDO_UNIT, USER_QUOTAS)
+def user_quota(level: Tree) -> tuple[PathT, str, str, str] | None:
+    """Where levels[0] writes its one quota, as written, as Kubernetes spells it (String()), and as
+    Fluid's userQuotas for Jindo; None for no quota or several (those fail otherwise: _check)."""
+    given: list[tuple[PathT, str, str, str]] = []
+    quota = level.get("quota")
+    if isinstance(quota, str | int) and not isinstance(quota, bool):
+        try:
+            spelled = canonical(quota) or str(quota)
+        except ValueError:
+            return None  # no quantity: schema validation and FG112 report it
+        given.append((("quota",), str(quota), spelled, _jindo_unit(spelled)))
+    if isinstance(level.get("quotaList"), str) and level["quotaList"]:
+        given += [(("quotaList",), q, q, _jindo_unit(q)) for q in level["quotaList"].split(",")]
+    return given[0] if len(given) == 1 else None
+
+
+def _jindo_unit(value: str) -> str:
+    if value.endswith("Gi"):
+        return value.replace("Gi", "g")
+    return value.replace("Mi", "m") if value.endswith("Mi") else value
+
+
+def _mem_quota_in_milli(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
+    levels = [level for level in levels_of(entry.obj) if isinstance(level, dict)]
+    if not levels or levels[-1].get("mediumtype") in ("SSD", "HDD"):
+        return
+    found = user_quota(levels[0])
+    if found is None or not found[2].endswith("Mi"):
+        return
+    at, written, spelled, unit = found
+    request = unit.replace("g", "Gi")
+    try:
+        meant, read = to_bytes(spelled), to_bytes(request)
+    except ValueError:
+        return
+    given = mapping(mapping(mapping(entry.spec.get("worker")).get("resources")).get("requests")).get("memory")
+    try:
+        kept = to_bytes(given) if isinstance(given, str | int) and not isinstance(given, bool) else None
+    except ValueError:
+        kept = None
+    if kept is not None and kept >= meant:
+        return  # a request of at least the quota is kept as written
+    now = next(s for s in WORKER_REQUEST if index.version in s.versions).cite()
+    how = "" if spelled == written else f" (Kubernetes spells it {spelled})"
+    what = (f"the worker's memory request stays at {given} instead of rising to {written}"
+            if kept is not None and kept >= read else
+            f"the worker's memory request becomes {request} ({read.normalize():f} bytes) instead of {written}")
+    yield Finding(("spec", "tieredstore", "levels", 0, *at),
+                  f"Fluid reads this MEM tier's quota {written}{how} as {request} for the worker's memory "
+                  f"request: Jindo's unit writes Mi as m ({JINDO_UNIT.cite()}), and m is milli in a Kubernetes "
+                  f"quantity ({now}). So {what}, and Fluid no longer refuses a quota above the worker's memory "
+                  f"limit. Write the quota in whole Gi (e.g. {-(-int(meant) // 2**30)}Gi), or give "
+                  f"worker.resources.requests.memory of at least {written}")
+
+
 RULES = (
+    Rule(
+        "FG136", "error", "a JindoRuntime MEM tier's quota in Mi becomes a memory request in milli-bytes",
+        _mem_quota_in_milli,
+        kinds=frozenset({KIND}),
+        description="For a memory tier (the last level's medium MEM) Fluid's jindocache engine sets the worker's "
+                    "memory request to the first level's quota, unless one at least as large is written. It "
+                    "takes the quota in Jindo's unit first: Kubernetes' own spelling of the quantity with Gi "
+                    "written as g and Mi as m, then g back as Gi but m left, and parses that. A quota Kubernetes "
+                    "spells in Mi (500Mi, 1.5Gi = 1536Mi; a quotaList entry as written) becomes m, milli: the "
+                    "worker requests under a byte of memory instead of the quota, and Fluid's check of the quota "
+                    "against the worker's memory limit passes whatever the limit. A whole number of Gi, or a "
+                    "written memory request of at least the quota, is read as meant.",
+        sources=(JINDO_UNIT, USER_QUOTAS, MEMORY_TIER, *WORKER_REQUEST),
+        elsewhere=("Kubernetes: the suffix m of a quantity is milli (10^-3)",),
+        example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: JindoRuntime
+metadata: {name: imagenet, namespace: default}
+spec:
+  tieredstore:
+    levels:
+      - {mediumtype: MEM, volumeType: emptyDir, path: /dev/shm, quota: 500Mi}
+""", "Fluid sets the worker's memory request to 500m, half a byte, not 500Mi.")),
     Rule(
         "FG135", "warning", "JindoRuntime mounts one Secret for the encryptOptions it does not project per OSS bucket",
         _one_secret,
@@ -376,6 +476,22 @@ def _finish(ctx: Context, tree: Tree) -> Tree:
     return tree
 
 
+
+@decided_by(source(_FUSE_ARG, "transform"), source(_FUSE_ARG, "getMediumTypeFromVolumeSource"),
+            source("charts/jindocache/templates/worker/statefulset.yaml", "mediumType"))
+def worker_memory_emptydirs(levels: Sequence[Any]) -> list[Tree]:
+    """The levels the worker chart makes Memory emptyDirs: levels[0] only (transform reads no other),
+    on an emptyDir, its medium type its volumeSource.emptyDir's medium when given, else its mediumtype
+    (getMediumTypeFromVolumeSource); each path's emptyDir has medium Memory for MEM, none for SSD or
+    HDD, else the medium type as written (so Memory stays Memory)."""
+    first = levels[0] if levels and isinstance(levels[0], dict) else None
+    if first is None or first.get("volumeType") != "emptyDir":
+        return []
+    empty = mapping(first.get("volumeSource")).get("emptyDir")
+    medium = mapping(empty).get("medium", "") if isinstance(empty, dict) else first.get("mediumtype")
+    return [first] if medium in ("MEM", "Memory") else []
+
+
 # -- What Fluid does with each runtime and Dataset field (fluid/fields.py; docs/runtime-fields.md) ----
 # JindoRuntime is served by the jindocache engine (pkg/ddc/jindocache), the default one.
 _JT = "pkg/ddc/jindocache/transform.go"
@@ -388,6 +504,11 @@ JINDO_MASTERS = (1, 3)  # transformReplicasCount: 3 (JINDO_HA_MASTERNUM) or else
 def _honoured_masters(spec: Spec) -> bool:
     count = mapping(spec.get("master")).get("replicas")
     return count is None or count in JINDO_MASTERS
+
+
+# transformWorkerResources (both commits): a memory tier (getTieredStoreType) raises the request to userQuotas.
+_MEM_TIER_REQUEST = ("a MEM tier (the last level's medium) raises the memory request to the first level's quota, "
+                     "which must fit the memory limit; a quota Kubernetes spells in Mi is read in milli-bytes (FG136)")
 
 
 FIELDS = Fields(
@@ -413,9 +534,10 @@ FIELDS = Fields(
         FieldRead("master.resources", READ, source(_JT, "transformMasterResources", _OLD), go="Spec.Master.Resources",
                   note=_CPU_MEMORY),
         FieldRead("master.resources", READ, source(_JR, "transformMasterResources", _NEW), go="Spec.Master.Resources"),
-        FieldRead("worker.resources", READ, source(_JT, "transformWorkerResources", _OLD), go="Spec.Worker.Resources",
-                  note=_CPU_MEMORY),
-        FieldRead("worker.resources", READ, source(_JR, "transformWorkerResources", _NEW), go="Spec.Worker.Resources"),
+        FieldRead("worker.resources", MERGED, source(_JT, "transformWorkerResources", _OLD), go="Spec.Worker.Resources",
+                  note=f"{_CPU_MEMORY}; {_MEM_TIER_REQUEST}"),
+        FieldRead("worker.resources", MERGED, source(_JR, "transformWorkerResources", _NEW), go="Spec.Worker.Resources",
+                  note=_MEM_TIER_REQUEST),
         FieldRead("fuse.resources", READ, source(_JT, "transformFuseResources", _OLD), go="Spec.Fuse.Resources",
                   note=_CPU_MEMORY),
         FieldRead("fuse.resources", READ, source(_JR, "transformFuseResources", _NEW), go="Spec.Fuse.Resources"),
@@ -495,12 +617,16 @@ ENGINE = Engine(
     lowering=Lowering(
         default_profile="jindo-default",
         fuse_mode_source=source(_FUSE_ARG, "transformFuseArg"),
-        worker_memory_emptydir=True,
+        worker_memory_emptydir=worker_memory_emptydirs,
         sources={"worker_memory_emptydir": (
                      source(_FUSE_ARG, "transformWorkerMountPath", note="one Level per path, Type the volume type, "
                                                                        "Quota that path's quota"),
+                     source(_FUSE_ARG, "getMediumTypeFromVolumeSource",
+                            note="levels[0]'s volumeSource.emptyDir.medium, when given, is every mount's medium "
+                                 "type"),
                      source("charts/jindocache/templates/worker/statefulset.yaml", "sizeLimit",
-                            note="an emptyDir mount of MEM: medium Memory, sizeLimit its quota")),
+                            note="an emptyDir mount of MEM: medium Memory, sizeLimit its quota; of medium type "
+                                 "Memory: Memory")),
                  "single_tier": source(_FUSE_ARG, "transform", note="only tieredstore.levels[0] is read (path, "
                                        "quota or quotaList, medium and volume type)"),
                  "path_separator": source(_FUSE_ARG, "transform", note="levels[0].path is split at ','"),

@@ -9,7 +9,6 @@ from ..base.manifest import Manifest, Tree, components_of, fuse_options, fuse_sp
 from ..base.manifest_index import Entry, ManifestIndex
 from ..base.quantity import cpu_to_millis, java_size_to_bytes, to_bytes
 from ..base.rules import Example, Finding, Rule
-from ..base.versions import V1_0_8
 from ..fluid.fields import RUNTIME
 from .binding import engine_of
 from .docs import runtime_head
@@ -70,9 +69,11 @@ def jvm_memory_budget(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
         if limit is None or (cell is not None and not cell.holds(entry.spec)):
             continue  # no limit, or one Fluid never applies (FG140 says so)
         parts = _jvm_memory(comp)
-        if (name == "worker" and engine is not None and engine.lowering.worker_memory_emptydir
-                and (tier := _emptydir_memory_tier(entry.obj)) is not None):
-            parts["MEM tier"] = tier
+        memory_emptydirs = engine.lowering.worker_memory_emptydir if engine is not None else None
+        if name == "worker" and memory_emptydirs is not None:
+            tier = sum(_level_quota(level) for level in memory_emptydirs(levels_of(entry.obj)))
+            if tier:  # none, or none that is a quantity
+                parts["MEM tier"] = tier
         try:
             budget = int(to_bytes(str(limit)))
         except ValueError:
@@ -112,15 +113,6 @@ def _jvm_memory(comp: Tree) -> dict[str, int]:
         if size:
             parts[label] = size
     return parts
-
-
-def _emptydir_memory_tier(obj: Manifest) -> int | None:
-    """The quota of the MEM tiers on an emptyDir, over every path: memory the worker container is
-    charged for. Fluid's chart makes one Memory emptyDir per path of such a level, sized by that
-    path's quota (charts/alluxio/templates/_helpers.tpl alluxio.worker.tieredstoreVolumes)."""
-    tiers = (level for level in levels_of(obj) if isinstance(level, dict)
-             and level.get("mediumtype") == "MEM" and level.get("volumeType") == "emptyDir")
-    return sum(_level_quota(level) for level in tiers) or None  # none, or none that is a quantity
 
 
 def fuse_metadata_timeouts(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
@@ -164,19 +156,23 @@ RULES = (
     Rule(
         "FG110", "error", "JVM heap + direct memory (+ MEM tier) must fit the memory limit", jvm_memory_budget,
         description="A JVM's heap (`-Xmx`) and direct memory (`-XX:MaxDirectMemorySize`) live inside the "
-                    "container's memory limit, and so does a worker's MEM tier on an emptyDir where Fluid makes it "
-                    "a Memory emptyDir (Alluxio, Jindo); more than the "
+                    "container's memory limit, and so does a worker's tier that Fluid makes a Memory emptyDir "
+                    "(Alluxio, Jindo: a tier on an emptyDir of medium MEM, where a `volumeSource.emptyDir.medium` "
+                    "given replaces `mediumtype` as the medium: Memory there is memory, an empty one is not); "
+                    "more than the "
                     "limit and the container is OOM-killed under load. Fluid checks only the MEM tier "
                     "against the worker limit; the JVM sizes come from `jvmOptions` unchanged. The limit is "
                     "the one Fluid sets: for the FUSE of Alluxio and GooseFS, and for GooseFS's worker, the "
-                    "written one plus every MEM tier's quota, and none at all without a memory limit (FG140).",
+                    "written one plus every MEM tier's quota, and none at all without a memory limit (FG140): "
+                    "read from the engine's runtime field cell, which cites the engine's code at its versions.",
         sources=(source("pkg/ddc/alluxio/transform_resources.go", "transformResourcesForWorker"),
                  source("pkg/ddc/alluxio/transform_resources.go", "transformResourcesForFuse"),
-                 source("pkg/ddc/goosefs/transform_resources.go", "transformResourcesForWorker", (V1_0_8,)),
                  source("pkg/utils/tieredstore/tiered_store.go", "GetLevelStorageMap"),
                  source("pkg/ddc/base/runtime.go", "convertToTieredstoreInfo"),
                  source("charts/alluxio/templates/_helpers.tpl", "alluxio.worker.tieredstoreVolumes"),
+                 source("pkg/ddc/alluxio/transform.go", "getMediumTypeFromVolumeSource"),
                  source("pkg/ddc/jindocache/transform.go", "transformWorkerMountPath"),
+                 source("pkg/ddc/jindocache/transform.go", "getMediumTypeFromVolumeSource"),
                  source("pkg/ddc/juicefs/transform_volume.go", "transformWorkerCacheVolumes"),
                  source(OPTIMIZATION, "optimizeDefaultForWorker"), source(OPTIMIZATION, "optimizeDefaultFuse")),
         elsewhere=("Kubernetes: a container over its memory limit is OOM-killed; a Memory emptyDir counts "

@@ -23,6 +23,7 @@ from fluidgen.base.fluidsource import (
     before,
     fact,
     for_version,
+    holding,
     since,
     source,
     sources_of_function,
@@ -97,6 +98,19 @@ def test_version_dependent_facts_pick_one_per_version() -> None:
     assert for_version(V1_1_0_DEV, old, new) == "one mount"
     with pytest.raises(LookupError):
         for_version(V1_0_8, old, old)
+
+
+def test_a_function_fluid_moved_within_its_go_package_is_one_fact() -> None:
+    """jindocache's transformWorkerResources is in transform.go at v1.0.8 and transform_resources.go on
+    master: cited at each, it holds for both (FG136 runs at both). The same name in another package, or
+    a chart, is another fact: each must hold."""
+    old = source("pkg/ddc/jindocache/transform.go", "transformWorkerResources", versions=before(V1_1_0_DEV))
+    new = source("pkg/ddc/jindocache/transform_resources.go", "transformWorkerResources", versions=since(V1_1_0_DEV))
+    assert holding((old, new)) == ALL
+    other = source("pkg/ddc/goosefs/transform_resources.go", "transformWorkerResources", versions=(V1_0_8,))
+    assert holding((old, new, other)) == (V1_0_8,)
+    chart = source("charts/a/templates/x.yaml", "t", versions=(V1_0_8,))
+    assert holding((chart, source("charts/a/templates/y.yaml", "t", versions=(V1_1_0_DEV,)))) == ()
 
 
 @dataclass(frozen=True)

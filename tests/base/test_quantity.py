@@ -147,3 +147,14 @@ def test_the_decimal_fix_for_kilobytes_is_a_lower_case_k() -> None:
     assert quantity.quantity_hint("10KB") == \
         '"10KB" is not a Kubernetes quantity; write "10Ki" (binary) or "10k" (decimal)'
     assert quantity.quantity_hint("10MB").endswith('write "10Mi" (binary) or "10M" (decimal)')
+
+
+@pytest.mark.parametrize(("text", "spelled"), [
+    ("500Mi", "500Mi"), ("1536Mi", "1536Mi"), ("2048Mi", "2Gi"), ("0.5Gi", "512Mi"), ("1.5Gi", "1536Mi"),
+    ("1Ti", "1Ti"), ("-2Mi", "-2Mi"), ("1000Ki", "1000Ki"), ("1024Ki", "1Mi"),
+    ("500M", None), (1024, None), ("0.5Ki", None), ("0.3Mi", None)])
+def test_a_binary_quantity_is_spelled_as_kubernetes_spells_it(text: str | int, spelled: str | None) -> None:
+    """resource.Quantity String (CanonicalizeBytes): a BinarySI quantity of whole bytes, 1024 or more in
+    magnitude, in the largest power of 1024 dividing it; below 1024 or fractional, decimal (None here).
+    FG136 reads the Mi that Fluid's TransformQuantityToJindoUnit then writes as m."""
+    assert quantity.canonical(text) == spelled

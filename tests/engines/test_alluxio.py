@@ -132,3 +132,73 @@ def test_fg132_warns_a_ufs_journal_only_for_several_masters(tmp_path: Path, mast
         f"spec:\n  master: {{replicas: {masters}}}\n  properties: {{alluxio.master.journal.type: UFS}}\n")
     result = run_cli("lint", str(manifests))
     assert ("FG132" in result.err) is warned, result.err
+
+
+@pytest.mark.parametrize("version", ["v1.0.8", "v1.1.0-dev"])
+def test_the_fuse_limit_counts_mem_tiers_the_fuse_never_mounts(version: str) -> None:
+    """transformResourcesForFuse adds every MEM level's quota (tieredstore.GetLevelStorageMap reads the
+    medium only, no volume type) to a written FUSE memory limit, while the chart mounts into the FUSE
+    only the levels not on an emptyDir (alluxio.fuse.tieredstoreVolumeMounts); the FUSE gets no request
+    of its own, so Kubernetes takes that raised limit as the request. The fuse.resources cell says so."""
+    root = need_tree(version)
+    helpers = (root / "charts/alluxio/templates/_helpers.tpl").read_text()
+    mounts = helpers[helpers.index('define "alluxio.fuse.tieredstoreVolumeMounts"'):]
+    mounts = mounts[:mounts.index("{{- end -}}")]
+    assert mounts.count('ne $type "emptyDir"') + mounts.count('ne .type "emptyDir"') == 2  # both branches
+    storage = (root / "pkg/utils/tieredstore/tiered_store.go").read_text()
+    storage = storage[storage.index("func GetLevelStorageMap"):]
+    storage = storage[:storage.index("\n}\n")]
+    assert "level.MediumType == common.SSD || level.MediumType == common.HDD" in storage
+    assert "VolumeType" not in storage
+    fuse = (root / "pkg/ddc/alluxio/transform_resources.go").read_text()
+    fuse = fuse[fuse.index("func (e *AlluxioEngine) transformResourcesForFuse"):]
+    fuse = fuse[:fuse.index("\n}\n")]
+    assert "memLimit.Add(req)" in fuse and "Requests[" not in fuse
+    assert "an emptyDir tier too, which the FUSE never mounts" in alluxio.FUSE_RESOURCES.note
+    assert "Kubernetes takes that raised limit as the FUSE pod's request" in alluxio.FUSE_RESOURCES.note
+
+
+_NO_MEDIUM_RUNTIME = """\
+apiVersion: data.fluid.io/v1alpha1
+kind: AlluxioRuntime
+metadata: {name: d, namespace: default}
+spec:
+  tieredstore:
+    levels:
+      - {LEVEL}
+"""
+
+
+@pytest.mark.parametrize("version", ["v1.0.8", "v1.1.0-dev"])
+@pytest.mark.parametrize(("level", "said"), [
+    ("mediumtype: MEM, volumeType: emptyDir, volumeSource: {emptyDir: {}}, path: /dev/shm, quota: 2Gi",
+     "instead of MEM (pkg/ddc/alluxio/transform.go getMediumTypeFromVolumeSource (every version)), and the worker "
+     "chart makes no volume for a tier without one"),
+    ("mediumtype: SSD, volumeType: emptyDir, volumeSource: {emptyDir: {sizeLimit: 1Gi}}, path: '/mnt/a,/mnt/b', "
+     "quotaList: '1Gi,1Gi'", "names each path's volume after it, '-0', '-1', which is no valid volume name"),
+    ("mediumtype: MEM, volumeType: emptyDir, volumeSource: {emptyDir: {medium: Memory}}, path: /dev/shm, "
+     "quota: 2Gi", None),
+    ("mediumtype: MEM, volumeType: emptyDir, path: /dev/shm, quota: 2Gi", None),  # the medium is mediumtype's
+    ("mediumtype: SSD, volumeType: hostPath, volumeSource: {emptyDir: {}}, path: /mnt/a, quota: 2Gi", None),
+])
+def test_an_emptydir_tier_without_a_medium_gets_no_volume(version: str, level: str, said: str | None,
+                                                          tmp_path: Path) -> None:
+    """FG137. getMediumTypeFromVolumeSource makes an emptyDir level's volumeSource.emptyDir.medium (""
+    when unset) its medium type; transformCommonPart writes it once per path, joined with ','; the worker
+    chart makes a tier's volume only `if .mediumtype`, and names a volume of several paths
+    '<part lower>-<i>': '-0' for an empty part."""
+    root = need_tree(version)
+    text = (root / "pkg/ddc/alluxio/transform.go").read_text()
+    assert "mediumType := e.getMediumTypeFromVolumeSource(string(level.MediumType), level)" in text
+    assert 'strings.Join(*utils.FillSliceWithString(mediumType, len(paths)), ",")' in text
+    helpers = (root / "charts/alluxio/templates/_helpers.tpl").read_text()
+    volumes = helpers[helpers.index('define "alluxio.worker.tieredstoreVolumes"'):]
+    volumes = volumes[:volumes.index("{{- end -}}")]
+    assert volumes.index("{{- if .mediumtype }}") < volumes.index("- name: {{ $mediumName }}")
+    assert '{{- $mediumName := printf "%v-%v" (lower $val) $i }}' in volumes
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text(_NO_MEDIUM_RUNTIME.replace("LEVEL", level))
+    err = run_cli("lint", "--fluid-version", version, str(manifest)).err
+    assert ("[FG137]" in err) is (said is not None), err
+    if said is not None:
+        assert "error [FG137]: spec.tieredstore.levels[0].volumeSource.emptyDir: " in err and said in err, err

@@ -66,3 +66,85 @@ def test_a_mem_tier_over_several_paths_is_refused_at_its_paths(version: str, tmp
     result = run_cli("build", "--fluid-version", version, str(spec))
     assert result.code == 1 and "runtime.cache[0].path: JindoRuntime fails a MEM tier over 2 paths" in result.err, \
         result.err
+
+
+_MEM_RUNTIME = """\
+apiVersion: data.fluid.io/v1alpha1
+kind: JindoRuntime
+metadata: {name: d, namespace: default}
+spec:
+  tieredstore: {levels: [LEVELS]}
+  WORKER
+"""
+
+
+def _go(version: str, path: str, function: str) -> str:
+    text = (need_tree(version) / path).read_text()
+    body = text[text.index(function):]
+    return body[:body.index("\n}\n")]
+
+
+def _jindo_worker_resources(version: str) -> str:
+    root = need_tree(version)
+    path = next(p for p in ("pkg/ddc/jindocache/transform.go", "pkg/ddc/jindocache/transform_resources.go")
+                if "func (e *JindoCacheEngine) transformWorkerResources" in (root / p).read_text())
+    assert path == next(s.path for s in jindo.WORKER_REQUEST if version in s.versions)
+    return _go(version, path, "func (e *JindoCacheEngine) transformWorkerResources")
+
+
+@pytest.mark.parametrize("version", ["v1.0.8", "v1.1.0-dev"])
+@pytest.mark.parametrize(("levels", "worker", "said"), [
+    ("{mediumtype: MEM, path: /dev/shm, quota: 500Mi}", "", "quota 500Mi as 500m"),
+    ("{mediumtype: MEM, path: /dev/shm, quota: 1.5Gi}", "", "quota 1.5Gi (Kubernetes spells it 1536Mi) as 1536m"),
+    ("{mediumtype: MEM, path: /dev/shm, quotaList: 1024Mi}", "", "quota 1024Mi as 1024m"),
+    ("{mediumtype: MEM, path: /dev/shm, quota: 2048Mi}", "", None),  # spelled 2Gi: 2g, back to 2Gi
+    ("{mediumtype: MEM, path: /dev/shm, quota: 500M}", "", None),  # decimal: no Mi to rewrite
+    ("{mediumtype: MEM, path: /dev/shm, quota: 512Ki}", "", None),
+    ("{mediumtype: SSD, path: /mnt/ssd, quota: 500Mi}", "", None),  # no memory tier: no request set
+    ("{mediumtype: MEM, path: /dev/shm, quota: 500Mi}, {mediumtype: SSD, path: /mnt/ssd, quota: 1Gi}", "",
+     None),  # getTieredStoreType reads the last level's medium
+    ("{mediumtype: MEM, path: /dev/shm, quota: 500Mi}", "worker: {resources: {requests: {memory: 1Gi}}}", None),
+    ("{mediumtype: MEM, path: /dev/shm, quota: 500Mi}", "worker: {resources: {requests: {memory: 100Mi}}}",
+     "the worker's memory request stays at 100Mi instead of rising to 500Mi"),
+    ("{mediumtype: MEM, path: /dev/shm, quota: 500Mi}", "worker: {resources: {requests: {memory: 0}}}",
+     "the worker's memory request becomes 500m (0.5 bytes) instead of 500Mi"),
+])
+def test_a_mem_tier_quota_in_mi_is_read_as_milli_bytes_for_the_worker_request(
+        version: str, levels: str, worker: str, said: str | None, tmp_path: Path) -> None:
+    """FG136. jindocache transform takes levels[0]'s quota through TransformQuantityToJindoUnit (its
+    String(), an Mi suffix written m) and quotaList entries as written with Mi -> m; for a memory tier
+    (getTieredStoreType: the last level) transformWorkerResources turns only g back into Gi, MustParses
+    the rest (m is milli) and sets it as the memory request unless the written one is at least that."""
+    unit = _go(version, "pkg/utils/quantity.go", "func TransformQuantityToJindoUnit")
+    assert "value = q.String()" in unit and 'value = strings.ReplaceAll(value, "Mi", "m")' in unit
+    transform = _go(version, "pkg/ddc/jindocache/transform.go", "func (e *JindoCacheEngine) transform(")
+    assert "utils.TransformQuantityToJindoUnit(runtime.Spec.TieredStore.Levels[0].Quota)" in transform
+    assert 'value = strings.ReplaceAll(value, "Mi", "m")' in transform
+    tiered = _go(version, "pkg/ddc/jindocache/utils.go", "func (e *JindoCacheEngine) getTieredStoreType")
+    assert "for _, level := range runtime.Spec.TieredStore.Levels {" in tiered
+    body = _jindo_worker_resources(version)
+    assert 'userQuotas = strings.ReplaceAll(userQuotas, "g", "Gi")' in body
+    assert "userQuotasQuantity := resource.MustParse(userQuotas)" in body
+    assert "userQuotasQuantity.Cmp(*runtime.Spec.Worker.Resources.Requests.Memory()) > 0" in body
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text(_MEM_RUNTIME.replace("LEVELS", levels).replace("WORKER", worker))
+    err = run_cli("lint", "--fluid-version", version, str(manifest)).err
+    assert ("[FG136]" in err) is (said is not None), err
+    if said is not None:
+        line = next(x for x in err.splitlines() if "[FG136]" in x)
+        assert said in line and "error [FG136]: spec.tieredstore.levels[0].quota" in line, line
+
+
+@pytest.mark.parametrize("version", ["v1.0.8", "v1.1.0-dev"])
+def test_a_spec_with_a_jindo_mem_tier_in_mi_is_refused_at_its_cache(version: str, tmp_path: Path) -> None:
+    """The build lints what it lowers: a JindoRuntime MEM tier of 500Mi (a worker memory request of 500m
+    on Fluid, FG136) is refused at runtime.cache[0]; 1Gi builds."""
+    text = (ROOT / "golden" / "ok" / "jindo-object-stores" / "spec.yaml").read_text()
+    spec = tmp_path / "spec.yaml"
+    for quota, refused in (("500Mi", True), ("1Gi", False)):
+        spec.write_text(re.sub(r"(?m)^  cache:.*\n", f"  cache: [{{medium: MEM, path: [/dev/shm], quota: {quota}}}]\n",
+                               text, count=1))
+        result = run_cli("build", "--fluid-version", version, str(spec))
+        assert (result.code == 1) is refused, result.err
+        assert ("error [FG136]: runtime.cache[0]" in result.err) is refused, result.err
+        assert ("Write the quota in whole Gi (e.g. 1Gi)" in result.err) is refused, result.err

@@ -167,3 +167,74 @@ def test_fg110_charges_a_worker_for_memory_emptydir_tiers_only_where_fluid_makes
     said = ("[FG110]: spec.worker.resources.limits.memory: MEM tier 8.0GiB exceeds the worker memory limit 4Gi; "
             "the container will be OOM-killed")
     assert (said in err) is charged, err
+
+
+_MEMORY = "volumeSource: {emptyDir: {medium: Memory}}"
+
+
+@pytest.mark.parametrize(("kind", "levels", "charged"), [
+    ("AlluxioRuntime", (f"mediumtype: MEM, volumeType: emptyDir, path: /dev/shm, quota: 8Gi, {_MEMORY}",), True),
+    # the emptyDir's medium "" is the medium type: no volume at all (not memory)
+    ("AlluxioRuntime", ("mediumtype: MEM, volumeType: emptyDir, path: /dev/shm, quota: 8Gi, "
+                        "volumeSource: {emptyDir: {}}",), False),
+    ("AlluxioRuntime", ("mediumtype: MEM, volumeType: emptyDir, path: /dev/shm, quota: 8Gi, "
+                        "volumeSource: {emptyDir: {medium: HugePages}}",), False),
+    ("AlluxioRuntime", (f"mediumtype: SSD, volumeType: emptyDir, path: /mnt/a, quota: 8Gi, {_MEMORY}",), True),
+    # several paths: each part's medium is Memory for MEM only, so "Memory,Memory" makes disk emptyDirs
+    ("AlluxioRuntime", ("mediumtype: SSD, volumeType: emptyDir, path: '/mnt/a,/mnt/b', quotaList: '4Gi,4Gi', "
+                        f"{_MEMORY}",), False),
+    ("AlluxioRuntime", ("mediumtype: MEM, volumeType: emptyDir, path: '/mnt/a,/mnt/b', quotaList: '4Gi,4Gi'",),
+     True),
+    ("JindoRuntime", ("mediumtype: MEM, volumeType: emptyDir, path: /dev/shm, quota: 8Gi, "
+                      "volumeSource: {emptyDir: {}}",), False),  # medium "": a disk emptyDir
+    ("JindoRuntime", (f"mediumtype: SSD, volumeType: emptyDir, path: /mnt/a, quota: 8Gi, {_MEMORY}",), True),
+    ("JindoRuntime", (f"mediumtype: MEM, volumeType: emptyDir, path: /dev/shm, quota: 8Gi, {_MEMORY}",), True),
+    # Jindo reads levels[0] only
+    ("JindoRuntime", ("mediumtype: SSD, path: /mnt/a, quota: 8Gi",
+                      "mediumtype: MEM, volumeType: emptyDir, path: /dev/shm, quota: 8Gi"), False),
+])
+def test_fg110_charges_a_worker_for_the_emptydirs_whose_medium_fluid_makes_memory(
+        tmp_path: Path, kind: str, levels: tuple[str, ...], charged: bool) -> None:
+    """Alluxio and Jindo take an emptyDir level's volumeSource.emptyDir.medium, when given, as its medium
+    type instead of its mediumtype (getMediumTypeFromVolumeSource, both commits); the charts make the
+    volume Memory for MEM, nothing for SSD or HDD, else that medium quoted; Alluxio makes no volume for
+    an empty one, and each path of several gets Memory for MEM only (alluxio.worker.tieredstoreVolumes)."""
+    from tests.harness.fluid_src import TREES, need_tree
+
+    for version in sorted(TREES):
+        root = need_tree(version)
+        for path, receiver in (("pkg/ddc/alluxio/transform.go", "(e *AlluxioEngine)"),
+                               ("pkg/ddc/jindocache/transform.go", "(e *JindoCacheEngine)")):
+            text = (root / path).read_text()
+            body = text[text.index(f"func {receiver} getMediumTypeFromVolumeSource"):]
+            assert "mediumType = string(" in body[:body.index("\n}\n")] and ".VolumeSource.EmptyDir.Medium)" in body
+        helpers = (root / "charts/alluxio/templates/_helpers.tpl").read_text()
+        volumes = helpers[helpers.index('define "alluxio.worker.tieredstoreVolumes"'):]
+        volumes = volumes[:volumes.index("{{- end -}}")]
+        assert '{{- if .mediumtype }}' in volumes and 'medium: {{ eq $val "MEM" | ternary "Memory" "" }}' in volumes
+        assert ('medium: {{ eq .mediumtype "MEM" | ternary "Memory" (or (eq .mediumtype "SSD") (eq .mediumtype '
+                '"HDD") | ternary "" (.mediumtype | quote)) }}') in volumes
+        jindo = (root / "charts/jindocache/templates/worker/statefulset.yaml").read_text()
+        assert ('medium: {{ eq $mount.mediumType "MEM" | ternary "Memory" (or (eq $mount.mediumType "SSD") '
+                '(eq $mount.mediumType "HDD") | ternary "" ($mount.mediumType | quote)) }}') in jindo
+    err = _lint(tmp_path, "worker:\n  resources: {limits: {memory: 4Gi}}\n" + _levels(*levels), kind)
+    said = ("[FG110]: spec.worker.resources.limits.memory: MEM tier 8.0GiB exceeds the worker memory limit 4Gi; "
+            "the container will be OOM-killed")
+    assert (said in err) is charged, err
+
+
+@pytest.mark.parametrize("version", ["v1.0.8", "v1.1.0-dev"])
+def test_fg110_runs_at_every_version_its_alluxio_and_jindo_facts_hold(tmp_path: Path, version: str) -> None:
+    """FG110 rests on Alluxio's, Jindo's and the shared tieredstore code, the same at both commits; GooseFS's
+    worker limit (v1.0.8 only, where GooseFS exists) comes from its runtime field cell, which cites it.
+    Citing it on the rule too made FG110 hold for v1.0.8 only: a master target was never checked."""
+    from fluidgen.lint import rules_for
+
+    assert any(r.id == "FG110" for r in rules_for(version))
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text("---\n".join([dataset(), runtime("AlluxioRuntime", "worker:\n  resources: {limits: "
+                                      "{memory: 4Gi}}\n" + _levels("mediumtype: MEM, volumeType: emptyDir, "
+                                                                   "path: /dev/shm, quota: 8Gi"))]))
+    err = run_cli("lint", "--fluid-version", version, str(manifest)).err
+    assert ("[FG110]: spec.worker.resources.limits.memory: MEM tier 8.0GiB exceeds the worker memory limit 4Gi"
+            in err), err
