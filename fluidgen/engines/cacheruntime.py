@@ -307,6 +307,9 @@ ENGINE = Engine(
         # GetCacheRuntimeConfigConfigMapName; the components are created directly, without Helm
         helm_release=False,
         sources={"objects": (source("pkg/common/cacheruntime.go", "GetCacheComponentName", versions=_NEW),
+                             source("pkg/ddc/cache/engine/util.go", "GetComponentServiceName", versions=_NEW,
+                                    note="a component's Service, made in transform_common.go initComponentValue when "
+                                         "the class's component defines service.headless"),
                              source("pkg/common/cacheruntime.go", "GetCacheRuntimeConfigConfigMapName",
                                     versions=_NEW)),
                  "helm_release": source("pkg/ddc/cache/engine/master.go", "setupMasterInternal", versions=_NEW)},

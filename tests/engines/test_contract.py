@@ -183,3 +183,34 @@ def test_the_runtime_field_naming_an_extra_kind_is_the_go_field_its_source_names
 def test_every_extra_kind_a_runtime_field_names_cites_that_field() -> None:
     assert all(x.named_by_source is not None for e in ENGINES.values() for x in e.extra_kinds if x.named_by)
     assert {(e, k) for e, k, _ in EXTRA} == {("cache", "CacheRuntimeClass"), ("thin", "ThinRuntimeProfile")}
+
+
+def _go_format(root: Path, path: str, function: str) -> str:
+    """The one fmt.Sprintf format the Go function returns, with %s as {} (its arguments in order)."""
+    text = (root / path).read_text()
+    body = re.search(rf"^func {function}\(.*?^}}", text, re.M | re.S)
+    assert body, f"{path} has no {function}"
+    (fmt,) = re.findall(r'return fmt\.Sprintf\("([^"]+)"', body.group(0))
+    return fmt.replace("%s", "{}")
+
+
+@pytest.mark.parametrize("version", [v for v in NAMES if any(s.holds_for(v) for s in _sources("cache", "objects"))])
+def test_the_cache_engines_objects_are_named_as_its_go_helpers_name_them(version: str) -> None:
+    """A CacheRuntime's components are made without Helm, named by pkg/common/cacheruntime.go
+    GetCacheComponentName (<name>-<component>: AdvancedStatefulSets of master and worker, the client
+    DaemonSet), pkg/ddc/cache/engine/util.go GetComponentServiceName (svc-<name>-<component>) and
+    GetCacheRuntimeConfigConfigMapName; the component words are pkg/common's ComponentType values."""
+    root = need_tree(version)
+    by_function = {s.function: s.path for s in _sources("cache", "objects")}
+    words = dict(re.findall(r'ComponentType(\w+)\s+ComponentType = "(\w+)"',
+                            (root / "pkg/common/cacheruntime.go").read_text()))
+    component = _go_format(root, by_function["GetCacheComponentName"], "GetCacheComponentName")
+    service = _go_format(root, by_function["GetComponentServiceName"], "GetComponentServiceName")
+    config = _go_format(root, by_function["GetCacheRuntimeConfigConfigMapName"], "GetCacheRuntimeConfigConfigMapName")
+    expected = {("AdvancedStatefulSet", component.format(RUNTIME, words["Master"])),
+                ("AdvancedStatefulSet", component.format(RUNTIME, words["Worker"])),
+                ("DaemonSet", component.format(RUNTIME, words["Client"])),
+                ("Service", service.format(RUNTIME, words["Master"])),
+                ("Service", service.format(RUNTIME, words["Worker"])),
+                ("ConfigMap", config.format(RUNTIME))}
+    assert set(ENGINES["cache"].created.names(RUNTIME)) == expected
