@@ -3,6 +3,7 @@ that decides it, and what an ignored edit tells the user to do."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from fluidgen.fluid.sync import (
     EditFact,
     MountSync,
 )
+from tests.harness.fluid_src import need_tree
 
 
 def _dataset(mounts: list[dict[str, Any]], **spec: Any) -> dict[str, Any]:
@@ -255,11 +257,22 @@ def test_a_runtime_that_never_updates_its_ufs_takes_no_mount_edit(kind: str, ver
 
 def test_a_cache_runtimes_master_and_worker_edits_are_synced_at_master() -> None:
     """pkg/ddc/cache/engine/sync.go syncRuntimeSpec (v1.1.0-dev) writes master and worker replicas in
-    place and their resources and runtimeVersion as a rolling update of each AdvancedStatefulSet."""
+    place and their resources and runtimeVersion as a rolling update of each AdvancedStatefulSet: the
+    fields are read from its body (Spec.<Component>.<Field>), the client's none."""
+    body = re.search(r"^func \(e \*CacheEngine\) syncRuntimeSpec\(.*?^}", (
+        need_tree("v1.1.0-dev") / "pkg/ddc/cache/engine/sync.go").read_text(), re.M | re.S)
+    assert body is not None
+    synced = set(re.findall(r"runtime\.Spec\.(Master|Worker|Client)\.(Replicas|Resources|RuntimeVersion)\b",
+                            body.group(0)))
+    assert synced == {(c, f) for c in ("Master", "Worker") for f in ("Replicas", "Resources", "RuntimeVersion")}
     for component in ("master", "worker"):
         assert _runtime_edit("CacheRuntime", f"{component}.replicas", "v1.1.0-dev", 1, 3) == (APPLIED, component)
         assert _runtime_edit("CacheRuntime", f"{component}.runtimeVersion", "v1.1.0-dev", "a", "b") == \
             (ROLLING, component)
+        assert _runtime_edit("CacheRuntime", f"{component}.resources", "v1.1.0-dev", {"limits": {"cpu": "1"}},
+                             {"limits": {"cpu": "2"}}) == (ROLLING, component)
+    assert _runtime_edit("CacheRuntime", "client.resources", "v1.1.0-dev", {"limits": {"cpu": "1"}},
+                         {"limits": {"cpu": "2"}}) == (RECREATE, "")
 
 
 @pytest.mark.parametrize("make", [
