@@ -83,3 +83,17 @@ spec: {{dataset: {{name: imagenet}}}}
     result = run_cli("lint", "--fluid-version", "v1.1.0-dev", str(manifest))
     assert result.code == 1, result.err
     assert "error [FG128]: spec.dataset: CacheRuntimeClass curvine lists no DataLoad" in result.err, result.err
+
+
+def test_a_cache_spec_without_a_class_is_refused_at_runtime_with_what_to_write(tmp_path: Path) -> None:
+    """A CacheRuntime without runtimeClassName has no components: the spec says which class (and may define it)."""
+    text = SPEC.read_text()
+    start, end = text.index("  cacheClass:\n"), text.index("  overrides:\n")
+    assert start > end  # cacheClass is runtime's last key: cut it to the end of the file
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(text[:start])
+    result = run_cli("build", "--fluid-version", "v1.1.0-dev", str(spec))
+    assert result.code == 1, result.err
+    line = text.splitlines().index("runtime:") + 1
+    assert (f"{spec}:{line}:1: error: runtime: engine cache needs a cacheClass: section naming its CacheRuntimeClass "
+            "(cacheClass: {name: ...}, plus define: to emit the class too)\n") in result.err, result.err
