@@ -99,3 +99,18 @@ def test_a_cache_spec_without_a_class_is_refused_at_runtime_with_what_to_write(t
     line = text.splitlines().index("runtime:") + 1
     assert (f"{spec}:{line}:1: error: runtime: engine cache needs a cacheClass: section naming its CacheRuntimeClass "
             "(cacheClass: {name: ...}, plus define: to emit the class too)\n") in result.err, result.err
+
+
+def test_an_override_of_the_class_name_names_the_spec_key(tmp_path: Path) -> None:
+    """A CacheRuntime's runtimeClassName comes from runtime.cacheClass.name (Lowering.computed): an
+    override of it is an error at the override naming that key."""
+    anchor = "    master: {replicas: 1, options: {key1: master-value1}}\n"
+    text = SPEC.read_text()
+    assert anchor in text
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(text.replace(anchor, "    runtimeClassName: other\n" + anchor))
+    result = run_cli("build", "--fluid-version", "v1.1.0-dev", str(spec))
+    assert result.code == 1, result.err
+    line = text.splitlines().index(anchor.rstrip("\n")) + 1
+    assert (f"{spec}:{line}:5: error: runtime.overrides.runtimeClassName: set runtime.cacheClass.name instead; it is "
+            "computed from the spec\n") in result.err, result.err
