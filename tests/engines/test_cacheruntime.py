@@ -56,12 +56,14 @@ def test_a_defined_class_field_the_crd_refuses_is_said_at_its_key(tmp_path: Path
     assert f"{spec}:{line}:7: error: runtime.cacheClass.define.{said}\n" in result.err, result.err
 
 
-@pytest.mark.parametrize(("runtime_ns", "load_ns"), [("default", None), (None, "default")])
+@pytest.mark.parametrize(("runtime_ns", "load_ns", "ref_ns"), [("default", None, None), (None, "default", None),
+                                                            ("team", "default", "team")])
 def test_fg128_finds_the_runtime_where_a_missing_namespace_lands(
-        tmp_path: Path, runtime_ns: str | None, load_ns: str | None) -> None:
-    """FG128 reads the class of the DataLoad's runtime. An object without a namespace lands in
-    `default` (kubectl's, unless set), as every lookup of the manifest index takes it: the runtime is
-    found whether the namespace is written on the runtime or on the DataLoad only."""
+        tmp_path: Path, runtime_ns: str | None, load_ns: str | None, ref_ns: str | None) -> None:
+    """FG128 reads the class of the DataLoad's runtime: in the namespace its dataset reference names,
+    else its own. An object without a namespace lands in `default` (kubectl's, unless set), as every
+    lookup of the manifest index takes it: the runtime is found whether the namespace is written on
+    the runtime or on the DataLoad only."""
     def meta(name: str, ns: str | None) -> str:
         return f"{{name: {name}, namespace: {ns}}}" if ns else f"{{name: {name}}}"
     manifest = tmp_path / "m.yaml"
@@ -80,7 +82,7 @@ spec: {{runtimeClassName: curvine}}
 apiVersion: data.fluid.io/v1alpha1
 kind: DataLoad
 metadata: {meta("warmup", load_ns)}
-spec: {{dataset: {{name: imagenet}}}}
+spec: {{dataset: {meta("imagenet", ref_ns)}}}
 """)
     result = run_cli("lint", "--fluid-version", "v1.1.0-dev", str(manifest))
     assert result.code == 1, result.err
