@@ -22,8 +22,11 @@ TIER = "    - {medium: SSD, volumeType: emptyDir, quota: 1Gi, high: 0.8, low: 0.
                                                                          "quotas": ["10Gi", "10Gi"]}}),
     ("    - {medium: SSD, path: [/a, /b], quota: [10Gi, 20Gi]}\n", {"hostPath": {"paths": ["/a", "/b"],
                                                                              "quotas": ["10Gi", "20Gi"]}}),
-    # a trailing "/" is dropped, the root stays itself
+    # a trailing "/" is dropped (and nothing else), the root stays itself
     ("    - {medium: SSD, path: [/], quota: 10Gi}\n", {"hostPath": {"paths": ["/"], "quotas": ["10Gi"]}}),
+    ("    - {medium: SSD, path: [/mnt/X/], quota: 10Gi}\n", {"hostPath": {"paths": ["/mnt/X"], "quotas": ["10Gi"]}}),
+    # an emptyDir tier's path names no volume: the level is the emptyDir
+    ("    - {medium: SSD, volumeType: emptyDir, path: /mnt/x, quota: 4Gi}\n", {"emptyDir": {"quota": "4Gi"}}),
 ])
 def test_each_cache_tier_becomes_its_level(tier: str, level: dict[str, Any], tmp_path: Path) -> None:
     text = SPEC.read_text()
