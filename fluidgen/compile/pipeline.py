@@ -111,7 +111,7 @@ def compile_spec(spec: Spec, doc: Document, options: Options, reader: Reader | N
     _for_gitops(ctx.gitops_mode, objects)
     if traced is not None:
         traced.update({id(o): (ctx.origins, doc) for o in objects})
-    ctx.diagnostics += without_consequences(self_check(ctx, objects), ctx.diagnostics)
+    ctx.diagnostics += without_consequences(said_already(self_check(ctx, objects), ctx.diagnostics), ctx.diagnostics)
     if options.lint:
         ignore = set(spec.lint.ignore) | options.ignore
         ctx.diagnostics += without_consequences(
@@ -204,6 +204,14 @@ def self_check(ctx: Context, objects: list[Manifest]) -> list[Diagnostic]:
             out.append(Diagnostic(file, line, col, f.severity, f"generated {where} {'.'.join(map(str, f.path))}: "
                                                                f"{f.message}", at, stage="self-check"))
     return out
+
+
+def said_already(found: list[Diagnostic], earlier: list[Diagnostic]) -> list[Diagnostic]:
+    """Drop a check of the generated objects that lands on a spec key an earlier error is already
+    about (a defined class's field refused by its schema is refused again by its CRD): the key is
+    said once, in the spec's words, and the build fails either way."""
+    refused = {(d.file, d.path) for d in earlier if d.severity == "error" and d.path}
+    return [f for f in found if not (f.path and (f.file, f.path) in refused)]
 
 
 def without_consequences(found: list[Diagnostic], causes: list[Diagnostic]) -> list[Diagnostic]:

@@ -119,3 +119,19 @@ def test_an_override_of_the_class_name_names_the_spec_key(tmp_path: Path) -> Non
     line = text.splitlines().index(anchor.rstrip("\n")) + 1
     assert (f"{spec}:{line}:5: error: runtime.overrides.runtimeClassName: set runtime.cacheClass.name instead; it is "
             "computed from the spec\n") in result.err, result.err
+
+
+def test_a_defined_class_field_the_model_refuses_is_said_once_in_the_specs_words(tmp_path: Path) -> None:
+    """The class's own model (cacheruntime.CLASS, held to the CRD) refuses service.headless: 5 at the
+    key; the check of the generated class would say it again ("generated CacheRuntimeClass/..."), and
+    does not: one error per key."""
+    text = SPEC.read_text()
+    assert text.count("          service: {headless: {}}\n") == 2
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(text.replace("          service: {headless: {}}\n", "          service: {headless: 5}\n"))
+    result = run_cli("build", "--fluid-version", "v1.1.0-dev", str(spec))
+    assert result.code == 1, result.err
+    lines = [i + 1 for i, line in enumerate(text.splitlines()) if line == "          service: {headless: {}}"]
+    expected = [f"{spec}:{line}:21: error: runtime.cacheClass.define.topology.{part}.service.headless: expected a "
+                "mapping, found an integer" for line, part in zip(lines, ("master", "worker"), strict=True)]
+    assert result.err.splitlines() == [*expected, "fluidgen: 2 errors; nothing was written"], result.err
