@@ -592,3 +592,30 @@ def test_a_hand_written_waiver_no_profile_writes_is_kept_in_the_spec(tmp_path: P
     assert spec["runtime"]["annotations"] == {"fluidgen.io/lint-ignore": "FG110@spec/worker"}
     assert spec["dataset"]["annotations"]["fluidgen.io/lint-ignore"] == "FG102@spec/mounts"
     assert "round trip exact" in got.err
+
+
+def test_a_cache_runtime_without_a_class_name_is_invalid_input_said_in_the_checks_words(tmp_path: Path) -> None:
+    """A CacheRuntime whose runtimeClassName is empty names no class (Fluid's getRuntimeClass finds
+    none): the imported spec has no cacheClass, and the cache engine's check (stage "check", which
+    import reads as "the input would not work on Fluid") says so."""
+    manifest = tmp_path / "in.yaml"
+    manifest.write_text("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: demo, namespace: default}
+spec:
+  mounts:
+    - {mountPoint: "s3://bucket/data", name: data}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: CacheRuntime
+metadata: {name: demo, namespace: default}
+spec:
+  runtimeClassName: ""
+  worker: {replicas: 1}
+""")
+    got = run_cli("import", "--fluid-version", "v1.1.0-dev", str(manifest))
+    assert got.code == 1 and got.out == "", got.err
+    assert ("  failed: the input would not work on Fluid: engine cache needs a cacheClass: section naming its "
+            "CacheRuntimeClass") in got.err, got.err
+    assert "0 failed, 1 invalid input" in got.err, got.err
