@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from tests.conftest import run_cli
@@ -96,9 +97,33 @@ def test_lint_flags_profile_options_that_drop_ro(tmp_path: Path) -> None:
     assert "ReadOnlyMany Dataset ro-data" in result.err
 
 
-def test_lint_accepts_ro_in_the_runtime(tmp_path: Path) -> None:
+def test_lint_finds_the_runtime_that_uses_the_profile_past_one_that_does_not(tmp_path: Path) -> None:
+    other = """\
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: ThinRuntime
+metadata: {name: elsewhere, namespace: ml}
+spec: {profileName: another}
+"""
     manifest = tmp_path / "thin.yaml"
-    manifest.write_text(MANIFESTS % ', fuse: {options: {ro: ""}}')
+    manifest.write_text(other.removeprefix("---\n") + "---\n" + MANIFESTS % "")  # the other runtime first
+    result = run_cli("lint", str(manifest))
+    assert "warning [FG122]: spec.fuse.options:" in result.err, result.err
+    assert "ReadOnlyMany Dataset ro-data" in result.err
+
+
+@pytest.mark.parametrize(("profile_options", "runtime_fuse"), [
+    ('{allow_other: ""}', ', fuse: {options: {ro: ""}}'),
+    ('{allow_other: ""}', ', fuse: {options: {rw: ""}}'),
+    ('{allow_other: "", ro: ""}', ""),
+    ('{allow_other: "", rw: ""}', ""),
+])
+def test_lint_accepts_ro_or_rw_said_in_the_profile_or_the_runtime(
+        tmp_path: Path, profile_options: str, runtime_fuse: str) -> None:
+    # parseFuseOptions (pkg/ddc/thin/transform_fuse.go): the runtime's options are laid over the
+    # profile's, which replace Fluid's ro; an ro or rw written in either is the user's own choice
+    manifest = tmp_path / "thin.yaml"
+    manifest.write_text((MANIFESTS % runtime_fuse).replace('{allow_other: ""}', profile_options))
     result = run_cli("lint", str(manifest))
     assert "FG122" not in result.err, result.err
 

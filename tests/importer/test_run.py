@@ -619,3 +619,29 @@ spec:
     assert ("  failed: the input would not work on Fluid: engine cache needs a cacheClass: section naming its "
             "CacheRuntimeClass") in got.err, got.err
     assert "0 failed, 1 invalid input" in got.err, got.err
+
+
+def test_a_thin_runtime_without_a_profile_name_is_invalid_input_said_in_the_checks_words(tmp_path: Path) -> None:
+    """A ThinRuntime whose profileName is empty names no profile: the imported spec has no thin:
+    section (an empty name is no name), and the thin engine's check says so, as invalid input (not
+    as a spec that fails to build on an empty object name)."""
+    manifest = tmp_path / "in.yaml"
+    manifest.write_text("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: demo, namespace: default}
+spec:
+  mounts:
+    - {mountPoint: "s3://bucket/data", name: data}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: ThinRuntime
+metadata: {name: demo, namespace: default}
+spec:
+  profileName: ""
+""")
+    got = run_cli("import", str(manifest))
+    assert got.code == 1 and got.out == "", got.err
+    assert ("  failed: the input would not work on Fluid: engine thin needs a thin: section (profileName or "
+            "fileSystemType)") in got.err, got.err
+    assert "0 failed, 1 invalid input" in got.err, got.err
