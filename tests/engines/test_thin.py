@@ -234,3 +234,12 @@ def test_fg121_spares_the_two_fields_fluid_reads_of_a_reference_runtime(tmp_path
     result = run_cli("lint", str(manifest))
     flagged = sorted(line.split("]: ", 1)[1].split(":", 1)[0] for line in result.err.splitlines() if "[FG121]" in line)
     assert flagged == ["spec.fuse.args", "spec.replicas"], result.err
+
+
+def test_a_thin_runtime_without_its_section_is_refused_at_the_runtime_key(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(SPEC.format(namespace="team-a", access="", options="").split("  thin:\n")[0])
+    result = run_cli("build", str(spec))
+    assert result.code == 1 and result.out == "", result.err
+    assert (f"{spec}:6:1: error: runtime: engine thin needs a thin: section (profileName or fileSystemType), "
+            "unless the source is a dataset:// reference") in result.err, result.err
