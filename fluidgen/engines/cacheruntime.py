@@ -35,6 +35,7 @@ from pydantic import Field
 from ..base.fluidsource import since, source
 from ..base.manifest import Manifest, Tree
 from ..base.manifest_index import Entry, ManifestIndex
+from ..base.merge import set_path
 from ..base.rules import Example, Finding, Rule
 from ..base.spectypes import Model, Name
 from ..base.structural.dsl import BOOL, QUANTITY, STR, STR_LIST, STR_MAP, array, fields, int32, k8s, obj, string
@@ -166,10 +167,12 @@ def _level(ctx: Context, i: int) -> Tree:
 def _generate(ctx: Context, engine: Engine) -> Tree:
     settings = _settings(ctx)
     count = replicas(ctx, engine)
-    worker: Tree = {} if count is None else {"replicas": count}
+    tree: Tree = {"runtimeClassName": settings.name if settings else "", "worker": {}}
+    if count is not None:
+        tree = set_path(tree, engine.lowering.replicas_at, count)
     if ctx.spec.runtime.cache:
-        worker["tieredStore"] = {"levels": [_level(ctx, i) for i in range(len(ctx.spec.runtime.cache))]}
-    return {"runtimeClassName": settings.name if settings else "", "worker": worker}
+        tree = set_path(tree, engine.lowering.levels_at, [_level(ctx, i) for i in range(len(ctx.spec.runtime.cache))])
+    return tree
 
 
 def _class(ctx: Context) -> list[Manifest]:
@@ -237,6 +240,9 @@ spec:
 
 _SYNC = source("pkg/ddc/cache/engine/sync.go", "syncRuntimeSpec", since(V1_1_0_DEV))
 
+_WORKER_SPEC = source("api/v1alpha1/cacheruntime_types.go", "CacheRuntimeWorkerSpec", versions=_NEW,
+                      note="worker.replicas and worker.tieredStore (json names): where the spec's replicas and "
+                           "cache tiers go")
 _TIERS = source("pkg/ddc/cache/engine/transform_tiered_store.go", "TransformRuntimeTieredStore", versions=_NEW)
 
 # -- What Fluid does with each runtime and Dataset field (fluid/fields.py; docs/runtime-fields.md) ----
@@ -283,9 +289,12 @@ ENGINE = Engine(
         emptydir_needs_path=False,
         no_default_profile="the class carries the cache system's tuning; nothing holds for every class",
         computed={"runtimeClassName": "runtime.cacheClass.name"},
+        replicas_at=("worker", "replicas"),
+        levels_at=("worker", "tieredStore", "levels"),
         # path_separator and mem_default_path are not read: _level writes hostPath paths as a list
         # and a MEM tier as a Memory emptyDir.
         sources={"single_tier": _TIERS, "emptydir_needs_path": _TIERS,
+                 "replicas_at": _WORKER_SPEC, "levels_at": _WORKER_SPEC,
                  "default_replicas": source("api/v1alpha1/cacheruntime_types.go", "CacheRuntimeWorkerSpec",
                                             versions=_NEW, note="worker.replicas: +kubebuilder:default=1, the "
                                                                 "value fluidgen writes")},

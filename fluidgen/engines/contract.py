@@ -261,6 +261,10 @@ class Lowering:
     # None: no level is (GooseFS's hostPath, JuiceFS's disk emptyDir, Vineyard and Thin no volume,
     # EFC the first path only).
     worker_memory_emptydir: Callable[[Sequence[Any]], list[Tree]] | None = None
+    # Where runtime.replicas and runtime.cache's levels land in the runtime's spec: what the build
+    # traces them to, so a problem there is said at the spec's own line.
+    replicas_at: tuple[str, ...] = ("replicas",)
+    levels_at: tuple[str, ...] = ("tieredstore", "levels")
     defaults: Mapping[str, Any] = field(default_factory=dict)  # built-in runtime spec defaults
     default_replicas: int | None = 1  # workers when the spec says nothing (None: leave it to Fluid)
     computed: Mapping[str, str] = field(default_factory=lambda: dict(CLASSIC_COMPUTED))

@@ -91,8 +91,8 @@ def _trace(ctx: Context, obj: Tree, chain: list[Any], engine: Engine) -> None:
             ctx.trace_all(obj, profiles.spec_paths(profile), ("runtime", "profile"))
     ctx.trace(obj, ("kind",), ("runtime", "engine"))
     runtimekeys.trace(ctx, obj, engine)
-    ctx.trace(obj, ("spec", "replicas"), ("runtime", "replicas"))
+    ctx.trace(obj, ("spec", *engine.lowering.replicas_at), ("runtime", "replicas"))
     for i in range(len(ctx.spec.runtime.cache)):
-        ctx.trace(obj, ("spec", "tieredstore", "levels", i), ("runtime", "cache", i))
+        ctx.trace(obj, ("spec", *engine.lowering.levels_at, i), ("runtime", "cache", i))
     overrides.trace(ctx, obj, ctx.spec.runtime.overrides, ("runtime", "overrides"))
 

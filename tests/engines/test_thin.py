@@ -243,3 +243,21 @@ def test_a_thin_runtime_without_its_section_is_refused_at_the_runtime_key(tmp_pa
     assert result.code == 1 and result.out == "", result.err
     assert (f"{spec}:6:1: error: runtime: engine thin needs a thin: section (profileName or fileSystemType), "
             "unless the source is a dataset:// reference") in result.err, result.err
+
+
+def test_thin_name_names_the_generated_profile(tmp_path: Path) -> None:
+    """runtime.thin.name replaces the generated name (namespace.dataset), in the profile and in the
+    runtime's profileName (ThinRuntimeProfiles are cluster-scoped: the name is the user's to share)."""
+    objs = build(tmp_path, options="    name: shared-s3fs\n")  # a key of runtime.thin
+    assert objs["ThinRuntimeProfile"]["metadata"]["name"] == "shared-s3fs"
+    assert objs["ThinRuntime"]["spec"]["profileName"] == "shared-s3fs"
+
+
+def test_lint_leaves_a_read_write_dataset_alone(tmp_path: Path) -> None:
+    # read_only_dataset: without ReadOnlyMany the FUSE mounts rw, so options without ro lose nothing
+    manifest = tmp_path / "thin.yaml"
+    written = (MANIFESTS % "").replace("spec:\n  mounts:", "spec:\n  accessModes: [ReadWriteMany]\n  mounts:")
+    manifest.write_text(written)
+    assert "accessModes: [ReadWriteMany]" in manifest.read_text()
+    result = run_cli("lint", str(manifest))
+    assert "FG122" not in result.err, result.err

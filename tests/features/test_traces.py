@@ -5,13 +5,17 @@ silently, to the nearest key that exists, and the report lands on the wrong line
 
 from __future__ import annotations
 
+import copy
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from fluidgen.base import versions
 from fluidgen.base.options import Options
-from fluidgen.compile.pipeline import compile_paths
+from fluidgen.catalog.objectcheck import check_object
+from fluidgen.compile.pipeline import CompileResult, compile_paths
 from tests.conftest import ROOT
 from tests.harness.golden import GOLDEN, config, params
 
@@ -62,9 +66,40 @@ BUILDS = [(name, version) for name, version in params("ok")
           if config(GOLDEN / "ok" / name).get("args", ["build", "spec.yaml"]) == ["build", "spec.yaml"]]
 
 
+# settings no golden case writes, each traced to its own key
+INLINE = {
+    "thin-named-profile": """\
+apiVersion: fluidgen.io/v1alpha1
+kind: CachedDataset
+metadata: {name: imagenet, namespace: team-a}
+source:
+  - uri: s3://bucket/imagenet
+runtime:
+  engine: thin
+  thin:
+    name: shared-s3fs
+    fileSystemType: fuse.s3fs
+    profile:
+      fuse: {image: example.com/s3fs}
+""",
+}
+
+
 @pytest.mark.parametrize(("name", "version"), BUILDS)
 def test_every_trace_names_a_key_the_spec_can_have(name: str, version: str) -> None:
     result = compile_paths([str(GOLDEN / "ok" / name / "spec.yaml")], Options(fluid_version=version))
+    assert_traces_named_well(result, version)
+
+
+@pytest.mark.parametrize("name", sorted(INLINE))
+@pytest.mark.parametrize("version", versions.NAMES)
+def test_every_trace_of_a_setting_no_golden_case_writes(tmp_path: Path, name: str, version: str) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(INLINE[name])
+    assert_traces_named_well(compile_paths([str(spec)], Options(fluid_version=version)), version)
+
+
+def assert_traces_named_well(result: CompileResult, version: str) -> None:
     assert result.ok, result.diagnostics
     traces: list[tuple[str, tuple[str | int, ...]]] = []
     for oid, (origins, _) in result.traced.items():
@@ -73,12 +108,41 @@ def test_every_trace_names_a_key_the_spec_can_have(name: str, version: str) -> N
     assert traces
     wrong = [(field, at) for field, at in traces if not schema_has(at)]
     assert not wrong, wrong
-    # and the field side: a traced field may be absent (an override adds it later), but it lies
-    # under a top-level key its object has (spec, metadata, data)
+    # and the field side: a traced field may be absent (an override adds it later), but it is a
+    # field its kind has: its object with the field set passes the kind's schema without an
+    # unknown field (the real CRD's at the version built; ObjectMeta's fields for metadata)
     objects = {id(o): o for o in result.objects}
     astray = [(obj["kind"], path) for oid, (origins, _) in result.traced.items() if (obj := objects.get(oid))
-              for path in origins._by_object.get(oid, {}) if path and path[0] not in obj]
+              for path, where in origins._by_object.get(oid, {}).items()
+              if "overrides" not in where[3] and not kind_has(obj, path, version)]  # an override is the user's field
     assert not astray, astray
+
+
+OBJECT_META = {"name", "namespace", "labels", "annotations", "ownerReferences", "finalizers", "generateName"}
+
+
+def kind_has(obj: dict[str, Any], path: tuple[str | int, ...], version: str) -> bool:
+    if not path:
+        return True  # the whole object
+    if path[0] not in obj:
+        return False
+    if path[0] == "metadata":
+        return len(path) == 1 or path[1] in OBJECT_META
+    with_field = copy.deepcopy(obj)
+    node: Any = with_field
+    for part in path[:-1]:
+        if isinstance(part, int):
+            if not isinstance(node, list) or part >= len(node):
+                return True  # an item the override adds: its fields are its list's (checked there)
+            node = node[part]
+        else:
+            node = node.setdefault(part, {}) if isinstance(node, dict) else None
+            if node is None:
+                return False
+    if isinstance(path[-1], str) and isinstance(node, dict):
+        node.setdefault(path[-1], {})
+    problems = check_object(with_field, version)
+    return not any(p.unknown_field and p.path == path[:len(p.path)] for p in problems)
 
 
 def test_the_specs_cover_every_engine() -> None:
