@@ -192,6 +192,10 @@ def _profile(ctx: Context) -> list[Manifest]:
     profile = ctx.fluid_object(PROFILE_KIND, profile_name(ctx), spec, at=at, namespaced=False)
     if thin.name:
         ctx.trace(profile, ("metadata", "name"), ("runtime", "thin", "name"))
+    # each field at its own key, so a check of the generated profile lands where its schema's
+    # check (above) already spoke, and is not said twice (pipeline.said_already)
+    for key, value in thin.profile.items():
+        ctx.trace_copy(profile, ("spec", key), (*at, key), value)
     ctx.trace(profile, ("spec", "fileSystemType"), ("runtime", "thin", "fileSystemType"))
     return [profile]
 

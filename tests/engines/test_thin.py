@@ -261,3 +261,15 @@ def test_lint_leaves_a_read_write_dataset_alone(tmp_path: Path) -> None:
     assert "accessModes: [ReadWriteMany]" in manifest.read_text()
     result = run_cli("lint", str(manifest))
     assert "FG122" not in result.err, result.err
+
+
+def test_a_generated_profiles_field_is_refused_at_its_own_line(tmp_path: Path) -> None:
+    """Of the generated ThinRuntimeProfile, fileSystemType comes from thin.fileSystemType and every
+    other field from thin.profile: a problem in the profile is said at the profile's own key."""
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(SPEC.format(namespace="team-a", access="", options="").replace("image:", "imagee:"))
+    result = run_cli("build", str(spec))
+    assert result.code == 1 and result.out == "", result.err
+    assert result.err.splitlines() == [
+        f'{spec}:12:9: error: runtime.thin.profile.fuse.imagee: ThinRuntimeProfile has no field fuse.imagee; '
+        'did you mean "image"?', "fluidgen: 1 error; nothing was written"], result.err  # said once
