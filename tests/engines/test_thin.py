@@ -60,9 +60,11 @@ def test_read_write_dataset_gets_no_ro(tmp_path: Path) -> None:
     assert objs["ThinRuntimeProfile"]["spec"]["fuse"]["options"] == {"allow_other": ""}
 
 
-def test_explicit_rw_wins(tmp_path: Path) -> None:
-    objs = build(tmp_path, options="        options: {rw: \"\"}\n")
-    assert objs["ThinRuntimeProfile"]["spec"]["fuse"]["options"] == {"rw": ""}
+@pytest.mark.parametrize("options", [{"rw": ""}, {"ro": "1"}])
+def test_an_explicit_ro_or_rw_is_kept_as_written(tmp_path: Path, options: dict[str, str]) -> None:
+    written = ", ".join(f'{k}: "{v}"' for k, v in options.items())
+    objs = build(tmp_path, options=f"        options: {{{written}}}\n")
+    assert objs["ThinRuntimeProfile"]["spec"]["fuse"]["options"] == options
 
 
 MANIFESTS = """\
