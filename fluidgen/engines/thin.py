@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from ..base.fluidsource import source
 from ..base.manifest import Manifest, Tree, fuse_spec, is_reference_dataset, items, mapping
@@ -121,6 +121,15 @@ class ThinSettings(Model):
     name: Name | None = Field(None, description="Name of the generated ThinRuntimeProfile (cluster-scoped), so "
         "other datasets can share it with profileName (default <namespace>.<dataset>).")
 
+    @field_validator("profile")
+    @classmethod
+    def _no_second_file_system_type(cls, profile: Tree) -> Tree:
+        # the generated profile's fileSystemType is thin.fileSystemType: one written here too
+        # would silently win over it (the profile's fields are laid over it)
+        if "fileSystemType" in profile:
+            raise ValueError("fileSystemType is runtime.thin.fileSystemType; remove it from the profile")
+        return profile
+
     @model_validator(mode="after")
     def _one_way(self) -> ThinSettings:
         if (self.profileName is None) == (self.fileSystemType is None):
@@ -186,9 +195,9 @@ def _profile(ctx: Context) -> list[Manifest]:
     spec: Tree = deep_merge({"fileSystemType": thin.fileSystemType}, thin.profile)
     _keep_read_only(ctx, spec)
     at = ("runtime", "thin", "profile")
-    # fileSystemType comes from thin.fileSystemType; everything else from thin.profile.
-    report_schema_problems(ctx, PROFILE_KIND, spec, at, lambda path: ("runtime", "thin", "fileSystemType")
-                           if path[:1] == ("fileSystemType",) else (*at, *path))
+    # fileSystemType comes from thin.fileSystemType (a string: the model's), everything else from
+    # thin.profile, which cannot hold a fileSystemType (ThinSettings): a problem lies below `at`
+    report_schema_problems(ctx, PROFILE_KIND, spec, at)
     profile = ctx.fluid_object(PROFILE_KIND, profile_name(ctx), spec, at=at, namespaced=False)
     if thin.name:
         ctx.trace(profile, ("metadata", "name"), ("runtime", "thin", "name"))

@@ -275,3 +275,15 @@ def test_a_generated_profiles_field_is_refused_at_its_own_line(tmp_path: Path) -
     assert result.err.splitlines() == [
         f'{spec}:12:9: error: runtime.thin.profile.fuse.imagee: ThinRuntimeProfile has no field fuse.imagee; '
         'did you mean "image"?', "fluidgen: 1 error; nothing was written"], result.err  # said once
+
+
+def test_a_profile_cannot_hold_a_second_file_system_type(tmp_path: Path) -> None:
+    """Written in thin.profile too, a fileSystemType silently won over thin.fileSystemType (the
+    profile's fields are laid over it), and a wrong one was said at thin.fileSystemType's line."""
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(SPEC.format(namespace="team-a", access="", options="").replace(
+        "    profile:\n", "    profile:\n      fileSystemType: other\n"))
+    result = run_cli("build", str(spec))
+    assert result.code == 1 and result.out == "", result.err
+    assert (f"{spec}:10:5: error: runtime.thin.profile: fileSystemType is runtime.thin.fileSystemType; remove "
+            "it from the profile") in result.err, result.err
