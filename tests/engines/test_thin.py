@@ -197,14 +197,16 @@ def test_a_thin_section_names_its_profile_one_way(tmp_path: Path) -> None:
     # A ThinRuntime names one ThinRuntimeProfile (spec.profileName, api/v1alpha1/thinruntime_types.go):
     # fluidgen's thin: section either names an existing one or generates one from fileSystemType, never
     # both and never neither (issue 42: the ThinSettings validator's decorator removed survived).
-    for thin, expect in (("{profileName: p, fileSystemType: fuse.s3fs}", "exactly one of"),
-                         ("{profile: {fuse: {image: x}}}", "exactly one of"),
-                         ("{profileName: p, name: mine}", "only apply to a generated profile")):
+    one_of = "give exactly one of profileName (existing) or fileSystemType (generated)"
+    for thin, expect in (("{profileName: p, fileSystemType: fuse.s3fs}", one_of),
+                         ("{profile: {fuse: {image: x}}}", one_of),
+                         ("{profileName: p, name: mine}",
+                          "profile fields and name only apply to a generated profile (fileSystemType)")):
         spec = tmp_path / "one.yaml"
         spec.write_text("apiVersion: fluidgen.io/v1alpha1\nkind: CachedDataset\nmetadata: {name: d}\n"
                         f"source:\n  - uri: s3://bucket/x\nruntime:\n  engine: thin\n  thin: {thin}\n")
         result = run_cli("build", str(spec))
-        assert result.code == 1 and expect in result.err and "runtime.thin" in result.err, (thin, result.err)
+        assert result.code == 1 and f"runtime.thin: {expect}\n" in result.err, (thin, result.err)
 
 
 REFERENCE_RUNTIME = """\
