@@ -272,8 +272,7 @@ def _mem_quota_in_milli(entry: Entry, index: ManifestIndex) -> Iterator[Finding]
     found = user_quota(levels[0])
     if found is None or not found[2].endswith("Mi"):
         return
-    at, written, spelled, unit = found
-    request = unit.replace("g", "Gi")
+    at, written, spelled, request = found  # spelled in Mi: the m Fluid's g -> Gi leaves as it is
     try:
         meant, read = to_bytes(spelled), to_bytes(request)
     except ValueError:

@@ -66,6 +66,9 @@ def test_a_mem_tier_over_several_paths_is_refused_at_its_paths(version: str, tmp
     result = run_cli("build", "--fluid-version", version, str(spec))
     assert result.code == 1 and "runtime.cache[0].path: JindoRuntime fails a MEM tier over 2 paths" in result.err, \
         result.err
+    parsed = {"v1.0.8": "transform.go", "v1.1.0-dev": "transform_resources.go"}[version]  # the Go file moved
+    assert (f"as one memory size (pkg/ddc/jindocache/{parsed} transformWorkerResources ({version})), and one quota "
+            "is read per path; give one path") in result.err, result.err
 
 
 _MEM_RUNTIME = """\
@@ -133,6 +136,23 @@ def test_a_mem_tier_quota_in_mi_is_read_as_milli_bytes_for_the_worker_request(
     if said is not None:
         line = next(x for x in err.splitlines() if "[FG136]" in x)
         assert said in line and "error [FG136]: spec.tieredstore.levels[0].quota" in line, line
+
+
+@pytest.mark.parametrize(("version", "request_from"), [("v1.0.8", "transform.go"),
+                                                      ("v1.1.0-dev", "transform_resources.go")])
+def test_fg136_says_the_whole_story(version: str, request_from: str, tmp_path: Path) -> None:
+    """1.5Gi is spelled 1536Mi, read as 1536m: a request of 1.536 bytes; the whole Gi above it is 2Gi."""
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text(_MEM_RUNTIME.replace("LEVELS", "{mediumtype: MEM, path: /dev/shm, quota: 1.5Gi}")
+                        .replace("WORKER", ""))
+    err = run_cli("lint", "--fluid-version", version, str(manifest)).err
+    assert (f"{manifest}:5:60: error [FG136]: spec.tieredstore.levels[0].quota: Fluid reads this MEM tier's quota "
+            "1.5Gi (Kubernetes spells it 1536Mi) as 1536m for the worker's memory request: Jindo's unit writes Mi as "
+            "m (pkg/utils/quantity.go TransformQuantityToJindoUnit (every version)), and m is milli in a Kubernetes "
+            f"quantity (pkg/ddc/jindocache/{request_from} transformWorkerResources ({version})). So the worker's "
+            "memory request becomes 1536m (1.536 bytes) instead of 1.5Gi, and Fluid no longer refuses a quota above "
+            "the worker's memory limit. Write the quota in whole Gi (e.g. 2Gi), or give "
+            "worker.resources.requests.memory of at least 1.5Gi\n") in err, err
 
 
 @pytest.mark.parametrize("version", ["v1.0.8", "v1.1.0-dev"])

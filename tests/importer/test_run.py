@@ -645,3 +645,30 @@ spec:
     assert ("  failed: the input would not work on Fluid: engine thin needs a thin: section (profileName or "
             "fileSystemType)") in got.err, got.err
     assert "0 failed, 1 invalid input" in got.err, got.err
+
+
+def test_a_jindo_mem_tier_over_two_paths_is_invalid_input(tmp_path: Path) -> None:
+    """A JindoRuntime MEM tier over two paths fails on Fluid (its quotas, joined, are one
+    resource.MustParse): the input has the fault, so import says invalid input, not a failure of its own."""
+    manifest = tmp_path / "in.yaml"
+    manifest.write_text("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: demo, namespace: default}
+spec:
+  mounts:
+    - {mountPoint: "oss://bucket/data", name: data, options: {fs.oss.endpoint: oss.example.com}}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: JindoRuntime
+metadata: {name: demo, namespace: default}
+spec:
+  replicas: 1
+  tieredstore:
+    levels:
+      - {mediumtype: MEM, path: "/dev/shm/a,/dev/shm/b", quotaList: "1Gi,1Gi", high: "0.99", low: "0.95"}
+""")
+    got = run_cli("import", "--fluid-version", "v1.0.8", str(manifest))
+    assert got.code == 1 and got.out == "", got.err
+    assert "  failed: the input would not work on Fluid: JindoRuntime fails a MEM tier over 2 paths" in got.err, got.err
+    assert "0 failed, 1 invalid input" in got.err, got.err
