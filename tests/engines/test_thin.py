@@ -114,6 +114,26 @@ spec: {profileName: another}
     assert "ReadOnlyMany Dataset ro-data" in result.err
 
 
+def test_lint_looks_past_a_runtime_of_the_profile_that_keeps_ro(tmp_path: Path) -> None:
+    keeps = """\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: kept, namespace: ml}
+spec:
+  mounts: [{mountPoint: "s3://bucket", name: b}]
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: ThinRuntime
+metadata: {name: kept, namespace: ml}
+spec: {profileName: s3fs, fuse: {options: {ro: ""}}}
+"""
+    manifest = tmp_path / "thin.yaml"
+    manifest.write_text(keeps + "---\n" + MANIFESTS % "")  # the runtime that keeps ro first
+    result = run_cli("lint", str(manifest))
+    assert "warning [FG122]: spec.fuse.options:" in result.err, result.err
+    assert "ReadOnlyMany Dataset ro-data" in result.err
+
+
 @pytest.mark.parametrize(("profile_options", "runtime_fuse"), [
     ('{allow_other: ""}', ', fuse: {options: {ro: ""}}'),
     ('{allow_other: ""}', ', fuse: {options: {rw: ""}}'),
