@@ -195,7 +195,7 @@ def _one_secret(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
     version, per_bucket = index.version, for_version(index.version, *OSS_PER_BUCKET)
     one, buckets = _groups(entry, per_bucket)
     scope = "every mount but the oss:// ones (their keys are projected per bucket)" if per_bucket else "every mount"
-    advice = ("Use one Secret and key per credential name for these mounts" if per_bucket else
+    advice = ("use one Secret and key per credential name for these mounts" if per_bucket else
               "newer Fluid projects OSS keys per bucket. Use one Secret and key per credential name, or target a "
               "newer Fluid")
     for at, name, secret, key, _ in _clashes(one, any_secret=True):

@@ -168,3 +168,59 @@ def test_a_spec_with_a_jindo_mem_tier_in_mi_is_refused_at_its_cache(version: str
         assert (result.code == 1) is refused, result.err
         assert ("error [FG136]: runtime.cache[0]" in result.err) is refused, result.err
         assert ("Write the quota in whole Gi (e.g. 1Gi)" in result.err) is refused, result.err
+
+
+@pytest.mark.parametrize("version", ["v1.0.8", "v1.1.0-dev"])
+@pytest.mark.parametrize("scheme", sorted(jindo.STORAGE))
+def test_each_storages_names_are_the_ones_transform_reads_for_its_scheme(version: str, scheme: str) -> None:
+    """pkg/ddc/jindocache/transform.go transformMaster: a mount's scheme sets mountType ("oss" unless
+    a later prefix test changes it), and its credentials are the encryptOptions named
+    fs.<mountType>.accessKeyId and .accessKeySecret; the options each storage asks for or suggests are
+    read as mount.Options["..."] there."""
+    go = (need_tree(version) / "pkg/ddc/jindocache/transform.go").read_text()
+    body = go[go.index("func (e *JindoCacheEngine) transformMaster("):]
+    body = body[:body.index("\n}\n")]
+    if scheme == "oss":
+        assert 'mountType := "oss"' in body
+    else:
+        assert re.search(rf'strings\.HasPrefix\(mount\.MountPoint, "{scheme}://"\) \{{\s+mountType = "{scheme}"', body)
+    assert 'key == "fs."+mountType+".accessKeyId"' in body and 'key == "fs."+mountType+".accessKeySecret"' in body
+    storage = jindo.STORAGE[scheme]
+    pair = frozenset({f"fs.{scheme}.accessKeyId", f"fs.{scheme}.accessKeySecret"})
+    assert storage.secret_options == pair and storage.pairs == (pair,)
+    for option in (*storage.options, *storage.suggested):
+        assert f'mount.Options["{option}"]' in body, option
+
+
+@pytest.mark.parametrize(("version", "scope", "advice"), [
+    ("v1.0.8", "every mount", "newer Fluid projects OSS keys per bucket. Use one Secret and key per credential "
+                              "name, or target a newer Fluid"),
+    ("v1.1.0-dev", "every mount but the oss:// ones (their keys are projected per bucket)",
+     "use one Secret and key per credential name for these mounts"),
+])
+def test_fg135_a_key_pair_from_two_secrets_is_said_at_the_shared_option(
+        version: str, scope: str, advice: str, tmp_path: Path) -> None:
+    """transformMaster (secret mount support): value.Secret is the last encryptOption's Secret, and
+    the key id and key secret are keys of it, so a pair from two Secrets reads one from the wrong one."""
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: d, namespace: default}
+spec:
+  sharedEncryptOptions:
+    - {name: fs.s3.accessKeyId, valueFrom: {secretKeyRef: {name: ids, key: id}}}
+    - {name: fs.s3.accessKeySecret, valueFrom: {secretKeyRef: {name: secrets, key: secret}}}
+  mounts:
+    - {mountPoint: "s3://bucket/data", name: data}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: JindoRuntime
+metadata: {name: d, namespace: default}
+""")
+    result = run_cli("lint", "--fluid-version", version, str(manifest))
+    assert result.err == (
+        f"{manifest}:7:49: warning [FG135]: spec.sharedEncryptOptions[1].valueFrom.secretKeyRef: fs.s3.accessKeySecret "
+        f"comes from Secret secrets key secret, but Fluid {version}'s JindoRuntime mounts one Secret and one key per "
+        f"credential name for {scope} (the last one given wins), so the mounts cannot have different credentials "
+        f"there; {advice}\n"), result.err
