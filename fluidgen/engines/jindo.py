@@ -193,7 +193,7 @@ def _one_secret(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
     if runtime is None or runtime.kind != KIND:
         return
     version, per_bucket = index.version, for_version(index.version, *OSS_PER_BUCKET)
-    one, buckets = _groups(entry, per_bucket)
+    one, _ = _groups(entry, per_bucket)
     scope = "every mount but the oss:// ones (their keys are projected per bucket)" if per_bucket else "every mount"
     advice = ("use one Secret and key per credential name for these mounts" if per_bucket else
               "newer Fluid projects OSS keys per bucket. Use one Secret and key per credential name, or target a "
@@ -202,12 +202,19 @@ def _one_secret(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
         yield Finding(at, f"{name} comes from Secret {secret} key {key}, but Fluid {version}'s JindoRuntime mounts "
                           f"one Secret and one key per credential name for {scope} (the last one given wins), so "
                           f"the mounts cannot have different credentials there; {advice}")
+
+
+def _bucket_conflict(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
+    runtime = index.bound_runtime(entry)
+    if runtime is None or runtime.kind != KIND or not for_version(index.version, *OSS_PER_BUCKET):
+        return
+    _, buckets = _groups(entry, per_bucket=True)
     for bucket, refs in sorted(buckets.items()):
         for at, name, secret, key, was in _clashes(refs, any_secret=False):
             yield Finding(at, f"{name} of OSS bucket {bucket} comes from Secret {secret} key {key}, but it is also "
-                              f"taken from Secret {was[0]} key {was[1]} for this bucket; Fluid {version} projects "
-                              "one per bucket and refuses the runtime (conflicting secret projection). Use one "
-                              "Secret and key per credential name for the bucket")
+                              f"taken from Secret {was[0]} key {was[1]} for this bucket; Fluid {index.version} "
+                              "projects one per bucket and refuses the runtime (conflicting secret projection). Use "
+                              "one Secret and key per credential name for the bucket")
 
 
 def _clashes(refs: list[Ref], any_secret: bool) -> Iterator[tuple[PathT, str, str, str, tuple[str, str]]]:
@@ -329,8 +336,8 @@ spec:
                     "key per credential name: encryptOptions of a Dataset's mounts that name different Secrets, or "
                     "different keys for one credential name, end up with the last one's. In "
                     f"{V1_0_8} that holds for every mount. Since {V1_1_0_DEV} the OSS keys of an oss:// mount are "
-                    "projected per bucket, so only the other mounts share the one Secret; two mounts of one bucket "
-                    "that take a key from different Secrets or keys make Fluid refuse the runtime.",
+                    "projected per bucket, so only the other mounts share the one Secret (FG138: two mounts of one "
+                    "bucket that take a key from different Secrets or keys).",
         sources=(ONE_SECRET, PER_BUCKET, _SUPPORT),
         example=Example("""\
 apiVersion: data.fluid.io/v1alpha1
@@ -355,6 +362,40 @@ metadata: {name: imagenet, namespace: default}
 spec: {}
 """, f"Two mounts take their keys from two Secrets; {V1_0_8} mounts only keys-b, and so does {V1_1_0_DEV} "
        "for these s3:// mounts.")),
+    Rule(
+        "FG138", "error", "two mounts of one OSS bucket take a JindoRuntime credential from different Secrets or keys",
+        _bucket_conflict,
+        kinds=frozenset({"Dataset"}),
+        description="Fluid's jindocache engine projects the OSS keys of an oss:// mount into its pods per bucket. "
+                    "When two mounts of one bucket take a credential name from different Secrets or keys, the "
+                    "projection conflicts and Fluid refuses the runtime (transformMaster returns the error of "
+                    "AppendSecretProjection; its Go test "
+                    "TestJindoCacheEngine_transformMasterRejectsConflictingSameBucketSecretProjection).",
+        sources=(PER_BUCKET, source("pkg/ddc/jindo/oss_secret.go", "AppendSecretProjection", since(V1_1_0_DEV))),
+        example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: imagenet, namespace: default}
+spec:
+  mounts:
+    - mountPoint: oss://bucket-a/train
+      name: train
+      options: {fs.oss.endpoint: oss-cn-shanghai.aliyuncs.com}
+      encryptOptions:
+        - {name: fs.oss.accessKeyId, valueFrom: {secretKeyRef: {name: keys-a, key: id}}}
+        - {name: fs.oss.accessKeySecret, valueFrom: {secretKeyRef: {name: keys-a, key: secret}}}
+    - mountPoint: oss://bucket-a/val
+      name: val
+      options: {fs.oss.endpoint: oss-cn-shanghai.aliyuncs.com}
+      encryptOptions:
+        - {name: fs.oss.accessKeyId, valueFrom: {secretKeyRef: {name: keys-b, key: id}}}
+        - {name: fs.oss.accessKeySecret, valueFrom: {secretKeyRef: {name: keys-b, key: secret}}}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: JindoRuntime
+metadata: {name: imagenet, namespace: default}
+spec: {}
+""", "Both mounts are of bucket-a, with keys from keys-a and keys-b: Fluid refuses the runtime.")),
     Rule(
         "FG119", "warning", "JindoRuntime fuse.args replace Fluid's per-access-mode FUSE defaults",
         _args_replace_defaults,

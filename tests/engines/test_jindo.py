@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from fluidgen.engines import jindo
 from tests.conftest import ROOT, run_cli
@@ -224,3 +225,81 @@ metadata: {name: d, namespace: default}
         f"comes from Secret secrets key secret, but Fluid {version}'s JindoRuntime mounts one Secret and one key per "
         f"credential name for {scope} (the last one given wins), so the mounts cannot have different credentials "
         f"there; {advice}\n"), result.err
+
+
+_ARGS_SPEC = """\
+apiVersion: fluidgen.io/v1alpha1
+kind: CachedDataset
+metadata: {name: d, namespace: default}
+source:
+  - uri: oss://bucket/data/
+    options: {fs.oss.endpoint: oss.example.com}
+runtime:
+  engine: jindo
+  overrides:
+    fuse: {args: ARGS}
+"""
+
+
+@pytest.mark.parametrize(("args", "built"), [
+    ("[-okernel_cache, -oro]", ["-okernel_cache", "-oro"]),  # ro given: not added twice
+    ("['-oattr_timeout=7200,ro']", ["-oattr_timeout=7200,ro"]),  # ro inside one -o list
+    ("[-okernel_cache]", ["-okernel_cache", "-oro"]),  # after -okernel_cache, where Fluid's set has it
+    ("[-oattr_timeout=7200]", ["-oro", "-oattr_timeout=7200"]),
+])
+def test_a_read_only_datasets_fuse_args_get_ro_once(args: str, built: list[str], tmp_path: Path) -> None:
+    """fuse.args replace Fluid's set, -oro included (transformFuseArg): a read-only Dataset's args get
+    -oro when they lack it, and only then."""
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(_ARGS_SPEC.replace("ARGS", args))
+    result = run_cli("build", str(spec))
+    assert result.code == 0, result.err
+    runtime = next(d for d in yaml.safe_load_all(result.out) if d["kind"] == "JindoRuntime")
+    assert runtime["spec"]["fuse"]["args"] == built
+
+
+_ONE_BUCKET_TWO_SECRETS = """\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: d, namespace: default}
+spec:
+  mounts:
+    - mountPoint: "oss://bucket/a"
+      name: a
+      options: {fs.oss.endpoint: e}
+      encryptOptions:
+        - {name: fs.oss.accessKeyId, valueFrom: {secretKeyRef: {name: one, key: id}}}
+        - {name: fs.oss.accessKeySecret, valueFrom: {secretKeyRef: {name: one, key: secret}}}
+    - mountPoint: "oss://bucket/b"
+      name: b
+      options: {fs.oss.endpoint: e}
+      encryptOptions:
+        - {name: fs.oss.accessKeyId, valueFrom: {secretKeyRef: {name: two, key: id}}}
+        - {name: fs.oss.accessKeySecret, valueFrom: {secretKeyRef: {name: one, key: secret}}}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: JindoRuntime
+metadata: {name: d, namespace: default}
+"""
+
+
+def test_fg138_one_bucket_from_two_secrets_is_an_error_where_fluid_refuses_the_runtime(tmp_path: Path) -> None:
+    """master pkg/ddc/jindo/oss_secret.go AppendSecretProjection returns "conflicting secret projection"
+    for a bucket's key taken from another Secret or key, and transformMaster returns it (Fluid's Go test
+    TestJindoCacheEngine_transformMasterRejectsConflictingSameBucketSecretProjection): the runtime never
+    starts, so lint exits 1. v1.0.8 mounts one Secret for every mount instead: FG135's warning."""
+    go = (need_tree("v1.1.0-dev") / "pkg/ddc/jindo/oss_secret.go").read_text()
+    assert 'fmt.Errorf("conflicting secret projection for %s", itemPath)' in go
+    test = (need_tree("v1.1.0-dev") / "pkg/ddc/jindocache/transform_test.go").read_text()
+    assert "func TestJindoCacheEngine_transformMasterRejectsConflictingSameBucketSecretProjection(" in test
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text(_ONE_BUCKET_TWO_SECRETS)
+    master = run_cli("lint", "--fluid-version", "v1.1.0-dev", str(manifest))
+    assert master.code == 1, master.err
+    assert master.err == (
+        f"{manifest}:16:50: error [FG138]: spec.mounts[1].encryptOptions[0].valueFrom.secretKeyRef: "
+        "fs.oss.accessKeyId of OSS bucket bucket comes from Secret two key id, but it is also taken from Secret one "
+        "key id for this bucket; Fluid v1.1.0-dev projects one per bucket and refuses the runtime (conflicting "
+        "secret projection). Use one Secret and key per credential name for the bucket\n"), master.err
+    old = run_cli("lint", "--fluid-version", "v1.0.8", str(manifest))
+    assert old.code == 0 and "[FG138]" not in old.err and "warning [FG135]" in old.err, old.err
