@@ -647,9 +647,16 @@ spec:
     assert "0 failed, 1 invalid input" in got.err, got.err
 
 
-def test_a_jindo_mem_tier_over_two_paths_is_invalid_input(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("level", "said"), [
+    ('{mediumtype: MEM, path: "/dev/shm/a,/dev/shm/b", quotaList: "1Gi,1Gi", high: "0.99", low: "0.95"}',
+     "JindoRuntime fails a MEM tier over 2 paths"),
+    ('{mediumtype: SSD, path: "/mnt/a,/mnt/b", quota: 2Gi, high: "0.99", low: "0.95"}',
+     "JindoRuntime needs a quota per cache path: with one quota for 2 paths"),
+])
+def test_a_jindo_tier_fluid_fails_is_invalid_input(tmp_path: Path, level: str, said: str) -> None:
     """A JindoRuntime MEM tier over two paths fails on Fluid (its quotas, joined, are one
-    resource.MustParse): the input has the fault, so import says invalid input, not a failure of its own."""
+    resource.MustParse), and so does a tier of two paths with one quota (transformWorkerMountPath reads
+    quotas[index]): the input has the fault, so import says invalid input, not a failure of its own."""
     manifest = tmp_path / "in.yaml"
     manifest.write_text("""\
 apiVersion: data.fluid.io/v1alpha1
@@ -666,9 +673,9 @@ spec:
   replicas: 1
   tieredstore:
     levels:
-      - {mediumtype: MEM, path: "/dev/shm/a,/dev/shm/b", quotaList: "1Gi,1Gi", high: "0.99", low: "0.95"}
-""")
+      - LEVEL
+""".replace("LEVEL", level))
     got = run_cli("import", "--fluid-version", "v1.0.8", str(manifest))
     assert got.code == 1 and got.out == "", got.err
-    assert "  failed: the input would not work on Fluid: JindoRuntime fails a MEM tier over 2 paths" in got.err, got.err
+    assert f"  failed: the input would not work on Fluid: {said}" in got.err, got.err
     assert "0 failed, 1 invalid input" in got.err, got.err
