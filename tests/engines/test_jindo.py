@@ -49,6 +49,16 @@ def test_one_quota_for_several_cache_paths_is_refused_where_fluid_indexes_one_pe
                 else result.code == 0), result.err
 
 
+@pytest.mark.parametrize(("quota", "each"), [("3Gi", "1Gi"), ("3Mi", "1Mi"), ("1Gi", "357913941"), ("3Ki", "1024")])
+def test_the_even_split_is_said_in_the_largest_whole_unit(quota: str, each: str, tmp_path: Path) -> None:
+    text = (ROOT / "golden" / "ok" / "jindo-object-stores" / "spec.yaml").read_text()
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(re.sub(r"(?m)^  cache:.*\n(    -.*\n)*", f"  cache: [{{medium: SSD, path: [/a, /b, /c], quota: "
+                                                               f"{quota}}}]\n", text, count=1))
+    result = run_cli("build", str(spec))
+    assert f"give one per path, e.g. quota: [{each}, {each}, {each}] ({quota} split evenly)" in result.err, result.err
+
+
 @pytest.mark.parametrize("version", ["v1.0.8", "v1.1.0-dev"])
 def test_a_mem_tier_over_several_paths_is_refused_at_its_paths(version: str, tmp_path: Path) -> None:
     """For a memory tier (getTieredStoreType 0) jindocache parses the joined quotas as one quantity
@@ -108,6 +118,8 @@ def _jindo_worker_resources(version: str) -> str:
     ("{mediumtype: MEM, path: /dev/shm, quota: 500Mi}, {mediumtype: SSD, path: /mnt/ssd, quota: 1Gi}", "",
      None),  # getTieredStoreType reads the last level's medium
     ("{mediumtype: MEM, path: /dev/shm, quota: 500Mi}", "worker: {resources: {requests: {memory: 1Gi}}}", None),
+    ("{mediumtype: MEM, path: /dev/shm, quota: 500Mi}", "worker: {resources: {requests: {memory: 500Mi}}}",
+     None),  # a request of the quota itself is kept
     ("{mediumtype: MEM, path: /dev/shm, quota: 500Mi}", "worker: {resources: {requests: {memory: 100Mi}}}",
      "the worker's memory request stays at 100Mi instead of rising to 500Mi"),
     ("{mediumtype: MEM, path: /dev/shm, quota: 500Mi}", "worker: {resources: {requests: {memory: 0}}}",

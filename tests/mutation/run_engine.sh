@@ -39,8 +39,9 @@ if [ "$module" != contract ]; then
     filters+=(--drop-param "${other}runtime")
   done
   if [ $wide = 0 ]; then
-    filters+=(--keep "tests/catalog/test_runtime_fields.py=\\b$engine\\b|_page_"
-              --keep "tests/commands/test_init.py=\\b$engine\\b" --keep "tests/features/test_init_explain.py=\\b$engine\\b")
+    filters+=(--keep "tests/catalog/test_runtime_fields.py=(?<![a-z0-9])$engine(?![a-z0-9])|_page_"
+              --keep "tests/commands/test_init.py=(?<![a-z0-9])$engine(?![a-z0-9])"
+              --keep "tests/features/test_init_explain.py=(?<![a-z0-9])$engine(?![a-z0-9])")
   fi
 fi
 if [ $wide = 1 ]; then
