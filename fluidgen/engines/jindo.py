@@ -267,8 +267,8 @@ def user_quota(level: Tree) -> tuple[PathT, str, str, str] | None:
 
 
 def _jindo_unit(value: str) -> str:
-    if value.endswith("Gi"):
-        return value.replace("Gi", "g")
+    """The quota as the request Fluid parses: Mi written as m. (Gi is written as g too, and written
+    back as Gi before the parse: no change to the request, so it is left as it is here.)"""
     return value.replace("Mi", "m") if value.endswith("Mi") else value
 
 

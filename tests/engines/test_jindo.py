@@ -120,6 +120,8 @@ def _jindo_worker_resources(version: str) -> str:
     ("{mediumtype: MEM, path: /dev/shm, quota: 500Mi}", "worker: {resources: {requests: {memory: 1Gi}}}", None),
     ("{mediumtype: MEM, path: /dev/shm, quota: 500Mi}", "worker: {resources: {requests: {memory: 500Mi}}}",
      None),  # a request of the quota itself is kept
+    ("{mediumtype: MEM, path: /dev/shm, quota: 500Mi}", "worker: {resources: {requests: {memory: 500m}}}",
+     "the worker's memory request stays at 500m instead of rising to 500Mi"),  # equal to what Fluid reads
     ("{mediumtype: MEM, path: /dev/shm, quota: 500Mi}", "worker: {resources: {requests: {memory: 100Mi}}}",
      "the worker's memory request stays at 100Mi instead of rising to 500Mi"),
     ("{mediumtype: MEM, path: /dev/shm, quota: 500Mi}", "worker: {resources: {requests: {memory: 0}}}",
@@ -258,6 +260,7 @@ runtime:
     ("['-oattr_timeout=7200,ro']", ["-oattr_timeout=7200,ro"]),  # ro inside one -o list
     ("[-okernel_cache]", ["-okernel_cache", "-oro"]),  # after -okernel_cache, where Fluid's set has it
     ("[-oattr_timeout=7200]", ["-oro", "-oattr_timeout=7200"]),
+    ("[]", []),  # no args: Fluid's own set (transformFuseArg reads len(args) > 0), ro included
 ])
 def test_a_read_only_datasets_fuse_args_get_ro_once(args: str, built: list[str], tmp_path: Path) -> None:
     """fuse.args replace Fluid's set, -oro included (transformFuseArg): a read-only Dataset's args get
@@ -315,3 +318,28 @@ def test_fg138_one_bucket_from_two_secrets_is_an_error_where_fluid_refuses_the_r
         "secret projection). Use one Secret and key per credential name for the bucket\n"), master.err
     old = run_cli("lint", "--fluid-version", "v1.0.8", str(manifest))
     assert old.code == 0 and "[FG138]" not in old.err and "warning [FG135]" in old.err, old.err
+
+
+def test_fg135_spares_shared_options_when_every_mount_is_projected_per_bucket(tmp_path: Path) -> None:
+    """At master the OSS keys of oss:// mounts are projected per bucket: when every mount is one,
+    no mount reads the one Secret, so the shared options' two Secrets clash nowhere."""
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: d, namespace: default}
+spec:
+  sharedEncryptOptions:
+    - {name: fs.oss.accessKeyId, valueFrom: {secretKeyRef: {name: ids, key: id}}}
+    - {name: fs.oss.accessKeySecret, valueFrom: {secretKeyRef: {name: secrets, key: secret}}}
+  mounts:
+    - {mountPoint: "oss://bucket/data", name: data, options: {fs.oss.endpoint: e}}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: JindoRuntime
+metadata: {name: d, namespace: default}
+""")
+    master = run_cli("lint", "--fluid-version", "v1.1.0-dev", str(manifest))
+    assert master.code == 0 and "[FG135]" not in master.err and "[FG138]" not in master.err, master.err
+    old = run_cli("lint", "--fluid-version", "v1.0.8", str(manifest))
+    assert "warning [FG135]: spec.sharedEncryptOptions[1]" in old.err, old.err
