@@ -113,6 +113,7 @@ def _jindo_worker_resources(version: str) -> str:
     ("{mediumtype: MEM, path: /dev/shm, quotaList: 1024Mi}", "", "quota 1024Mi as 1024m"),
     ("{mediumtype: MEM, path: /dev/shm, quota: 2048Mi}", "", None),  # spelled 2Gi: 2g, back to 2Gi
     ("{mediumtype: MEM, path: /dev/shm, quota: 500M}", "", None),  # decimal: no Mi to rewrite
+    ("{mediumtype: MEM, path: /dev/shm, quota: 500Mi, quotaList: 500Mi}", "", None),  # two entries: FG112's
     ("{mediumtype: MEM, path: /dev/shm, quota: 512Ki}", "", None),
     ("{mediumtype: SSD, path: /mnt/ssd, quota: 500Mi}", "", None),  # no memory tier: no request set
     ("{mediumtype: MEM, path: /dev/shm, quota: 500Mi}, {mediumtype: SSD, path: /mnt/ssd, quota: 1Gi}", "",
@@ -343,3 +344,43 @@ metadata: {name: d, namespace: default}
     assert master.code == 0 and "[FG135]" not in master.err and "[FG138]" not in master.err, master.err
     old = run_cli("lint", "--fluid-version", "v1.0.8", str(manifest))
     assert "warning [FG135]: spec.sharedEncryptOptions[1]" in old.err, old.err
+
+
+@pytest.mark.parametrize(("version", "guard"), [("v1.0.8", None), ("v1.1.0-dev", "if len(dataset.Spec.Mounts) <= 1 {")])
+@pytest.mark.parametrize("mounts", [1, 2])
+def test_no_symlink_follows_the_defaults_as_each_version_adds_it(version: str, guard: str | None, mounts: int) -> None:
+    """transformFuseArg: v1.0.8 appends -ono_symlink to every default set; master only for a Dataset of
+    at most one mount (Fluid's own Go test covers master's two cases, none v1.0.8's several mounts)."""
+    go = _go(version, "pkg/ddc/jindocache/transform.go", "func (e *JindoCacheEngine) transformFuseArg(")
+    before_append = go[:go.index('fuseArgs = append(fuseArgs, "-ono_symlink")')].rstrip().splitlines()[-1].strip()
+    assert before_append == (guard or '}'), before_append  # master: the guard; v1.0.8: the end of the mode's else
+    for read_only in (True, False):
+        args = jindo.fuse_args([], read_only, mounts, version)
+        assert ("-ono_symlink" in args) is (guard is None or mounts <= 1), (read_only, args)
+
+
+@pytest.mark.parametrize(("modes", "said"), [
+    ("", "fuse.args replace Fluid's JindoFuse defaults for this read-only Dataset; of them these are not given: "
+         "-oattr_timeout=7200 -oentry_timeout=7200 -onegative_timeout=7200. Add them, or leave fuse.args out to get "
+         "Fluid's set"),
+    ("  accessModes: [ReadWriteMany]\n", "fuse.args replace Fluid's JindoFuse defaults for this read-write Dataset; "
+         "of them these are not given: -oauto_cache -oattr_timeout=0 -oentry_timeout=0 -onegative_timeout=0. Add "
+         "them, or leave fuse.args out to get Fluid's set"),
+])
+def test_fg119_names_the_defaults_of_the_datasets_mode(modes: str, said: str, tmp_path: Path) -> None:
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text(f"""\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {{name: d, namespace: default}}
+spec:
+{modes}  mounts: [{{mountPoint: "oss://b/x", name: x, options: {{fs.oss.endpoint: e}}}}]
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: JindoRuntime
+metadata: {{name: d, namespace: default}}
+spec:
+  fuse: {{args: [-okernel_cache]}}
+""")
+    err = run_cli("lint", str(manifest)).err
+    assert f"warning [FG119]: spec.fuse.args: {said}\n" in err, err
