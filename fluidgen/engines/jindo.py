@@ -115,7 +115,7 @@ STORAGE = {
 
 def _args_replace_defaults(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
     """fuse.args replace Fluid's per-access-mode set (fuse_args): name what they leave out (ro/rw
-    aside, which follow the access modes)."""
+    aside, which follow the access modes: no default set has -orw)."""
     args = items(fuse_spec(entry.obj).get("args"))
     if not args:
         return
@@ -123,7 +123,7 @@ def _args_replace_defaults(entry: Entry, index: ManifestIndex) -> Iterator[Findi
     for d in index.bound_datasets(entry):
         read_only = read_only_dataset([m for m in items(d.spec.get("accessModes")) if isinstance(m, str)])
         missing = [o for o in (READ_ONLY_ARGS if read_only else READ_WRITE_ARGS)
-                   if o.removeprefix("-o").split("=")[0] not in given | {"ro", "rw"}]
+                   if o.removeprefix("-o").split("=")[0] not in given | {"ro"}]  # -oro follows the modes
         if missing:
             mode = "read-only" if read_only else "read-write"
             yield Finding(("spec", "fuse", "args"),
@@ -176,16 +176,16 @@ def _groups(entry: Entry, per_bucket: bool) -> tuple[list[Ref], dict[str, list[R
     shared = _refs(("spec", "sharedEncryptOptions"), entry.spec.get("sharedEncryptOptions"))
     one: list[Ref] = []
     buckets: dict[str, list[Ref]] = {}
-    one_secret_mounts = 0
+    any_one_secret = False  # a mount whose credentials come from the one Secret
     for i, mount in enumerate(mounts_of(entry.obj)):
         own = _refs(("spec", "mounts", i, "encryptOptions"), mount.get("encryptOptions"))
         bucket = _bucket(mount) if per_bucket else None
         if bucket is None:
-            one_secret_mounts += 1
+            any_one_secret = True
             one += own
         else:
             buckets.setdefault(bucket, []).extend(r for r in (*shared, *own) if r[1].startswith("fs.oss."))
-    return (shared + one if one_secret_mounts else one), buckets
+    return (shared + one if any_one_secret else one), buckets
 
 
 def _one_secret(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
