@@ -114,6 +114,7 @@ def _jindo_worker_resources(version: str) -> str:
     ("{mediumtype: MEM, path: /dev/shm, quota: 2048Mi}", "", None),  # spelled 2Gi: 2g, back to 2Gi
     ("{mediumtype: MEM, path: /dev/shm, quota: 500M}", "", None),  # decimal: no Mi to rewrite
     ("{mediumtype: MEM, path: /dev/shm, quota: 500Mi, quotaList: 500Mi}", "", None),  # two entries: FG112's
+    ("{mediumtype: MEM, path: '/dev/shm/a,/dev/shm/b', quotaList: '500Mi,500Mi'}", "", None),  # two entries
     ("{mediumtype: MEM, path: /dev/shm, quota: 512Ki}", "", None),
     ("{mediumtype: SSD, path: /mnt/ssd, quota: 500Mi}", "", None),  # no memory tier: no request set
     ("{mediumtype: MEM, path: /dev/shm, quota: 500Mi}, {mediumtype: SSD, path: /mnt/ssd, quota: 1Gi}", "",
@@ -152,6 +153,8 @@ def test_a_mem_tier_quota_in_mi_is_read_as_milli_bytes_for_the_worker_request(
     if said is not None:
         line = next(x for x in err.splitlines() if "[FG136]" in x)
         assert said in line and "error [FG136]: spec.tieredstore.levels[0].quota" in line, line
+        if said.startswith("the worker's"):  # the consequence, in its sentence
+            assert f"So {said}, and Fluid no longer refuses" in line, line
 
 
 @pytest.mark.parametrize(("version", "request_from"), [("v1.0.8", "transform.go"),
