@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 
-from fluidgen.engines import alluxio, engine_table
+from fluidgen.engines import alluxio, engine_table, jindo
 from fluidgen.fluid import fluidbase
 from fluidgen.fluid.fields import FieldRead
-from tests.engines import test_alluxio, test_contract
+from tests.engines import test_alluxio, test_contract, test_jindo
 from tests.features import test_fluid_fixtures as fixtures
+from tests.features import test_traces
 from tests.fluid import test_fields, test_fluidbase
 from tests.fluid import test_sync as plan_sync
 
@@ -50,6 +51,8 @@ def _some_case_fails(kind: str) -> bool:
 
 _CHARTS = test_contract.test_every_chart_object_fluidgen_expects_is_named_as_fluids_chart_names_it
 _FUSE_MEMORY = test_alluxio.test_the_fuse_memory_budget_pairs_fluids_default_jvm_with_its_zero_limit
+_JINDO_STORAGE = test_jindo.test_each_storages_names_are_the_ones_transform_reads_for_its_scheme
+_JINDO_NO_SYMLINK = test_jindo.test_no_symlink_follows_the_defaults_as_each_version_adds_it
 EDGES: dict[str, tuple[Callable[[], None], ...]] = {
     "mount-path": (fixtures.test_mount_path_edges,),
     "alluxio-root-ufs": (fixtures.test_alluxio_root_ufs_edges,),
@@ -65,6 +68,11 @@ EDGES: dict[str, tuple[Callable[[], None], ...]] = {
         for engine, version in (("juicefs", "v1.0.8"), ("jindo", "v1.1.0-dev"))),
     "field-selectors": (lambda: test_fields.test_every_go_selector_is_its_field_in_fluids_api_types("jindo"),),
     "alluxio-fuse-memory": (lambda: _FUSE_MEMORY("v1.0.8"),),
+    # stop 52's runs (thin.py, jindo.py)
+    "jindo-storage": tuple(functools.partial(_JINDO_STORAGE, version, "obs") for version in ("v1.0.8", "v1.1.0-dev")),
+    "jindo-no-symlink": (functools.partial(_JINDO_NO_SYMLINK, "v1.0.8", None, 2),),
+    "traces": (functools.partial(test_traces.test_every_trace_names_a_key_the_spec_can_have, "cache-curvine",
+                                 "v1.1.0-dev"),),
 }
 
 
@@ -108,6 +116,13 @@ MUTANTS: dict[str, tuple[str, Callable[[pytest.MonkeyPatch], None]]] = {
         fluidbase, "_remounted_paths", lambda mounts: [
             fluidbase.mount_path(m.get("name"), None) for m in mounts
             if isinstance(m, dict) and not fluidbase.is_native(m.get("mountPoint"))])),
+    "jindo reads obs credentials under another name": ("jindo-storage", lambda mp: mp.setitem(
+        jindo.STORAGE, "obs", jindo._keys("obj", suggested={"fs.obs.endpoint": "<OBS_ENDPOINT>"}))),
+    "jindo at v1.0.8 keeps symlinks for several mounts": ("jindo-no-symlink", lambda mp: mp.setattr(
+        jindo, "NO_SYMLINK_ANY_MOUNTS",
+        tuple(dataclasses.replace(f, value=False) for f in jindo.NO_SYMLINK_ANY_MOUNTS))),
+    "cache replicas traced to a field its CRD lacks": ("traces", lambda mp: _engine(
+        mp, "cache", lowering={"replicas_at": ("replicas",)})),
     "alluxio leaves a replicas edit to a re-created runtime": ("replicas", lambda mp: _engine(
         mp, "alluxio", edits={"runtime": tuple(
             f for f in engine_table.ENGINES["alluxio"].edits.runtime if f.prefix != "replicas")})),
