@@ -126,6 +126,8 @@ def _jindo_worker_resources(version: str) -> str:
      "the worker's memory request stays at 500m instead of rising to 500Mi"),  # equal to what Fluid reads
     ("{mediumtype: MEM, path: /dev/shm, quota: 500Mi}", "worker: {resources: {requests: {memory: 100Mi}}}",
      "the worker's memory request stays at 100Mi instead of rising to 500Mi"),
+    ("{mediumtype: MEM, path: /dev/shm, quota: 500Mi}", "worker: {resources: {requests: {memory: lots}}}",
+     "the worker's memory request becomes 500m (0.5 bytes) instead of 500Mi"),  # no quantity: not kept
     ("{mediumtype: MEM, path: /dev/shm, quota: 500Mi}", "worker: {resources: {requests: {memory: 0}}}",
      "the worker's memory request becomes 500m (0.5 bytes) instead of 500Mi"),
 ])

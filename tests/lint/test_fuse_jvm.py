@@ -189,6 +189,9 @@ _MEMORY = "volumeSource: {emptyDir: {medium: Memory}}"
                       "volumeSource: {emptyDir: {}}",), False),  # medium "": a disk emptyDir
     ("JindoRuntime", (f"mediumtype: SSD, volumeType: emptyDir, path: /mnt/a, quota: 8Gi, {_MEMORY}",), True),
     ("JindoRuntime", (f"mediumtype: MEM, volumeType: emptyDir, path: /dev/shm, quota: 8Gi, {_MEMORY}",), True),
+    # a MEM tier on a hostPath is the node's directory, no emptyDir of the pod's
+    ("JindoRuntime", ("mediumtype: MEM, volumeType: hostPath, path: /dev/shm, quota: 8Gi",), False),
+    ("AlluxioRuntime", ("mediumtype: MEM, volumeType: hostPath, path: /dev/shm, quota: 8Gi",), False),
     # Jindo reads levels[0] only
     ("JindoRuntime", ("mediumtype: SSD, path: /mnt/a, quota: 8Gi",
                       "mediumtype: MEM, volumeType: emptyDir, path: /dev/shm, quota: 8Gi"), False),
