@@ -477,8 +477,8 @@ MEM_QUOTA_PARSED = (source("pkg/ddc/jindocache/transform.go", "transformWorkerRe
 
 
 def _at(sources: tuple[FluidSource, ...], version: str) -> FluidSource:
-    """The source that holds at `version` (the newest one for a version none names)."""
-    return next((s for s in sources if version in s.versions), sources[-1])
+    """The source that holds at `version` (every version fluidgen targets is named by one)."""
+    return next(s for s in sources if version in s.versions)
 
 
 def _check(ctx: Context) -> None:

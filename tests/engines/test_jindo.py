@@ -119,6 +119,8 @@ def _jindo_worker_resources(version: str) -> str:
     ("{mediumtype: SSD, path: /mnt/ssd, quota: 500Mi}", "", None),  # no memory tier: no request set
     ("{mediumtype: MEM, path: /dev/shm, quota: 500Mi}, {mediumtype: SSD, path: /mnt/ssd, quota: 1Gi}", "",
      None),  # getTieredStoreType reads the last level's medium
+    ("{mediumtype: MEM, path: /dev/shm, quota: 500Mi}, {mediumtype: HDD, path: /mnt/hdd, quota: 1Gi}", "",
+     None),
     ("{mediumtype: MEM, path: /dev/shm, quota: 500Mi}", "worker: {resources: {requests: {memory: 1Gi}}}", None),
     ("{mediumtype: MEM, path: /dev/shm, quota: 500Mi}", "worker: {resources: {requests: {memory: 500Mi}}}",
      None),  # a request of the quota itself is kept
@@ -389,3 +391,14 @@ spec:
 """)
     err = run_cli("lint", str(manifest)).err
     assert f"warning [FG119]: spec.fuse.args: {said}\n" in err, err
+
+
+def test_fg138_spares_one_secret_per_credential_name_across_a_buckets_mounts(tmp_path: Path) -> None:
+    """Projections conflict per item (one credential name), not per bucket: the key id from one Secret
+    and the key secret from another, the same for every mount of the bucket, is fine."""
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text(_ONE_BUCKET_TWO_SECRETS.replace("{name: two, key: id}", "{name: one, key: id}")
+                        .replace("{name: one, key: secret}", "{name: other, key: secret}"))
+    assert manifest.read_text().count("name: other, key: secret") == 2
+    result = run_cli("lint", "--fluid-version", "v1.1.0-dev", str(manifest))
+    assert "[FG138]" not in result.err and result.code == 0, result.err
