@@ -278,3 +278,12 @@ def test_every_fact_function_of_an_engine_names_its_source() -> None:
                 assert key in OWN_FUNCTIONS or sources_of_function(fn), \
                     f"{module.__name__}.{fn_name} computes a Fluid fact without its source"
     assert set(OWN_FUNCTIONS) <= seen, "an exemption names no function"
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+def test_a_starter_names_every_option_its_storage_requires(engine: str) -> None:
+    """`fluidgen init --source scheme://...` writes the storage's suggested options as placeholders;
+    an option the engine requires (FG118) that the starter left out would make the user's first
+    build fail on a name the starter never showed."""
+    for scheme, storage in ENGINES[engine].mounts.storage.items():
+        assert set(storage.options) <= set(storage.suggested), (scheme, storage.options, storage.suggested)
