@@ -202,3 +202,34 @@ def test_an_emptydir_tier_without_a_medium_gets_no_volume(version: str, level: s
     assert ("[FG137]" in err) is (said is not None), err
     if said is not None:
         assert "error [FG137]: spec.tieredstore.levels[0].volumeSource.emptyDir: " in err and said in err, err
+
+
+_SET_DEFAULT = re.compile(r'^\s*setDefaultProperties\(runtime, (?:value|alluxioValue), "([^"]+)", "([^"]*)"\)', re.M)
+
+
+@pytest.mark.parametrize("version", ["v1.0.8", "v1.1.0-dev"])
+def test_the_default_properties_and_jvm_options_are_fluids(version: str) -> None:
+    """pkg/ddc/alluxio/transform_optimization.go: the properties optimizeDefaultProperties and
+    optimizeDefaultPropertiesAndFuseForHTTP set when the runtime does not, and the JVM options
+    optimizeDefaultForMaster, optimizeDefaultForWorker and optimizeDefaultFuse give a component
+    without its own, literal for literal (two properties are conditional: the journal type on the
+    master count, direct memory IO on a read-only Dataset of one cache path; default_properties)."""
+    go = (need_tree(version) / "pkg/ddc/alluxio/transform_optimization.go").read_text()
+
+    def body(function: str) -> str:
+        text = go[go.index(f"func (e *AlluxioEngine) {function}("):]
+        return text[:text.index("\n}\n")]
+
+    assert dict(_SET_DEFAULT.findall(body("optimizeDefaultPropertiesAndFuseForHTTP"))) == dict(alluxio.HTTP_PROPERTIES)
+    first: dict[str, str] = {}
+    for key, value in _SET_DEFAULT.findall(body("optimizeDefaultProperties")):
+        first.setdefault(key, value)
+    conditional = {alluxio.JOURNAL_TYPE, "alluxio.user.direct.memory.io.enabled"}
+    assert {k: v for k, v in first.items() if k not in conditional} == \
+        {k: v for k, v in alluxio.DEFAULT_PROPERTIES.items() if k not in conditional}
+    assert conditional <= set(first)
+    for component, function in (("master", "optimizeDefaultForMaster"), ("worker", "optimizeDefaultForWorker"),
+                                 ("fuse", "optimizeDefaultFuse")):
+        given = re.search(r"JvmOptions = \[\]string\{(.*?)\}", body(function), re.S)
+        assert given is not None, function
+        assert tuple(re.findall(r'"([^"]+)"', given.group(1))) == alluxio.DEFAULT_JVM[component], component

@@ -25,7 +25,7 @@ set_=(tests/lint/test_docs.py::test_rules_page_is_fresh tests/lower/test_keyfact
       tests/commands/test_init.py tests/features/test_init_explain.py tests/compile/test_plan.py
       tests/features/test_workable.py tests/lint tests/catalog/test_healthcheck.py tests/lower/test_mounts.py
       tests/lower/test_workloads.py tests/catalog/test_schemas.py tests/spec/test_specschema.py
-      tests/features/test_traces.py tests/catalog/test_kinds.py)
+      tests/features/test_traces.py tests/catalog/test_kinds.py tests/features/test_rule_examples.py)
 # catalog/test_schemas.py's two CRD-validator fuzz tests read no engine record (33-57 s a survivor)
 filters=(--keep 'tests/catalog/test_schemas.py=test_every_crd_kind_is_modelled|test_builtin_model_matches')
 if [ "$module" != contract ]; then
