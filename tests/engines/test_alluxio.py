@@ -122,7 +122,7 @@ def test_every_unconditional_default_property_is_fluids(version: str) -> None:
         "alluxio.user.block.size.bytes.default"] == "64MB"  # the runtime's own value stays
 
 
-@pytest.mark.parametrize(("masters", "warned"), [(1, False), (3, True)])
+@pytest.mark.parametrize(("masters", "warned"), [(1, False), (2, True), (3, True)])
 def test_fg132_warns_a_ufs_journal_only_for_several_masters(tmp_path: Path, masters: int, warned: bool) -> None:
     """FG132: Fluid picks the EMBEDDED journal above one master (optimizeDefaultProperties, read in
     test_every_unconditional_default_property_is_fluids); a UFS journal is Fluid's own choice for one."""
