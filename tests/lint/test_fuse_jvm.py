@@ -241,3 +241,11 @@ def test_fg110_runs_at_every_version_its_alluxio_and_jindo_facts_hold(tmp_path: 
     err = run_cli("lint", "--fluid-version", version, str(manifest)).err
     assert ("[FG110]: spec.worker.resources.limits.memory: MEM tier 8.0GiB exceeds the worker memory limit 4Gi"
             in err), err
+
+
+@pytest.mark.parametrize("kind", ["AlluxioRuntime", "JindoRuntime"])
+@pytest.mark.parametrize("levels", ["tieredstore: {levels: []}\n", "tieredstore: {levels: [fast]}\n"])
+def test_fg110_reads_a_worker_without_a_level_it_can_use(tmp_path: Path, kind: str, levels: str) -> None:
+    """No level, or one that is no mapping (the schema's error, not a crash): no emptyDir to charge."""
+    err = _lint(tmp_path, "worker:\n  resources: {limits: {memory: 4Gi}}\n" + levels, kind)
+    assert "[FG110]" not in err, err
