@@ -287,3 +287,8 @@ def test_a_starter_names_every_option_its_storage_requires(engine: str) -> None:
     build fail on a name the starter never showed."""
     for scheme, storage in ENGINES[engine].mounts.storage.items():
         assert set(storage.options) <= set(storage.suggested), (scheme, storage.options, storage.suggested)
+        # each value one placeholder, <NAME>, which FG102 refuses until it is filled in
+        assert all(re.fullmatch(r"<[A-Z0-9_]+>", v) for v in storage.suggested.values()), storage.suggested
+    # the starter's source: placeholders and the scheme's own characters only, none at the edges
+    source = ENGINES[engine].starter.source  # "" for an engine that takes no mounts (Engine checks it)
+    assert not source or re.fullmatch(r"([a-z0-9]+|<[A-Z_]+>)://([A-Za-z0-9_./:-]|<[A-Z_]+>)*", source), source
