@@ -175,7 +175,9 @@ spec:
      "instead of MEM (pkg/ddc/alluxio/transform.go getMediumTypeFromVolumeSource (every version)), and the worker "
      "chart makes no volume for a tier without one"),
     ("mediumtype: SSD, volumeType: emptyDir, volumeSource: {emptyDir: {sizeLimit: 1Gi}}, path: '/mnt/a,/mnt/b', "
-     "quotaList: '1Gi,1Gi'", "names each path's volume after it, '-0', '-1', which is no valid volume name"),
+     "quotaList: '1Gi,1Gi'", "names each path's volume after it, '-0', '-1', which is no valid volume name, so "
+     "Kubernetes refuses the worker StatefulSet and the runtime gets no workers (charts/alluxio/templates/_helpers.tpl "
+     "alluxio.worker.tieredstoreVolumes (every version))"),
     ("mediumtype: MEM, volumeType: emptyDir, volumeSource: {emptyDir: {medium: Memory}}, path: /dev/shm, "
      "quota: 2Gi", None),
     ("mediumtype: MEM, volumeType: emptyDir, path: /dev/shm, quota: 2Gi", None),  # the medium is mediumtype's
@@ -233,3 +235,14 @@ def test_the_default_properties_and_jvm_options_are_fluids(version: str) -> None
         given = re.search(r"JvmOptions = \[\]string\{(.*?)\}", body(function), re.S)
         assert given is not None, function
         assert tuple(re.findall(r'"([^"]+)"', given.group(1))) == alluxio.DEFAULT_JVM[component], component
+
+
+def test_fg137_reads_every_level_past_one_with_a_medium(tmp_path: Path) -> None:
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text(_NO_MEDIUM_RUNTIME.replace(
+        "LEVEL", "mediumtype: MEM, volumeType: emptyDir, volumeSource: {emptyDir: {medium: Memory}}, path: /dev/shm, "
+                 "quota: 2Gi}\n      - {mediumtype: SSD, volumeType: emptyDir, volumeSource: {emptyDir: {}}, "
+                 "path: /mnt/a, quota: 2Gi"))
+    err = run_cli("lint", str(manifest)).err
+    assert "error [FG137]: spec.tieredstore.levels[1].volumeSource.emptyDir: " in err, err
+    assert "levels[0]" not in err.split("[FG137]", 1)[1].split("\n", 1)[0], err
