@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from ruamel.yaml import YAML
 
 from fluidgen.base.quantity import to_bytes
@@ -246,3 +247,34 @@ def test_fg137_reads_every_level_past_one_with_a_medium(tmp_path: Path) -> None:
     err = run_cli("lint", str(manifest)).err
     assert "error [FG137]: spec.tieredstore.levels[1].volumeSource.emptyDir: " in err, err
     assert "levels[0]" not in err.split("[FG137]", 1)[1].split("\n", 1)[0], err
+
+
+_ARGS_SPEC = """\
+apiVersion: fluidgen.io/v1alpha1
+kind: CachedDataset
+metadata: {name: d, namespace: default}
+ACCESSsource:
+  - uri: s3://bucket/data/
+runtime:
+  engine: alluxio
+  overrides:
+    fuse: {args: ARGS}
+"""
+
+
+@pytest.mark.parametrize(("access", "args", "built"), [
+    ("", "[fuse, '--fuse-opts=kernel_cache,ro']", ["fuse", "--fuse-opts=kernel_cache,ro"]),  # ro given: kept once
+    ("", "[fuse, '--fuse-opts=rw']", ["fuse", "--fuse-opts=rw"]),  # the user's rw is the user's
+    ("", "[fuse, '--fuse-opts=kernel_cache']", ["fuse", "--fuse-opts=kernel_cache,ro"]),
+    ("", "[fuse, '--fuse-opts=attr_timeout=7200']", ["fuse", "--fuse-opts=ro,attr_timeout=7200"]),
+    ("accessModes: [ReadWriteMany]\n", "[fuse, '--fuse-opts=kernel_cache']", ["fuse", "--fuse-opts=kernel_cache,rw"]),
+])
+def test_fuse_args_get_the_datasets_mode_once(access: str, args: str, built: list[str], tmp_path: Path) -> None:
+    """optimizeDefaultFuse: fuse.args replace Fluid's set, its ro or rw included; the build puts the
+    mode Fluid would choose back when the args name neither (after kernel_cache, where Fluid's set has it)."""
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(_ARGS_SPEC.replace("ACCESS", access).replace("ARGS", args))
+    result = run_cli("build", str(spec))
+    assert result.code == 0, result.err
+    runtime = next(d for d in yaml.safe_load_all(result.out) if d["kind"] == "AlluxioRuntime")
+    assert runtime["spec"]["fuse"]["args"][:2] == built, runtime["spec"]["fuse"]["args"]
