@@ -278,3 +278,26 @@ def test_fuse_args_get_the_datasets_mode_once(access: str, args: str, built: lis
     assert result.code == 0, result.err
     runtime = next(d for d in yaml.safe_load_all(result.out) if d["kind"] == "AlluxioRuntime")
     assert runtime["spec"]["fuse"]["args"][:2] == built, runtime["spec"]["fuse"]["args"]
+
+
+@pytest.mark.parametrize(("scheme", "required"), [("oss", True), ("s3", False), ("s3a", False), ("cos", False),
+                                                  ("obs", False)])
+def test_only_oss_needs_its_key_pair_on_every_alluxio_mount(scheme: str, required: bool, tmp_path: Path) -> None:
+    """Alluxio's OSS UFS refuses a mount without its key id, secret and endpoint
+    (OSSUnderFileSystemFactory.checkOSSCredentials); the others mount without keys (instance roles,
+    anonymous buckets): FG118 asks for the OSS pair only."""
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text(f"""\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {{name: d, namespace: default}}
+spec:
+  mounts: [{{mountPoint: "{scheme}://bucket/x", name: x, options: {{fs.oss.endpoint: e, fs.cos.region: r,
+             fs.cos.app.id: a, fs.obs.endpoint: e}}}}]
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: AlluxioRuntime
+metadata: {{name: d, namespace: default}}
+""")
+    err = run_cli("lint", str(manifest)).err
+    assert ("[FG118]" in err) is required, err
