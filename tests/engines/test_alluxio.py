@@ -105,8 +105,8 @@ def _go_defaults(root: Path) -> dict[str, str]:
 
 @pytest.mark.parametrize("version", NAMES)
 def test_every_unconditional_default_property_is_fluids(version: str) -> None:
-    """default_properties (what an AlluxioRuntime ends with; read by lint's libfuse and journal
-    checks and by explain) holds each property Fluid sets whatever the runtime, with Fluid's
+    """default_properties (what an AlluxioRuntime ends with; lint's libfuse and journal checks read
+    DEFAULT_PROPERTIES, which it starts from) holds each property Fluid sets whatever the runtime, with Fluid's
     value, read from transform_optimization.go optimizeDefaultProperties; the journal type follows
     the master count (EMBEDDED above one, else UFS)."""
     root = need_tree(version)
