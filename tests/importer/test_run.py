@@ -594,88 +594,42 @@ def test_a_hand_written_waiver_no_profile_writes_is_kept_in_the_spec(tmp_path: P
     assert "round trip exact" in got.err
 
 
-def test_a_cache_runtime_without_a_class_name_is_invalid_input_said_in_the_checks_words(tmp_path: Path) -> None:
-    """A CacheRuntime whose runtimeClassName is empty names no class (Fluid's getRuntimeClass finds
-    none): the imported spec has no cacheClass, and the cache engine's check (stage "check", which
-    import reads as "the input would not work on Fluid") says so."""
-    manifest = tmp_path / "in.yaml"
-    manifest.write_text("""\
+_INVALID_DATASET = """\
 apiVersion: data.fluid.io/v1alpha1
 kind: Dataset
 metadata: {name: demo, namespace: default}
 spec:
   mounts:
-    - {mountPoint: "s3://bucket/data", name: data}
+    - {mountPoint: "SOURCE", name: data, options: {fs.oss.endpoint: oss.example.com}}
 ---
 apiVersion: data.fluid.io/v1alpha1
-kind: CacheRuntime
 metadata: {name: demo, namespace: default}
-spec:
-  runtimeClassName: ""
-  worker: {replicas: 1}
-""")
-    got = run_cli("import", "--fluid-version", "v1.1.0-dev", str(manifest))
-    assert got.code == 1 and got.out == "", got.err
-    assert ("  failed: the input would not work on Fluid: engine cache needs a cacheClass: section naming its "
-            "CacheRuntimeClass") in got.err, got.err
-    assert "0 failed, 1 invalid input" in got.err, got.err
+"""
 
 
-def test_a_thin_runtime_without_a_profile_name_is_invalid_input_said_in_the_checks_words(tmp_path: Path) -> None:
-    """A ThinRuntime whose profileName is empty names no profile: the imported spec has no thin:
-    section (an empty name is no name), and the thin engine's check says so, as invalid input (not
-    as a spec that fails to build on an empty object name)."""
-    manifest = tmp_path / "in.yaml"
-    manifest.write_text("""\
-apiVersion: data.fluid.io/v1alpha1
-kind: Dataset
-metadata: {name: demo, namespace: default}
-spec:
-  mounts:
-    - {mountPoint: "s3://bucket/data", name: data}
----
-apiVersion: data.fluid.io/v1alpha1
-kind: ThinRuntime
-metadata: {name: demo, namespace: default}
-spec:
-  profileName: ""
-""")
-    got = run_cli("import", str(manifest))
-    assert got.code == 1 and got.out == "", got.err
-    assert ("  failed: the input would not work on Fluid: engine thin needs a thin: section (profileName or "
-            "fileSystemType)") in got.err, got.err
-    assert "0 failed, 1 invalid input" in got.err, got.err
-
-
-@pytest.mark.parametrize(("level", "said"), [
-    ('{mediumtype: MEM, path: "/dev/shm/a,/dev/shm/b", quotaList: "1Gi,1Gi", high: "0.99", low: "0.95"}',
+@pytest.mark.parametrize(("version", "source", "runtime", "said"), [
+    # runtimeClassName "" names no class (Fluid's getRuntimeClass finds none): no cacheClass section
+    ("v1.1.0-dev", "s3://bucket/data", "kind: CacheRuntime\nspec: {runtimeClassName: '', worker: {replicas: 1}}",
+     "engine cache needs a cacheClass: section naming its CacheRuntimeClass"),
+    # profileName "" names no profile: no thin: section (not a spec failing on an empty object name)
+    ("v1.0.8", "s3://bucket/data", "kind: ThinRuntime\nspec: {profileName: ''}",
+     "engine thin needs a thin: section (profileName or fileSystemType)"),
+    # a Jindo MEM tier over two paths: its quotas, joined, are one resource.MustParse
+    ("v1.0.8", "oss://bucket/data", "kind: JindoRuntime\nspec: {replicas: 1, tieredstore: {levels: [{mediumtype: MEM, "
+     "path: '/dev/shm/a,/dev/shm/b', quotaList: '1Gi,1Gi', high: '0.99', low: '0.95'}]}}",
      "JindoRuntime fails a MEM tier over 2 paths"),
-    ('{mediumtype: SSD, path: "/mnt/a,/mnt/b", quota: 2Gi, high: "0.99", low: "0.95"}',
+    # a Jindo tier of two paths with one quota: transformWorkerMountPath reads quotas[index]
+    ("v1.0.8", "oss://bucket/data", "kind: JindoRuntime\nspec: {replicas: 1, tieredstore: {levels: [{mediumtype: SSD, "
+     "path: '/mnt/a,/mnt/b', quota: 2Gi, high: '0.99', low: '0.95'}]}}",
      "JindoRuntime needs a quota per cache path: with one quota for 2 paths"),
 ])
-def test_a_jindo_tier_fluid_fails_is_invalid_input(tmp_path: Path, level: str, said: str) -> None:
-    """A JindoRuntime MEM tier over two paths fails on Fluid (its quotas, joined, are one
-    resource.MustParse), and so does a tier of two paths with one quota (transformWorkerMountPath reads
-    quotas[index]): the input has the fault, so import says invalid input, not a failure of its own."""
+def test_input_fluid_would_fail_is_invalid_input_said_in_the_checks_words(
+        tmp_path: Path, version: str, source: str, runtime: str, said: str) -> None:
+    """An engine's check (stage "check") speaks of what the input itself would do on Fluid: import
+    reads it as invalid input ("the input would not work on Fluid"), not as a failure of its own."""
     manifest = tmp_path / "in.yaml"
-    manifest.write_text("""\
-apiVersion: data.fluid.io/v1alpha1
-kind: Dataset
-metadata: {name: demo, namespace: default}
-spec:
-  mounts:
-    - {mountPoint: "oss://bucket/data", name: data, options: {fs.oss.endpoint: oss.example.com}}
----
-apiVersion: data.fluid.io/v1alpha1
-kind: JindoRuntime
-metadata: {name: demo, namespace: default}
-spec:
-  replicas: 1
-  tieredstore:
-    levels:
-      - LEVEL
-""".replace("LEVEL", level))
-    got = run_cli("import", "--fluid-version", "v1.0.8", str(manifest))
+    manifest.write_text(_INVALID_DATASET.replace("SOURCE", source) + runtime + "\n")
+    got = run_cli("import", "--fluid-version", version, str(manifest))
     assert got.code == 1 and got.out == "", got.err
     assert f"  failed: the input would not work on Fluid: {said}" in got.err, got.err
     assert "0 failed, 1 invalid input" in got.err, got.err
