@@ -215,6 +215,26 @@ def test_each_storages_names_are_the_ones_transform_reads_for_its_scheme(version
         assert f'mount.Options["{option}"]' in body, option
 
 
+def _shared_pair(scheme: str, mount: str) -> str:
+    """A Dataset whose shared encryptOptions take the key id from Secret ids and the key secret from
+    Secret secrets, with one mount, and its JindoRuntime."""
+    return f"""\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {{name: d, namespace: default}}
+spec:
+  sharedEncryptOptions:
+    - {{name: fs.{scheme}.accessKeyId, valueFrom: {{secretKeyRef: {{name: ids, key: id}}}}}}
+    - {{name: fs.{scheme}.accessKeySecret, valueFrom: {{secretKeyRef: {{name: secrets, key: secret}}}}}}
+  mounts:
+    - {mount}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: JindoRuntime
+metadata: {{name: d, namespace: default}}
+"""
+
+
 @pytest.mark.parametrize(("version", "scope", "advice"), [
     ("v1.0.8", "every mount", "newer Fluid projects OSS keys per bucket. Use one Secret and key per credential "
                               "name, or target a newer Fluid"),
@@ -226,21 +246,7 @@ def test_fg135_a_key_pair_from_two_secrets_is_said_at_the_shared_option(
     """transformMaster (secret mount support): value.Secret is the last encryptOption's Secret, and
     the key id and key secret are keys of it, so a pair from two Secrets reads one from the wrong one."""
     manifest = tmp_path / "m.yaml"
-    manifest.write_text("""\
-apiVersion: data.fluid.io/v1alpha1
-kind: Dataset
-metadata: {name: d, namespace: default}
-spec:
-  sharedEncryptOptions:
-    - {name: fs.s3.accessKeyId, valueFrom: {secretKeyRef: {name: ids, key: id}}}
-    - {name: fs.s3.accessKeySecret, valueFrom: {secretKeyRef: {name: secrets, key: secret}}}
-  mounts:
-    - {mountPoint: "s3://bucket/data", name: data}
----
-apiVersion: data.fluid.io/v1alpha1
-kind: JindoRuntime
-metadata: {name: d, namespace: default}
-""")
+    manifest.write_text(_shared_pair("s3", "{mountPoint: \"s3://bucket/data\", name: data}"))
     result = run_cli("lint", "--fluid-version", version, str(manifest))
     assert result.err == (
         f"{manifest}:7:49: warning [FG135]: spec.sharedEncryptOptions[1].valueFrom.secretKeyRef: fs.s3.accessKeySecret "
@@ -332,21 +338,8 @@ def test_fg135_spares_shared_options_when_every_mount_is_projected_per_bucket(tm
     """At master the OSS keys of oss:// mounts are projected per bucket: when every mount is one,
     no mount reads the one Secret, so the shared options' two Secrets clash nowhere."""
     manifest = tmp_path / "m.yaml"
-    manifest.write_text("""\
-apiVersion: data.fluid.io/v1alpha1
-kind: Dataset
-metadata: {name: d, namespace: default}
-spec:
-  sharedEncryptOptions:
-    - {name: fs.oss.accessKeyId, valueFrom: {secretKeyRef: {name: ids, key: id}}}
-    - {name: fs.oss.accessKeySecret, valueFrom: {secretKeyRef: {name: secrets, key: secret}}}
-  mounts:
-    - {mountPoint: "oss://bucket/data", name: data, options: {fs.oss.endpoint: e}}
----
-apiVersion: data.fluid.io/v1alpha1
-kind: JindoRuntime
-metadata: {name: d, namespace: default}
-""")
+    manifest.write_text(_shared_pair("oss", '{mountPoint: "oss://bucket/data", name: data, '
+                                            'options: {fs.oss.endpoint: e}}'))
     master = run_cli("lint", "--fluid-version", "v1.1.0-dev", str(manifest))
     assert master.code == 0 and "[FG135]" not in master.err and "[FG138]" not in master.err, master.err
     old = run_cli("lint", "--fluid-version", "v1.0.8", str(manifest))
