@@ -118,7 +118,7 @@ def test_every_unconditional_default_property_is_fluids(version: str) -> None:
                      r'"alluxio\.master\.journal\.type", "EMBEDDED"\)\n\t\} else \{\n\t\tsetDefaultProperties\('
                      r'runtime, value, "alluxio\.master\.journal\.type", "UFS"\)', text)
     assert got["alluxio.master.journal.type"] == "UFS"
-    assert alluxio.default_properties({}, masters=3)["alluxio.master.journal.type"] == "EMBEDDED"
+    assert alluxio.default_properties({}, masters=2)["alluxio.master.journal.type"] == "EMBEDDED"
     assert alluxio.default_properties({"alluxio.user.block.size.bytes.default": "64MB"})[
         "alluxio.user.block.size.bytes.default"] == "64MB"  # the runtime's own value stays
     # direct memory IO only for a read-only Dataset of one level with one cache path

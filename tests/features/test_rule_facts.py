@@ -43,6 +43,12 @@ def test_an_option_also_given_encrypted_is_a_warning_saying_which_wins(tmp_path:
                                          f'fs.oss.accessKeyId: x}}, encryptOptions: [{encrypt}]}}]'), runtime())
     line = next(x for x in err.splitlines() if "[FG123]" in x)
     assert "warning [FG123]" in line and "the encryptOption wins silently" in line
+    # a sharedOptions name is every mount's option (transformUFS merges it under each mount's options)
+    shared = dataset(mounts=f'[{{mountPoint: "oss://b/p", name: d, options: {{fs.oss.endpoint: e}}, '
+                            f'encryptOptions: [{encrypt}]}}]').replace("spec:\n", "spec:\n  sharedOptions: "
+                                                                       "{fs.oss.accessKeyId: x}\n", 1)
+    assert "sharedOptions" in shared
+    assert "warning [FG123]: spec.mounts[0].encryptOptions[0].name" in _lint(tmp_path, shared, runtime())
 
 
 def test_kernel_cache_with_fluids_default_jni_fuse_is_fine(tmp_path: Path) -> None:
@@ -53,6 +59,8 @@ def test_kernel_cache_with_fluids_default_jni_fuse_is_fine(tmp_path: Path) -> No
     assert "[FG108]" not in _lint(tmp_path, dataset(), runtime(spec=f"replicas: 1\n{args}"))
     off = f"replicas: 1\nproperties: {{alluxio.fuse.jnifuse.enabled: 'false'}}\n{args}"
     assert "[FG108]" in _lint(tmp_path, dataset(), runtime(spec=off))
+    other = off.replace("--fuse-opts=kernel_cache", "--fuse-opts=allow_other")
+    assert "[FG108]" not in _lint(tmp_path, dataset(), runtime(spec=other))  # only kernel_cache needs the JNI FUSE
 
 
 def test_jindo_reads_the_oss_endpoint_only_from_mount_options(tmp_path: Path) -> None:

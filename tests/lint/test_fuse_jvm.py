@@ -192,6 +192,9 @@ _MEMORY = "volumeSource: {emptyDir: {medium: Memory}}"
     # a MEM tier on a hostPath is the node's directory, no emptyDir of the pod's
     ("JindoRuntime", ("mediumtype: MEM, volumeType: hostPath, path: /dev/shm, quota: 8Gi",), False),
     ("AlluxioRuntime", ("mediumtype: MEM, volumeType: hostPath, path: /dev/shm, quota: 8Gi",), False),
+    # Alluxio reads every level: a memory emptyDir past a disk level still counts
+    ("AlluxioRuntime", ("mediumtype: SSD, path: /mnt/a, quota: 8Gi",
+                        "mediumtype: MEM, volumeType: emptyDir, path: /dev/shm, quota: 8Gi"), True),
     # Jindo reads levels[0] only
     ("JindoRuntime", ("mediumtype: SSD, path: /mnt/a, quota: 8Gi",
                       "mediumtype: MEM, volumeType: emptyDir, path: /dev/shm, quota: 8Gi"), False),
