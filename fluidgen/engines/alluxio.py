@@ -135,8 +135,7 @@ JNI_FUSE_DEFAULT = fact("true", source("pkg/ddc/alluxio/transform_optimization.g
 
 
 def _kernel_cache_needs_jni(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
-    props = {**mapping(entry.spec.get("properties")), **mapping(fuse_spec(entry.obj).get("properties"))}
-    jni = props.get("alluxio.fuse.jnifuse.enabled", JNI_FUSE_DEFAULT.value)
+    jni = _properties(entry).get("alluxio.fuse.jnifuse.enabled", JNI_FUSE_DEFAULT.value)
     for i, opt in fuse_options(entry.obj):
         if opt == "kernel_cache" and jni != "true":
             yield Finding(("spec", "fuse", "args", i), f"kernel_cache needs the JNI FUSE, which Fluid enables unless "

@@ -267,6 +267,7 @@ runtime:
     ("", "[fuse, '--fuse-opts=kernel_cache']", ["fuse", "--fuse-opts=kernel_cache,ro"]),
     ("", "[fuse, '--fuse-opts=attr_timeout=7200']", ["fuse", "--fuse-opts=ro,attr_timeout=7200"]),
     ("accessModes: [ReadWriteMany]\n", "[fuse, '--fuse-opts=kernel_cache']", ["fuse", "--fuse-opts=kernel_cache,rw"]),
+    ("", "[fuse]", ["fuse"]),  # no --fuse-opts to put the mode in: left as given
 ])
 def test_fuse_args_get_the_datasets_mode_once(access: str, args: str, built: list[str], tmp_path: Path) -> None:
     """optimizeDefaultFuse: fuse.args replace Fluid's set, its ro or rw included; the build puts the
@@ -300,3 +301,18 @@ metadata: {{name: d, namespace: default}}
 """)
     err = run_cli("lint", str(manifest)).err
     assert ("[FG118]" in err) is required, err
+
+
+@pytest.mark.parametrize("version", ["v1.0.8", "v1.1.0-dev"])
+def test_the_default_fuse_opts_are_optimize_default_fuses(version: str) -> None:
+    """optimizeDefaultFuse: without fuse.args the FUSE gets --fuse-opts per access mode, another set when
+    the runtime's alluxio.fuse.jnifuse.libfuse.version property is "2"."""
+    go = (need_tree(version) / "pkg/ddc/alluxio/transform_optimization.go").read_text()
+    body = go[go.index("func (e *AlluxioEngine) optimizeDefaultFuse("):]
+    body = body[:body.index("\n}\n")]
+    sets = re.findall(r'(readOnlyFuseOpts|readWriteFuseOpts) :?= "--fuse-opts=([^"]+)"', body)
+    assert sets == [("readOnlyFuseOpts", alluxio.default_fuse_opts(True, None)),
+                    ("readWriteFuseOpts", alluxio.default_fuse_opts(False, None)),
+                    ("readOnlyFuseOpts", alluxio.default_fuse_opts(True, "2")),
+                    ("readWriteFuseOpts", alluxio.default_fuse_opts(False, "2"))], sets
+    assert 'if found && libfuseVersion == "2" {' in body

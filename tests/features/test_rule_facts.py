@@ -61,6 +61,9 @@ def test_kernel_cache_with_fluids_default_jni_fuse_is_fine(tmp_path: Path) -> No
     assert "[FG108]" in _lint(tmp_path, dataset(), runtime(spec=off))
     other = off.replace("--fuse-opts=kernel_cache", "--fuse-opts=allow_other")
     assert "[FG108]" not in _lint(tmp_path, dataset(), runtime(spec=other))  # only kernel_cache needs the JNI FUSE
+    fuse_off = "replicas: 1\nfuse: {args: [fuse, --fuse-opts=kernel_cache], properties: " \
+               "{alluxio.fuse.jnifuse.enabled: 'false'}}"
+    assert "[FG108]" in _lint(tmp_path, dataset(), runtime(spec=fuse_off))  # fuse.properties count (transformFuse)
 
 
 def test_jindo_reads_the_oss_endpoint_only_from_mount_options(tmp_path: Path) -> None:
