@@ -130,12 +130,10 @@ STORAGE = {
 }
 
 
-# Fluid sets alluxio.fuse.jnifuse.enabled "true" unless the runtime's properties set it.
-JNI_FUSE_DEFAULT = fact("true", source("pkg/ddc/alluxio/transform_optimization.go", "optimizeDefaultProperties"))
 
 
 def _kernel_cache_needs_jni(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
-    jni = _properties(entry).get("alluxio.fuse.jnifuse.enabled", JNI_FUSE_DEFAULT.value)
+    jni = _properties(entry).get(JNI_FUSE, DEFAULT_PROPERTIES[JNI_FUSE])  # Fluid's "true" unless set
     for i, opt in fuse_options(entry.obj):
         if opt == "kernel_cache" and jni != "true":
             yield Finding(("spec", "fuse", "args", i), f"kernel_cache needs the JNI FUSE, which Fluid enables unless "
@@ -205,11 +203,12 @@ def _option_given_twice(entry: Entry, index: ManifestIndex) -> Iterator[Finding]
 _OPTIMIZE = "pkg/ddc/alluxio/transform_optimization.go"
 _TRANSFORM = "pkg/ddc/alluxio/transform.go"
 LIBFUSE_VERSION = "alluxio.fuse.jnifuse.libfuse.version"
+JNI_FUSE = "alluxio.fuse.jnifuse.enabled"
 JOURNAL_TYPE = "alluxio.master.journal.type"
 # Properties Fluid sets when the runtime does not (setDefaultProperties), for one master and a
 # Dataset that is not all HTTP; default_properties() adds what depends on the runtime.
 DEFAULT_PROPERTIES: Mapping[str, str] = MappingProxyType({
-    "alluxio.fuse.jnifuse.enabled": "true",
+    JNI_FUSE: "true",
     LIBFUSE_VERSION: "3",
     "alluxio.master.metastore": "ROCKS",
     "alluxio.user.update.file.accesstime.disabled": "true",

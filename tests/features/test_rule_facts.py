@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from fluidgen.engines.alluxio import JNI_FUSE_DEFAULT, MOUNT_CONFIG_STORAGE
+from fluidgen.engines.alluxio import DEFAULT_PROPERTIES, JNI_FUSE, MOUNT_CONFIG_STORAGE
 from tests.conftest import run_cli
 from tests.harness.fluid_src import tree
 from tests.lint.test_lint import dataset, runtime
@@ -54,7 +54,7 @@ def test_an_option_also_given_encrypted_is_a_warning_saying_which_wins(tmp_path:
 def test_kernel_cache_with_fluids_default_jni_fuse_is_fine(tmp_path: Path) -> None:
     """alluxio/transform_optimization.go optimizeDefaultProperties sets alluxio.fuse.jnifuse.enabled
     "true" unless the runtime sets it: FG108 warned about every kernel_cache."""
-    assert JNI_FUSE_DEFAULT.value == "true"
+    assert DEFAULT_PROPERTIES[JNI_FUSE] == "true"  # Fluid's value: test_alluxio reads every default from the Go code
     args = "fuse: {args: [fuse, --fuse-opts=kernel_cache]}"
     assert "[FG108]" not in _lint(tmp_path, dataset(), runtime(spec=f"replicas: 1\n{args}"))
     off = f"replicas: 1\nproperties: {{alluxio.fuse.jnifuse.enabled: 'false'}}\n{args}"
