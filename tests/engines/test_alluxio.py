@@ -237,12 +237,15 @@ def test_the_http_properties_and_jvm_options_are_fluids(version: str) -> None:
         assert tuple(re.findall(r'"([^"]+)"', given.group(1))) == alluxio.DEFAULT_JVM[component], component
 
 
-def test_fg137_reads_every_level_past_one_with_a_medium(tmp_path: Path) -> None:
+@pytest.mark.parametrize("first", [
+    "mediumtype: MEM, volumeType: emptyDir, volumeSource: {emptyDir: {medium: Memory}}, path: /dev/shm, quota: 2Gi",
+    "mediumtype: MEM, volumeType: hostPath, path: /dev/shm, quota: 2Gi",
+])
+def test_fg137_reads_every_level_past_one_with_a_medium(tmp_path: Path, first: str) -> None:
     manifest = tmp_path / "m.yaml"
     manifest.write_text(_NO_MEDIUM_RUNTIME.replace(
-        "LEVEL", "mediumtype: MEM, volumeType: emptyDir, volumeSource: {emptyDir: {medium: Memory}}, path: /dev/shm, "
-                 "quota: 2Gi}\n      - {mediumtype: SSD, volumeType: emptyDir, volumeSource: {emptyDir: {}}, "
-                 "path: /mnt/a, quota: 2Gi"))
+        "LEVEL", first + "}\n      - {mediumtype: SSD, volumeType: emptyDir, volumeSource: {emptyDir: {}}, "
+                         "path: /mnt/a, quota: 2Gi"))
     err = run_cli("lint", str(manifest)).err
     assert "error [FG137]: spec.tieredstore.levels[1].volumeSource.emptyDir: " in err, err
     assert "levels[0]" not in err.split("[FG137]", 1)[1].split("\n", 1)[0], err
@@ -316,3 +319,13 @@ def test_the_default_fuse_opts_are_optimize_default_fuses(version: str) -> None:
                     ("readOnlyFuseOpts", alluxio.default_fuse_opts(True, "2")),
                     ("readWriteFuseOpts", alluxio.default_fuse_opts(False, "2"))], sets
     assert 'if found && libfuseVersion == "2" {' in body
+
+
+def test_alluxio_takes_the_schemes_its_fluid_code_reads() -> None:
+    """http:// and https:// Datasets get their own defaults (optimizeDefaultPropertiesAndFuseForHTTP reads
+    common.HttpScheme and HttpsScheme); pvc:// and local:// are volumes (transformDatasetToVolume)."""
+    for version in ("v1.0.8", "v1.1.0-dev"):
+        go = (need_tree(version) / "pkg/ddc/alluxio/transform_optimization.go").read_text()
+        assert "common.HttpScheme.String()" in go and "common.HttpsScheme.String()" in go
+    schemes = alluxio.ENGINE.mounts.schemes
+    assert schemes is not None and {"http", "https", "pvc", "local"} <= schemes
