@@ -376,12 +376,14 @@ def _libfuse2_options_need_libfuse2(entry: Entry, _: ManifestIndex) -> Iterator[
 
 
 def _ufs_journal_with_several_masters(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
-    masters = mapping(entry.spec.get("master")).get("replicas")
-    journal = _properties(entry).get(JOURNAL_TYPE)
+    # the master runs with the runtime's properties, then master.properties over them (the chart's
+    # ALLUXIO_MASTER_JAVA_OPTS); fuse.properties reach the FUSE only
+    master = mapping(entry.spec.get("master"))
+    masters, own = master.get("replicas"), mapping(master.get("properties"))
+    journal = own.get(JOURNAL_TYPE, mapping(entry.spec.get("properties")).get(JOURNAL_TYPE))
     if isinstance(masters, int) and masters > 1 and journal == "UFS":
-        where = "properties" if JOURNAL_TYPE in mapping(entry.spec.get("properties")) else "fuse"
-        path = ("spec", "properties", JOURNAL_TYPE) if where == "properties" else \
-            ("spec", "fuse", "properties", JOURNAL_TYPE)
+        path = ("spec", "master", "properties", JOURNAL_TYPE) if JOURNAL_TYPE in own else \
+            ("spec", "properties", JOURNAL_TYPE)
         yield Finding(path, f"{masters} masters with a UFS journal: Fluid itself chooses the EMBEDDED journal "
                             "(Raft, with the journal addresses it sets) for more than one master, and a UFS journal "
                             "needs ZooKeeper for leader election; set EMBEDDED or leave the property to Fluid")
@@ -511,7 +513,8 @@ spec:
          description="Fluid sets alluxio.master.journal.type to UFS for one master and EMBEDDED for more, "
                      "with the embedded journal addresses of every master; a runtime that pins UFS with "
                      "several masters gets no leader election (a UFS journal needs ZooKeeper).",
-         sources=(source(_OPTIMIZE, "optimizeDefaultProperties"), source(_OPTIMIZE, "setPortProperties")),
+         sources=(source(_OPTIMIZE, "optimizeDefaultProperties"), source(_OPTIMIZE, "setPortProperties"),
+                  source("charts/alluxio/templates/config/alluxio-conf.yaml", "ALLUXIO_MASTER_JAVA_OPTS")),
          kinds=frozenset({KIND}),
          example=Example("""\
 apiVersion: data.fluid.io/v1alpha1

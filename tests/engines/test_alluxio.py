@@ -142,6 +142,29 @@ def test_fg132_warns_a_ufs_journal_only_for_several_masters(tmp_path: Path, mast
     assert ("FG132" in result.err) is warned, result.err
 
 
+@pytest.mark.parametrize(("properties", "said_at"), [
+    ("  master: {replicas: 3, properties: {alluxio.master.journal.type: UFS}}\n",
+     "spec.master.properties[\"alluxio.master.journal.type\"]"),
+    ("  master: {replicas: 3, properties: {alluxio.master.journal.type: EMBEDDED}}\n"
+     "  properties: {alluxio.master.journal.type: UFS}\n", None),  # master.properties win for the master
+    ("  master: {replicas: 3}\n  fuse: {properties: {alluxio.master.journal.type: UFS}}\n", None),  # the FUSE's only
+])
+def test_fg132_reads_the_properties_the_master_runs_with(tmp_path: Path, properties: str, said_at: str | None) -> None:
+    """charts/alluxio/templates/config/alluxio-conf.yaml: ALLUXIO_JAVA_OPTS holds .Values.properties,
+    ALLUXIO_MASTER_JAVA_OPTS .Values.master.properties after them; fuse.properties go to the FUSE."""
+    for version in ("v1.0.8", "v1.1.0-dev"):
+        conf = (need_tree(version) / "charts/alluxio/templates/config/alluxio-conf.yaml").read_text()
+        master = conf[conf.index("ALLUXIO_MASTER_JAVA_OPTS"):]
+        assert "{{- range $key, $val := .Values.master.properties }}" in master[:master.index("JOB_MASTER")]
+    manifests = tmp_path / "m.yaml"
+    manifests.write_text("apiVersion: data.fluid.io/v1alpha1\nkind: AlluxioRuntime\n"
+                         "metadata: {name: d, namespace: default}\nspec:\n" + properties)
+    err = run_cli("lint", str(manifests)).err
+    assert ("[FG132]" in err) is (said_at is not None), err
+    if said_at is not None:
+        assert f"warning [FG132]: {said_at}: 3 masters with a UFS journal" in err, err
+
+
 @pytest.mark.parametrize("version", ["v1.0.8", "v1.1.0-dev"])
 def test_the_fuse_limit_counts_mem_tiers_the_fuse_never_mounts(version: str) -> None:
     """transformResourcesForFuse adds every MEM level's quota (tieredstore.GetLevelStorageMap reads the
