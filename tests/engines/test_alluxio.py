@@ -208,7 +208,8 @@ spec:
     ("mediumtype: SSD, volumeType: emptyDir, volumeSource: {emptyDir: {sizeLimit: 1Gi}}, path: '/mnt/a,/mnt/b', "
      "quotaList: '1Gi,1Gi'", "names each path's volume after it, '-0', '-1', which is no valid volume name, so "
      "Kubernetes refuses the worker StatefulSet and the runtime gets no workers (charts/alluxio/templates/_helpers.tpl "
-     "alluxio.worker.tieredstoreVolumes (every version))"),
+     "alluxio.worker.tieredstoreVolumes (every version)). Leave volumeSource out (the chart makes the emptyDirs from "
+     "mediumtype: Memory for MEM, node disk for SSD or HDD)\n"),  # no medium: Memory: several paths get it for MEM only
     ("mediumtype: MEM, volumeType: emptyDir, volumeSource: {emptyDir: {medium: Memory}}, path: /dev/shm, "
      "quota: 2Gi", None),
     ("mediumtype: MEM, volumeType: emptyDir, path: /dev/shm, quota: 2Gi", None),  # the medium is mediumtype's
@@ -352,3 +353,12 @@ def test_alluxio_takes_the_schemes_its_fluid_code_reads() -> None:
         assert "common.HttpScheme.String()" in go and "common.HttpsScheme.String()" in go
     schemes = alluxio.ENGINE.mounts.schemes
     assert schemes is not None and {"http", "https", "pvc", "local"} <= schemes
+
+
+@pytest.mark.parametrize("version", ["v1.0.8", "v1.1.0-dev"])
+def test_the_fallback_fuse_tag_is_fluids_default_fuse_image(version: str) -> None:
+    """A runtime that names no FUSE image gets pkg/common/alluxio.go DefaultAlluxioFuseImage, whose tag
+    decides whether the mount path goes in the args (NEW_FUSE_ARGS_FROM)."""
+    go = (need_tree(version) / "pkg/common/alluxio.go").read_text()
+    found = re.search(r'DefaultAlluxioFuseImage = "[^":]+:([^"]+)"', go)
+    assert found is not None and found.group(1) == alluxio.FALLBACK_FUSE_TAG
