@@ -7,7 +7,8 @@ Sources in fluid-cloudnative/fluid, the same in every version versions.py lists:
   and encryptOptions of any name are handed to `alluxio fs mount` as they are. A name given
   both as an option and as an encryptOption fails the mount ("set more than one times") only
   when the controller's ALLUXIO_MOUNT_CONFIG_STORAGE is not configmap; Fluid's chart sets
-  configmap, where the encryptOption (a Secret file path) silently wins (mount_options below).
+  configmap, where the encryptOption (a Secret file path) silently wins (mount_options below;
+  Mounts.encrypt_config_storage, which lint's FG123 reads).
 - pkg/ddc/alluxio/transform.go (FullnameOverride = runtime name) and charts/alluxio/templates:
   the StatefulSets, DaemonSet, Service and ConfigMaps Fluid creates.
 - pkg/utils/ufs_path_builder.go (GenAlluxioUFSRootPath): `path: /` puts an object-store mount at
@@ -26,7 +27,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..base.fluidsource import decided_by, fact, source
-from ..base.manifest import Tree, fuse_options, fuse_spec, jvm_flag, levels_of, mapping, mounts_of, names_given
+from ..base.manifest import Tree, fuse_options, fuse_spec, jvm_flag, levels_of, mapping
 from ..base.manifest_index import Entry, ManifestIndex
 from ..base.quantity import java_size_to_bytes, to_bytes
 from ..base.rules import Example, Finding, Rule
@@ -60,7 +61,7 @@ from ..fluid.fields import (
     fuse_clean_policy,
     memory_limit_given,
 )
-from ..fluid.fluidbase import read_only_dataset
+from ..fluid.fluidbase import encrypt_options_set_twice, read_only_dataset
 from .contract import (
     Context,
     Created,
@@ -168,33 +169,12 @@ def mount_options(options: Mapping[str, str], shared: Mapping[str, str], encrypt
     Secret file and overwrites a plain option of that name; otherwise its value is read (shown
     here as "<value of secret/key>") and a name already set raises OptionSetTwice."""
     out = {**shared, **options}
+    twice = [] if configmap else encrypt_options_set_twice(out, [name for name, _, _ in encrypt])
+    if twice:
+        raise OptionSetTwice(f"the option {encrypt[twice[0]][0]} is set more than one times")
     for name, secret, key in encrypt:
-        if configmap:
-            out[name] = f"{SECRETS_DIR}/{secret}/{key}"
-            continue
-        if name in out:
-            raise OptionSetTwice(f"the option {name} is set more than one times")
-        out[name] = f"<value of {secret}/{key}>"
+        out[name] = f"{SECRETS_DIR}/{secret}/{key}" if configmap else f"<value of {secret}/{key}>"
     return out
-
-
-def _option_given_twice(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
-    """A name both an option and an encryptOption: which value Alluxio mounts with."""
-    if not _bound_here(entry, index):
-        return
-    spec = entry.spec
-    shared = {name for _, name in names_given(spec.get("sharedEncryptOptions"))}
-    for i, mount in enumerate(mounts_of(entry.obj)):
-        plain = {**mapping(spec.get("sharedOptions")), **mapping(mount.get("options"))}
-        seen = set(shared)
-        for j, name in names_given(mount.get("encryptOptions")):
-            if name in plain or name in seen:
-                yield Finding(("spec", "mounts", i, "encryptOptions", j, "name"),
-                              f"{name} is set both as an option and as an encryptOption: with Fluid's default "
-                              f"mount storage ({MOUNT_CONFIG_STORAGE.value}) the encryptOption wins silently, and a "
-                              "Fluid installed with another ALLUXIO_MOUNT_CONFIG_STORAGE refuses the mount ('set "
-                              "more than one times'); keep only the encryptOption")
-            seen.add(name)
 
 
 # -- Fluid's own defaults for an AlluxioRuntime --------------------------------------------------
@@ -484,30 +464,6 @@ spec:
   fuse:
     args: [fuse, "--fuse-opts=kernel_cache,ro,attr_timeout=7200,entry_timeout=7200"]
 """, "kernel_cache is asked of a FUSE that is not the JNI one.")),
-    Rule(
-        "FG123", "warning", "an option given also as an encryptOption: the encryptOption wins, or the mount fails",
-        _option_given_twice,
-        kinds=frozenset({"Dataset"}),
-        description="For a Dataset bound to an AlluxioRuntime, Fluid merges each mount's options with its "
-                    "encryptOptions (and the shared ones). Where a name is given twice, Fluid's default mount "
-                    "storage (ALLUXIO_MOUNT_CONFIG_STORAGE=configmap) mounts with the encryptOption's Secret "
-                    "value, silently; a Fluid installed with another storage fails the mount.",
-        sources=(*MOUNT_CONFIG_STORAGE.sources, source("pkg/ddc/alluxio/ufs_internal.go", "genEncryptOptions"),
-                 source("pkg/ddc/alluxio/ufs_internal.go", "genUFSMountOptions")),
-        example=Example("""\
-apiVersion: data.fluid.io/v1alpha1
-kind: Dataset
-metadata: {name: imagenet, namespace: default}
-spec:
-  mounts:
-    - mountPoint: oss://imagenet-bucket/train/
-      name: train
-      options: {fs.oss.accessKeyId: LTAI-EXAMPLE}
-      encryptOptions:
-        - name: fs.oss.accessKeyId
-          valueFrom: {secretKeyRef: {name: imagenet-oss, key: fs.oss.accessKeyId}}
-""" + _BOUND_DATASET, "fs.oss.accessKeyId is both an option and an encryptOption: which value is mounted "
-                            "depends on how the Fluid install stores mount options.")),
     Rule("FG132", "warning", "a UFS journal with several Alluxio masters; Fluid chooses EMBEDDED for them",
          _ufs_journal_with_several_masters,
          description="Fluid sets alluxio.master.journal.type to UFS for one master and EMBEDDED for more, "
@@ -777,7 +733,15 @@ ENGINE = Engine(
         # the runtime's properties become alluxio-site.properties, which Alluxio's UFS reads too
         options_in_properties=source("pkg/ddc/alluxio/transform.go", "transformCommonPart"),
         alluxio_root=True,
-        sources={"alluxio_root": (source("pkg/ddc/alluxio/transform.go", "transformCommonPart",
+        encrypt_config_storage="ALLUXIO_MOUNT_CONFIG_STORAGE",
+        sources={"encrypt_config_storage": (*MOUNT_CONFIG_STORAGE.sources,
+                                            source("pkg/ddc/alluxio/const.go", "MountConfigStorage"),
+                                            source("pkg/ddc/alluxio/ufs_internal.go", "genUFSMountOptions",
+                                                   note="configmap: each encryptOption becomes its Secret "
+                                                        "file's path; otherwise genEncryptOptions reads it"),
+                                            source("charts/fluid/fluid/templates/controller/"
+                                                   "alluxioruntime_controller.yaml", "ALLUXIO_MOUNT_CONFIG_STORAGE")),
+                 "alluxio_root": (source("pkg/ddc/alluxio/transform.go", "transformCommonPart",
                                          note="the root UFS is GenAlluxioUFSRootPath's"),
                                   source("pkg/ddc/alluxio/ufs_internal.go", "mountUFS",
                                          note="a mount whose path IsMounted already is skipped"),

@@ -235,6 +235,11 @@ class Mounts:
     # Where plain storage options (an endpoint, a region) may also come from the runtime's
     # properties (Alluxio's site properties), not only the mount's options and sharedOptions.
     options_in_properties: FluidSource | None = None
+    # The controller's environment variable that chooses how encryptOptions reach the mount, for an
+    # engine whose default ("configmap") mounts each Secret as a file whose path becomes the option,
+    # overwriting one of the same name silently, while any other setting reads the Secrets' values
+    # and refuses a name set twice (fluidbase.encrypt_options_set_twice; FG123). "": not so.
+    encrypt_config_storage: str = ""
     # The Fluid source of each field set above (a test fails for a set field without one); each
     # Storage carries its own source, and options_in_properties is one.
     sources: Mapping[str, FluidSource | tuple[FluidSource, ...]] = field(default_factory=dict)

@@ -9,7 +9,12 @@ Removed from master by fluid-cloudnative/fluid#5703.
 
 from __future__ import annotations
 
-from ..base.fluidsource import source
+from collections.abc import Iterator, Sequence
+
+from ..base.fluidsource import decided_by, source, sources_of_function
+from ..base.manifest import mapping, mounts_of, names_given
+from ..base.manifest_index import Entry, ManifestIndex
+from ..base.rules import Example, Finding, Rule
 from ..base.structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
 from ..base.versions import V1_0_8
 from ..fluid.common import (
@@ -34,6 +39,7 @@ from ..fluid.fields import (
     fuse_clean_policy,
     memory_limit_given,
 )
+from ..fluid.fluidbase import encrypt_options_set_twice, is_native
 from .contract import (
     Created,
     Edits,
@@ -188,12 +194,111 @@ FIELDS = Fields(
 )
 
 
+# -- How GooseFS merges a Dataset's options for `goosefs fs mount` (the versions that have it) --
+_UFS = "pkg/ddc/goosefs/ufs_internal.go"
+
+
+@decided_by(source(_UFS, "genUFSMountOptions", versions=_OLD,
+                   note="mOptions = SharedOptions when it is not empty: the Dataset's own map, not a copy"),
+            source(_UFS, "mountUFS", versions=_OLD,
+                   note="one Dataset for every mount; every mount but local:// and pvc:// in order; the first "
+                        "error returns"),
+            source(_UFS, "genEncryptOptions", versions=_OLD))
+def refused_encrypt_options(shared_options: Sequence[str], shared_encrypt: Sequence[str],
+                            mounts: Sequence[tuple[object, Sequence[str], Sequence[str]]]) -> list[tuple[int, int]]:
+    """(mount index, encryptOption index in sharedEncryptOptions + the mount's) of every
+    encryptOption GooseFS refuses as "set more than one times", for mounts given as (mountPoint,
+    option names, encryptOption names). GooseFS reads the Secrets' values always; and when
+    sharedOptions is not empty it writes each mount's options and encryptOptions into the
+    Dataset's sharedOptions map itself, so a later mount finds the earlier mounts' names (the
+    shared encryptOptions among them) already set."""
+    carried: set[str] | None = set(shared_options) if shared_options else None
+    refused = []
+    for i, (point, options, encrypt) in enumerate(mounts):
+        if is_native(point):
+            continue
+        taken = (carried if carried is not None else set()) | set(options)
+        names = [*shared_encrypt, *encrypt]
+        refused += [(i, k) for k in encrypt_options_set_twice(taken, names)]
+        if carried is not None:
+            carried |= taken | set(names)
+    return refused
+
+
+def _encrypt_option_refused(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
+    runtime = index.bound_runtime(entry)
+    if runtime is None or runtime.kind != KIND:
+        return
+    spec = entry.spec
+    shared = [(("spec", "sharedEncryptOptions", j, "name"), name)
+              for j, name in names_given(spec.get("sharedEncryptOptions"))]
+    mounts = mounts_of(entry.obj)
+    given = [[*shared, *((("spec", "mounts", i, "encryptOptions", j, "name"), name)
+                         for j, name in names_given(m.get("encryptOptions")))] for i, m in enumerate(mounts)]
+    shared_options = [str(k) for k in mapping(spec.get("sharedOptions"))]
+    said = set()
+    for i, k in refused_encrypt_options(shared_options, [n for _, n in shared],
+                                        [(m.get("mountPoint"), [str(o) for o in mapping(m.get("options"))],
+                                          [n for _, n in given[i][len(shared):]]) for i, m in enumerate(mounts)]):
+        at, name = given[i][k]
+        if at in said:
+            continue
+        said.add(at)
+        own = name in mapping(mounts[i].get("options")) or name in shared_options or \
+            any(n == name for _, n in given[i][:k])
+        why = "" if own else (" Fluid's GooseFS controller writes each mount's options and encryptOptions into the "
+                              "Dataset's sharedOptions when sharedOptions is not empty, and an earlier mount set "
+                              f"{name} there.")
+        advice = "Give the name once" if own else "Move sharedOptions into each mount's options"
+        yield Finding(at, f"Fluid refuses GooseFS mount {i}: {name} is already set when this encryptOption is read "
+                          f"('the option {name} is set more than one times').{why} The mount fails, and none after "
+                          f"it is mounted. {advice}")
+
+
+_GOOSEFS_DATASET = """\
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: GooseFSRuntime
+metadata: {name: imagenet, namespace: default}
+spec:
+  replicas: 1
+"""
+
+RULES = (
+    Rule("FG139", "error", "a name GooseFS reads twice for a mount: the mount fails, and every mount after it",
+         _encrypt_option_refused,
+         kinds=frozenset({"Dataset"}),
+         description="Fluid's GooseFS controller reads each encryptOption's Secret value and refuses a name "
+                     "that sharedOptions, the mount's options or an earlier encryptOption already set. When "
+                     "sharedOptions is not empty, it also writes each mount's options and encryptOptions into the "
+                     "Dataset's sharedOptions as it goes, so the second mount finds the shared encryptOptions (and "
+                     "the first mount's names) set already: the mount fails, and mountUFS stops there. The first "
+                     "mount's plain options reach the later mounts the same way; leaving sharedOptions empty avoids "
+                     "both.",
+         sources=sources_of_function(refused_encrypt_options),
+         example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {name: imagenet, namespace: default}
+spec:
+  sharedOptions: {fs.cosn.bucket.region: ap-shanghai}
+  sharedEncryptOptions:
+    - name: fs.cosn.userinfo.secretKey
+      valueFrom: {secretKeyRef: {name: cos, key: secretKey}}
+  mounts:
+    - {mountPoint: "cosn://bucket-a/train/", name: train}
+    - {mountPoint: "cosn://bucket-b/val/", name: val}
+""" + _GOOSEFS_DATASET, "The second mount finds the shared secretKey set by the first: GooseFS never mounts it.")),
+)
+
+
 ENGINE = Engine(
     name="goosefs",
     kind=KIND,
     doc=__doc__ or "",
     spec=SPEC,
     operations=frozenset({"DataLoad", "DataBackup"}),
+    rules=RULES,
     mounts=Mounts(
         schemes=frozenset({"cos", "cosn", "oss", "s3", "hdfs", "http", "https", "pvc", "local"}),
         alluxio_root=True,

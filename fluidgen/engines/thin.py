@@ -404,7 +404,16 @@ ENGINE = Engine(
         # later reach the running FUSE config): Fluid refuses neither.
         needs_mounts=False,
         references=True,
-        sources={"schemes": source(_FUSE_CONFIG, "transformFuseConfig",
+        encrypt_config_storage="THIN_FUSE_CONFIG_STORAGE",
+        sources={"encrypt_config_storage": (
+                     source(_FUSE_CONFIG, "getFuseConfigStorage", note="configmap unless the variable is set"),
+                     source(_FUSE_CONFIG, "extractMountOptions",
+                            note="configmap: the Secret files' paths overwrite the options "
+                                 "(transformEncryptOptionsWithSecretVolumes); secret: genEncryptOptions reads them"),
+                     source("charts/fluid/fluid/values.yaml", "configStorage"),
+                     source("charts/fluid/fluid/templates/controller/thinruntime_controller.yaml",
+                            "THIN_FUSE_CONFIG_STORAGE")),
+                 "schemes": source(_FUSE_CONFIG, "transformFuseConfig",
                                    note="every mountPoint goes into the FUSE config as written (pvc:// also "
                                         "brings the volume's CSI details)"),
                  "single_mount": source(_FUSE_CONFIG, "transformFuseConfig",

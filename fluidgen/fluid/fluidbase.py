@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from ..base import uri
-from ..base.fluidsource import decided_by, source
+from ..base.fluidsource import before, decided_by, source
 from ..base.quantity import to_bytes
 from ..base.uri import REFERENCE_PREFIX, is_reference
+from ..base.versions import V1_1_0_DEV
 
 READ_ONLY = "ReadOnlyMany"
 LOCAL_STORAGE_ROOT = "/underFSStorage"  # pkg/common/ufs_path.go LocalStorageRootPath
@@ -110,6 +111,24 @@ def reference_access_modes(reference: Sequence[str], referenced_volume: Sequence
 
 class TierError(ValueError):
     """Fluid cannot build the runtime's info from this tieredstore level: it never sets up."""
+
+
+@decided_by(source("pkg/ddc/alluxio/ufs_internal.go", "genEncryptOptions"),
+            source("pkg/ddc/thin/ufs_internal.go", "genEncryptOptions"),
+            source("pkg/ddc/goosefs/ufs_internal.go", "genEncryptOptions", before(V1_1_0_DEV)))
+def encrypt_options_set_twice(taken: Iterable[str], encrypt_names: Sequence[str]) -> list[int]:
+    """The encryptOptions, by their names in the order Fluid reads them (sharedEncryptOptions,
+    then the mount's own), whose name is already set when Fluid reaches them: by an option in
+    `taken` (sharedOptions and the mount's options) or by an encryptOption before it. When Fluid
+    reads the Secrets' values, genEncryptOptions refuses the first of them ("the option %s is set
+    more than one times") and the mount fails."""
+    seen = set(taken)
+    twice = []
+    for k, name in enumerate(encrypt_names):
+        if name in seen:
+            twice.append(k)
+        seen.add(name)
+    return twice
 
 
 @decided_by(source("pkg/ddc/base/runtime.go", "convertToTieredstoreInfo"),

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from ..base.diagnostics import PathT
 from ..base.fluidsource import source, sources_of_function
-from ..base.manifest import Tree, levels_of, mounts_of, walk_strings
+from ..base.manifest import Tree, is_reference_dataset, levels_of, mapping, mounts_of, names_given, walk_strings
 from ..base.manifest_index import Entry, ManifestIndex
 from ..base.names import dns1035_label, dns1123_subdomain
 from ..base.quantity import QUANTITY_RE, quantity_hint, to_bytes
@@ -17,8 +17,8 @@ from ..base.rules import Example, Finding, Rule
 from ..base.uri import is_reference, scheme_of
 from ..catalog.kinds import table
 from ..engines.contract import Engine
-from ..engines.engine_table import KindsWhere
-from ..fluid.fluidbase import fastest_level, unmounted_at_root
+from ..engines.engine_table import INDEX, KindsWhere
+from ..fluid.fluidbase import encrypt_options_set_twice, fastest_level, unmounted_at_root
 from .binding import engine_of
 from .docs import runtime_head
 
@@ -45,6 +45,43 @@ def plain_credentials(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
         if SECRET_OPTION.search(str(key)):
             yield Finding(("spec", "sharedOptions", key), f"credential {key} is in plain sharedOptions; "
                                                           "use sharedEncryptOptions")
+
+
+def encrypt_option_set_twice(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
+    """FG123: an encryptOption whose name an option or an earlier encryptOption of the same mount
+    already set (fluidbase.encrypt_options_set_twice), for an engine whose default config storage
+    overwrites it silently (Mounts.encrypt_config_storage). Each one is said once, at its name."""
+    runtime = index.bound_runtime(entry)
+    engine = engine_of(runtime.obj) if runtime is not None else None
+    if engine is None or not engine.mounts.encrypt_config_storage or is_reference_dataset(entry.obj):
+        return
+    variable = engine.mounts.encrypt_config_storage
+    shared_options = {str(k): "spec.sharedOptions" for k in mapping(entry.spec.get("sharedOptions"))}
+    shared = [(("spec", "sharedEncryptOptions", j, "name"), name)
+              for j, name in names_given(entry.spec.get("sharedEncryptOptions"))]
+    said: set[PathT] = set()
+    for i, mount in enumerate(mounts_of(entry.obj)):
+        options = {**shared_options, **{str(k): f"spec.mounts[{i}].options" for k in mapping(mount.get("options"))}}
+        given = shared + [(("spec", "mounts", i, "encryptOptions", j, "name"), name)
+                          for j, name in names_given(mount.get("encryptOptions"))]
+        for k in encrypt_options_set_twice(options, [name for _, name in given]):
+            at, name = given[k]
+            if at in said:
+                continue
+            said.add(at)
+            first = options.get(name) or next(_dotted(where[:-1]) for where, n in given[:k] if n == name)
+            advice = f"Drop it from {first}; the Secret keeps it out of the Dataset" if name in options \
+                else "Keep one of the two"
+            whose = "every mount" if at[1] == "sharedEncryptOptions" and first.startswith("spec.shared") else \
+                f"mount {i}"
+            yield Finding(at, f"{name} is set twice for {whose}: by {first} and by this encryptOption. With "
+                              "Fluid's default config storage (configmap) this encryptOption's Secret file wins "
+                              f"silently; a Fluid whose {variable} reads the Secrets' values refuses the mount "
+                              f"('set more than one times'). {advice}")
+
+
+def _dotted(path: PathT) -> str:
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
 
 
 def root_path_not_mounted(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
@@ -285,6 +322,42 @@ def reference_dataset_alone(entry: Entry, _: ManifestIndex) -> Iterator[Finding]
 
 
 RULES = (
+    Rule(
+        "FG123", "warning", "a name set twice among a mount's options and encryptOptions: the last one wins, "
+                            "or the mount fails",
+        encrypt_option_set_twice, kinds=frozenset({"Dataset"}),
+        description="Fluid merges a mount's options over the Dataset's sharedOptions, then adds "
+                    "sharedEncryptOptions and the mount's encryptOptions. For the Alluxio and thin engines, "
+                    "Fluid's default config storage (configmap) mounts each encryptOption's Secret as a file "
+                    "whose path replaces a value of the same name, silently; a Fluid whose controller reads "
+                    "the Secrets' values instead (ALLUXIO_MOUNT_CONFIG_STORAGE, THIN_FUSE_CONFIG_STORAGE) "
+                    "refuses the mount. A name given twice is one of them left unused.",
+        sources=(source("pkg/ddc/alluxio/ufs_internal.go", "genEncryptOptions"),
+                 source("pkg/ddc/thin/ufs_internal.go", "genEncryptOptions"),
+                 source("pkg/ddc/alluxio/ufs_internal.go", "genUFSMountOptions"),
+                 source("pkg/ddc/thin/transform_config.go", "extractMountOptions"),
+                 source("pkg/ddc/alluxio/ufs.go", "IsMountWithConfigMap"),
+                 source("pkg/ddc/thin/transform_config.go", "getFuseConfigStorage")),
+        example=Example(f"""\
+apiVersion: data.fluid.io/v1alpha1
+kind: Dataset
+metadata: {{name: imagenet, namespace: default}}
+spec:
+  mounts:
+    - mountPoint: oss://imagenet-bucket/train/
+      name: train
+      options: {{fs.oss.accessKeyId: LTAI-EXAMPLE}}
+      encryptOptions:
+        - name: fs.oss.accessKeyId
+          valueFrom: {{secretKeyRef: {{name: imagenet-oss, key: fs.oss.accessKeyId}}}}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: {INDEX['alluxio'].kind}
+metadata: {{name: imagenet, namespace: default}}
+spec:
+  replicas: 1
+""", "fs.oss.accessKeyId is both an option and an encryptOption: which value is mounted depends on how "
+     "the Fluid install stores mount options.")),
     Rule(
         "FG101", "error", "credentials in plain options are stored unencrypted and shown by kubectl",
         plain_credentials, kinds=frozenset({"Dataset"}),

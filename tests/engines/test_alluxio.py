@@ -362,3 +362,15 @@ def test_the_fallback_fuse_tag_is_fluids_default_fuse_image(version: str) -> Non
     go = (need_tree(version) / "pkg/common/alluxio.go").read_text()
     found = re.search(r'DefaultAlluxioFuseImage = "[^":]+:([^"]+)"', go)
     assert found is not None and found.group(1) == alluxio.FALLBACK_FUSE_TAG
+
+
+def test_mount_options_refuse_the_first_name_fluid_reaches_twice_in_its_words() -> None:
+    """genEncryptOptions (ufs_internal.go, both commits) returns at the first encryptOption whose name
+    is set, sharedEncryptOptions before the mount's, with "the option %s is set more than one times";
+    configmap storage refuses none, the last Secret file wins."""
+    encrypt = [("b", "s", "k1"), ("a", "s", "k2"), ("b", "t", "k3")]
+    with pytest.raises(alluxio.OptionSetTwice) as refused:
+        alluxio.mount_options({"a": "x"}, {}, encrypt, configmap=False)
+    assert str(refused.value) == "the option a is set more than one times"
+    assert alluxio.mount_options({"a": "x"}, {}, encrypt) == {"a": "/etc/fluid/secrets/s/k2",
+                                                            "b": "/etc/fluid/secrets/t/k3"}

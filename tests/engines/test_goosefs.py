@@ -130,3 +130,62 @@ def test_the_starter_source_reaches_goosefs_mount_as_written(tmp_path: Path) -> 
     declared = ENGINES["goosefs"].mounts.schemes
     assert point == uri and declared is not None and scheme in declared
     assert native == {"local", "pvc"} and scheme not in native
+
+
+def test_goosefs_merges_every_mounts_options_into_the_datasets_shared_map() -> None:
+    """ufs_internal.go (v1.0.8): genUFSMountOptions starts from the Dataset's SharedOptions map itself
+    when it is not empty (no copy) and writes the mount's options and encryptOption values into it;
+    mountUFS calls it for every mount but a native one, on one Dataset, and returns at the first
+    error; genEncryptOptions refuses a name already set (engines/goosefs.py refused_encrypt_options)."""
+    root = need_tree("v1.0.8")
+    gen = _body(root, "pkg/ddc/goosefs/ufs_internal.go", "genUFSMountOptions")
+    assert re.search(r"if len\(SharedOptions\) > 0 \{\s*mOptions = SharedOptions\s*\}", gen), gen
+    assert gen.index("m.Options") < gen.index("genEncryptOptions(SharedEncryptOptions") < gen.index(
+        "genEncryptOptions(m.EncryptOptions"), gen
+    mount = _body(root, "pkg/ddc/goosefs/ufs_internal.go", "mountUFS")
+    loop = mount[mount.index("for _, mount := range dataset.Spec.Mounts"):]
+    assert loop.index("IsFluidNativeScheme(mount.MountPoint)") < loop.index("continue") < loop.index(
+        "e.genUFSMountOptions(mount, dataset.Spec.SharedOptions, dataset.Spec.SharedEncryptOptions)"), loop
+    refuse = _body(root, "pkg/ddc/goosefs/ufs_internal.go", "genEncryptOptions")
+    assert "if _, ok := mOptions[item.Name]; ok {" in refuse and "is set more than one times" in refuse
+
+
+def test_fg139_follows_the_shared_map_from_mount_to_mount(tmp_path: Path) -> None:
+    from tests.lint.test_lint import lint_err
+    key = "{name: k, valueFrom: {secretKeyRef: {name: s, key: k}}}"
+
+    def fg139(mounts: str, shared: str = "", engine: str = "GooseFSRuntime") -> list[str]:
+        doc = dataset(mounts=mounts).replace("spec:\n", f"spec:\n{shared}", 1)
+        return [x.split(": error [FG139]: ", 1)[1] for x in lint_err(tmp_path, doc, runtime(engine)).splitlines()
+                if "[FG139]" in x]
+
+    two = '[{mountPoint: "cosn://a/x/", name: x}, {mountPoint: "cosn://b/y/", name: y}]'
+    encrypted = f"  sharedEncryptOptions: [{key}]\n"
+    assert fg139(two, encrypted) == []  # no sharedOptions: a new map for each mount
+    carried = fg139(two, "  sharedOptions: {r: s}\n" + encrypted)
+    assert carried == [
+        "spec.sharedEncryptOptions[0].name: Fluid refuses GooseFS mount 1: k is already set when this encryptOption "
+        "is read ('the option k is set more than one times'). Fluid's GooseFS controller writes each mount's options "
+        "and encryptOptions into the Dataset's sharedOptions when sharedOptions is not empty, and an earlier mount "
+        "set k there. The mount fails, and none after it is mounted. Move sharedOptions into each mount's options"]
+    # the first mount's plain option is there for the second mount's encryptOption
+    leaked = fg139(f'[{{mountPoint: "cosn://a/x/", name: x, options: {{k: v}}}}, '
+                   f'{{mountPoint: "cosn://b/y/", name: y, encryptOptions: [{key}]}}]', "  sharedOptions: {r: s}\n")
+    assert len(leaked) == 1 and leaked[0].startswith("spec.mounts[1].encryptOptions[0].name: Fluid refuses GooseFS "
+                                                     "mount 1:") and "an earlier mount set k" in leaked[0], leaked
+    # a native mount is skipped: its options never reach the map
+    native = f'[{{mountPoint: "pvc://c/z", name: z, options: {{k: v}}}}, ' \
+             f'{{mountPoint: "cosn://b/y/", name: y, encryptOptions: [{key}]}}]'
+    assert fg139(native, "  sharedOptions: {r: s}\n") == []
+    # a name set twice within one mount is refused with or without sharedOptions (values are always read)
+    own = fg139(f'[{{mountPoint: "cosn://a/x/", name: x, options: {{k: v}}, encryptOptions: [{key}]}}]')
+    assert len(own) == 1 and own[0].endswith("none after it is mounted. Give the name once"), own
+    # a refusal a third mount repeats is said once, and a sharedOption named again is the Dataset's own doing
+    three = two.replace("]", ', {mountPoint: "cosn://c/z/", name: z}]')
+    assert fg139(three, "  sharedOptions: {r: s}\n" + encrypted) == carried
+    again = fg139('[{mountPoint: "cosn://a/x/", name: x}]', "  sharedOptions: {k: s}\n" + encrypted)
+    assert len(again) == 1 and again[0].endswith("Give the name once"), again
+    # only a Dataset bound to a GooseFSRuntime, even with one in the same run
+    other = runtime("GooseFSRuntime", name="other")
+    alluxio = dataset(mounts=two).replace("spec:\n", "spec:\n  sharedOptions: {r: s}\n" + encrypted, 1)
+    assert "[FG139]" not in lint_err(tmp_path, alluxio, runtime("AlluxioRuntime"), other)

@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from fluidgen.base.versions import NAMES
 from fluidgen.engines.alluxio import DEFAULT_PROPERTIES, JNI_FUSE, MOUNT_CONFIG_STORAGE
+from fluidgen.engines.engine_table import all_engines
 from tests.conftest import run_cli
 from tests.harness.fluid_src import tree
 from tests.lint.test_lint import dataset, runtime
@@ -42,13 +44,70 @@ def test_an_option_also_given_encrypted_is_a_warning_saying_which_wins(tmp_path:
     err = _lint(tmp_path, dataset(mounts='[{mountPoint: "oss://b/p", name: d, options: {fs.oss.endpoint: e, '
                                          f'fs.oss.accessKeyId: x}}, encryptOptions: [{encrypt}]}}]'), runtime())
     line = next(x for x in err.splitlines() if "[FG123]" in x)
-    assert "warning [FG123]" in line and "the encryptOption wins silently" in line
+    assert "warning [FG123]" in line and "this encryptOption's Secret file wins silently" in line
     # a sharedOptions name is every mount's option (transformUFS merges it under each mount's options)
     shared = dataset(mounts=f'[{{mountPoint: "oss://b/p", name: d, options: {{fs.oss.endpoint: e}}, '
                             f'encryptOptions: [{encrypt}]}}]').replace("spec:\n", "spec:\n  sharedOptions: "
                                                                        "{fs.oss.accessKeyId: x}\n", 1)
     assert "sharedOptions" in shared
     assert "warning [FG123]: spec.mounts[0].encryptOptions[0].name" in _lint(tmp_path, shared, runtime())
+
+
+def _fg123(err: str) -> list[str]:
+    return [x.split(": warning [FG123]: ", 1)[1] for x in err.splitlines() if "[FG123]" in x]
+
+
+def test_every_name_an_encryptoption_sets_twice_is_said_once_at_the_later_one(tmp_path: Path) -> None:
+    """genEncryptOptions (alluxio and thin ufs_internal.go, both commits) refuses an encryptOption whose
+    name is already set, by an option or by an earlier encryptOption, sharedEncryptOptions first
+    (genUFSMountOptions, extractMountOptions): FG123 looked only at a mount's own encryptOptions."""
+    key, endpoint = ENCRYPT.format(n="fs.oss.accessKeyId", k="id"), ENCRYPT.format(n="fs.oss.endpoint", k="e")
+    mounts = f'[{{mountPoint: "oss://b/p", name: p, encryptOptions: [{key}]}}, ' \
+             f'{{mountPoint: "oss://b/q", name: q, options: {{fs.oss.endpoint: e2}}}}]'
+    doc = dataset(mounts=mounts).replace("spec:\n", f"spec:\n  sharedOptions: {{fs.oss.endpoint: e}}\n"
+                                                     f"  sharedEncryptOptions: [{key}, {endpoint}]\n", 1)
+    said = _fg123(_lint(tmp_path, doc, runtime()))
+    tail = ("With Fluid's default config storage (configmap) this encryptOption's Secret file wins silently; a Fluid "
+            "whose ALLUXIO_MOUNT_CONFIG_STORAGE reads the Secrets' values refuses the mount ('set more than one "
+            "times'). ")
+    assert said == [
+        "spec.sharedEncryptOptions[1].name: fs.oss.endpoint is set twice for every mount: by spec.sharedOptions and "
+        f"by this encryptOption. {tail}Drop it from spec.sharedOptions; the Secret keeps it out of the Dataset",
+        "spec.mounts[0].encryptOptions[0].name: fs.oss.accessKeyId is set twice for mount 0: by "
+        f"spec.sharedEncryptOptions[0] and by this encryptOption. {tail}Keep one of the two",
+    ], said
+    # a mount's own option names the mount, and the shared encryptOption is the later one
+    own = doc.replace("  sharedOptions: {fs.oss.endpoint: e}\n", "")
+    assert _fg123(_lint(tmp_path, own, runtime()))[0].startswith(
+        "spec.sharedEncryptOptions[1].name: fs.oss.endpoint is set twice for mount 1: by spec.mounts[1].options "
+        "and by this encryptOption.")
+    # the same Dataset on a ThinRuntime (its THIN_FUSE_CONFIG_STORAGE), and none on Jindo (no such merge)
+    thin = _fg123(_lint(tmp_path, doc, runtime("ThinRuntime", "profileName: p")))
+    assert len(thin) == 2 and all("a Fluid whose THIN_FUSE_CONFIG_STORAGE reads" in x for x in thin), thin
+    assert _fg123(_lint(tmp_path, doc, runtime("JindoRuntime"))) == []
+    # Fluid's ThinRuntime of a dataset:// reference never merges the options (the reference engine)
+    reference = dataset(mounts=f'[{{mountPoint: "dataset://other/d", name: p, options: {{fs.oss.accessKeyId: x}}, '
+                               f'encryptOptions: [{key}]}}]')
+    assert _fg123(_lint(tmp_path, reference, runtime("ThinRuntime", "profileName: p"))) == []
+
+
+@pytest.mark.parametrize("version", NAMES)
+def test_the_config_storages_are_fluids_own(version: str) -> None:
+    """Mounts.encrypt_config_storage names the variable each controller reads, and its chart sets
+    configmap (alluxio const.go MountConfigStorage, thin transform_config.go EnvFuseConfigStorage)."""
+    root = tree(version)
+    if root is None:
+        pytest.skip("no Fluid tree")
+    named = {n: e.mounts.encrypt_config_storage for n, e in all_engines().items() if e.mounts.encrypt_config_storage}
+    assert named == {"alluxio": "ALLUXIO_MOUNT_CONFIG_STORAGE", "thin": "THIN_FUSE_CONFIG_STORAGE"}
+    assert f'MountConfigStorage   = "{named["alluxio"]}"' in (root / "pkg/ddc/alluxio/const.go").read_text()
+    assert f'EnvFuseConfigStorage = "{named["thin"]}"' in (root / "pkg/ddc/thin/transform_config.go").read_text()
+    for engine, chart, values in (("alluxio", "alluxioruntime_controller.yaml", "runtime.alluxio.mountConfigStorage"),
+                                  ("thin", "thinruntime_controller.yaml", "runtime.thin.fuse.configStorage")):
+        text = (root / "charts/fluid/fluid/templates/controller" / chart).read_text()
+        at = text.index(f"- name: {named[engine]}")
+        assert f"value: {{{{ .Values.{values} }}}}" in text[at:at + 200], engine
+    assert "fuse:\n      configStorage: configmap" in (root / "charts/fluid/fluid/values.yaml").read_text()
 
 
 def test_kernel_cache_with_fluids_default_jni_fuse_is_fine(tmp_path: Path) -> None:

@@ -109,7 +109,7 @@ def test_each_waiver_is_checked_at_its_own_line(tmp_path: Path) -> None:
     with pytest.raises(FluidgenError) as caught:
         profiles.load_profile(str(bad))
     assert [d.render() for d in caught.value.diagnostics] == [
-        f'{bad}:11:7: error: settings[0].waive.FG999: unknown lint rule FG999; did you mean "FG129"?',
+        f'{bad}:11:7: error: settings[0].waive.FG999: unknown lint rule FG999; did you mean "FG139"?',
         f"{bad}:12:7: error: settings[0].waive.FG110: say why the rule does not apply here, in a sentence"]
     good = bad.read_text().replace("FG999", "FG110").replace("      FG110: short\n", "")
     bad.write_text(good)
