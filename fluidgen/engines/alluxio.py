@@ -134,7 +134,7 @@ STORAGE = {
 
 
 def _kernel_cache_needs_jni(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
-    jni = _properties(entry).get(JNI_FUSE, DEFAULT_PROPERTIES[JNI_FUSE])  # Fluid's "true" unless set
+    jni = _fuse_properties(entry)[JNI_FUSE]  # Fluid's "true" unless set
     for i, opt in fuse_options(entry.obj):
         if opt == "kernel_cache" and jni != "true":
             yield Finding(("spec", "fuse", "args", i), f"kernel_cache needs the JNI FUSE, which Fluid enables unless "
@@ -338,13 +338,20 @@ def _finish(ctx: Context, tree: Tree) -> Tree:
     return tree
 
 
-def _properties(entry: Entry) -> Tree:
-    """The runtime's properties as Fluid reads them: fuse.properties win (transformFuse)."""
-    return {**mapping(entry.spec.get("properties")), **mapping(fuse_spec(entry.obj).get("properties"))}
+def _fuse_properties(entry: Entry) -> dict[str, str]:
+    """The FUSE's properties as Fluid ends with them, for the keys whose default depends on the
+    runtime's own properties alone (JNI_FUSE, LIBFUSE_VERSION): the runtime's properties with
+    Fluid's defaults (default_properties), then fuse.properties over them (transformFuse)."""
+    fuse = mapping(fuse_spec(entry.obj).get("properties"))
+    return {**default_properties(_strings(entry.spec.get("properties"))), **_strings(fuse)}
+
+
+def _strings(properties: object) -> dict[str, str]:
+    return {str(k): str(v) for k, v in mapping(properties).items()}
 
 
 def _libfuse2_options_need_libfuse2(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
-    libfuse = str(_properties(entry).get(LIBFUSE_VERSION, DEFAULT_PROPERTIES[LIBFUSE_VERSION]))
+    libfuse = _fuse_properties(entry)[LIBFUSE_VERSION]
     if libfuse == "2":
         return
     for i, opt in fuse_options(entry.obj):
@@ -360,8 +367,11 @@ def _ufs_journal_with_several_masters(entry: Entry, _: ManifestIndex) -> Iterato
     # ALLUXIO_MASTER_JAVA_OPTS); fuse.properties reach the FUSE only
     master = mapping(entry.spec.get("master"))
     masters, own = master.get("replicas"), mapping(master.get("properties"))
-    journal = own.get(JOURNAL_TYPE, mapping(entry.spec.get("properties")).get(JOURNAL_TYPE))
-    if isinstance(masters, int) and masters > 1 and journal == "UFS":
+    if not isinstance(masters, int) or masters < 2:
+        return
+    journal = own.get(JOURNAL_TYPE, default_properties(_strings(entry.spec.get("properties")), masters=masters)[
+        JOURNAL_TYPE])
+    if journal == "UFS":
         path = ("spec", "master", "properties", JOURNAL_TYPE) if JOURNAL_TYPE in own else \
             ("spec", "properties", JOURNAL_TYPE)
         yield Finding(path, f"{masters} masters with a UFS journal: Fluid itself chooses the EMBEDDED journal "

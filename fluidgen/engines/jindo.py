@@ -122,8 +122,8 @@ def _args_replace_defaults(entry: Entry, index: ManifestIndex) -> Iterator[Findi
     given = {a.removeprefix("-o").split("=")[0] for a in args if isinstance(a, str)}
     for d in index.bound_datasets(entry):
         read_only = read_only_dataset([m for m in items(d.spec.get("accessModes")) if isinstance(m, str)])
-        missing = [o for o in (READ_ONLY_ARGS if read_only else READ_WRITE_ARGS)
-                   if o.removeprefix("-o").split("=")[0] not in given | {"ro"}]  # -oro follows the modes
+        fluids = fuse_args([], read_only, len(mounts_of(d.obj)), index.version)
+        missing = [o for o in fluids if o.removeprefix("-o").split("=")[0] not in given | {"ro"}]  # -oro: the modes
         if missing:
             mode = "read-only" if read_only else "read-write"
             yield Finding(("spec", "fuse", "args"),
@@ -402,7 +402,9 @@ spec: {}
         kinds=frozenset({KIND}),
         description="Without `fuse.args` Fluid mounts JindoFuse with kernel_cache and 7200 s attribute, entry "
                     "and negative caches for a read-only Dataset, auto_cache and no metadata caching for a "
-                    "read-write one. `fuse.args` replace that set wholesale; the rule names the defaults the "
+                    f"read-write one, and no_symlink (always at {V1_0_8}; since {V1_1_0_DEV}, for a Dataset of one "
+                    "mount at most). "
+                    "`fuse.args` replace that set wholesale; the rule names the defaults the "
                     "given args leave out (ro and rw aside: they follow the access modes). jindocache, Fluid's "
                     "default Jindo engine, adds no -oroot_ns (only the legacy pkg/ddc/jindo engine does).",
         sources=(source("pkg/ddc/jindocache/transform.go", "transformFuseArg"),

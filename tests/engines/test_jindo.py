@@ -359,22 +359,34 @@ def test_no_symlink_follows_the_defaults_as_each_version_adds_it(version: str, g
         assert ("-ono_symlink" in args) is (guard is None or mounts <= 1), (read_only, args)
 
 
-@pytest.mark.parametrize(("modes", "said"), [
-    ("", "fuse.args replace Fluid's JindoFuse defaults for this read-only Dataset; of them these are not given: "
-         "-oattr_timeout=7200 -oentry_timeout=7200 -onegative_timeout=7200. Add them, or leave fuse.args out to get "
-         "Fluid's set"),
-    ("  accessModes: [ReadWriteMany]\n", "fuse.args replace Fluid's JindoFuse defaults for this read-write Dataset; "
-         "of them these are not given: -oauto_cache -oattr_timeout=0 -oentry_timeout=0 -onegative_timeout=0. Add "
-         "them, or leave fuse.args out to get Fluid's set"),
+@pytest.mark.parametrize(("modes", "mounts", "version", "said"), [
+    ("", 1, "v1.0.8", "fuse.args replace Fluid's JindoFuse defaults for this read-only Dataset; of them these are not "
+                      "given: -oattr_timeout=7200 -oentry_timeout=7200 -onegative_timeout=7200 -ono_symlink. Add them, "
+                      "or leave fuse.args out to get Fluid's set"),
+    ("  accessModes: [ReadWriteMany]\n", 1, "v1.1.0-dev",
+     "fuse.args replace Fluid's JindoFuse defaults for this read-write Dataset; of them these are not given: "
+     "-oauto_cache -oattr_timeout=0 -oentry_timeout=0 -onegative_timeout=0 -ono_symlink. Add them, or leave "
+     "fuse.args out to get Fluid's set"),
+    # -ono_symlink is Fluid's for any number of mounts at v1.0.8, for one at most since (transformFuseArg)
+    ("", 2, "v1.0.8", "fuse.args replace Fluid's JindoFuse defaults for this read-only Dataset; of them these are not "
+                      "given: -oattr_timeout=7200 -oentry_timeout=7200 -onegative_timeout=7200 -ono_symlink. Add them, "
+                      "or leave fuse.args out to get Fluid's set"),
+    ("", 2, "v1.1.0-dev", "fuse.args replace Fluid's JindoFuse defaults for this read-only Dataset; of them these are "
+                          "not given: -oattr_timeout=7200 -oentry_timeout=7200 -onegative_timeout=7200. Add them, or "
+                          "leave fuse.args out to get Fluid's set"),
 ])
-def test_fg119_names_the_defaults_of_the_datasets_mode(modes: str, said: str, tmp_path: Path) -> None:
+def test_fg119_names_the_defaults_of_the_datasets_mode_and_mounts(modes: str, mounts: int, version: str, said: str,
+                                                                  tmp_path: Path) -> None:
+    """FG119 lists what Fluid's own JindoFuse args (fuse_args, transformFuseArg) have and the given ones lack."""
+    listed = ", ".join(f'{{mountPoint: "oss://b/x{i}", name: x{i}, options: {{fs.oss.endpoint: e}}}}'
+                       for i in range(mounts))
     manifest = tmp_path / "m.yaml"
     manifest.write_text(f"""\
 apiVersion: data.fluid.io/v1alpha1
 kind: Dataset
 metadata: {{name: d, namespace: default}}
 spec:
-{modes}  mounts: [{{mountPoint: "oss://b/x", name: x, options: {{fs.oss.endpoint: e}}}}]
+{modes}  mounts: [{listed}]
 ---
 apiVersion: data.fluid.io/v1alpha1
 kind: JindoRuntime
@@ -382,7 +394,7 @@ metadata: {{name: d, namespace: default}}
 spec:
   fuse: {{args: [-okernel_cache]}}
 """)
-    err = run_cli("lint", str(manifest)).err
+    err = run_cli("lint", "--fluid-version", version, str(manifest)).err
     assert f"warning [FG119]: spec.fuse.args: {said}\n" in err, err
 
 

@@ -154,7 +154,7 @@ def test_fg119_names_jindocache_defaults_not_root_ns(tmp_path: Path) -> None:
                 runtime("JindoRuntime", "replicas: 1\nfuse: {args: [-okernel_cache, -oro]}"))
     line = next(x for x in err.splitlines() if "[FG119]" in x)
     assert "root_ns" not in line and "-oattr_timeout=7200" in line and "-onegative_timeout=7200" in line
-    full = "[-okernel_cache, -oro, -oattr_timeout=7200, -oentry_timeout=7200, -onegative_timeout=7200]"
+    full = "[-okernel_cache, -oro, -oattr_timeout=7200, -oentry_timeout=7200, -onegative_timeout=7200, -ono_symlink]"
     assert "[FG119]" not in _lint(tmp_path, dataset(mounts='[{mountPoint: "oss://b/p/", name: d, '
                                                            'options: {fs.oss.endpoint: e}}]'),
                                   runtime("JindoRuntime", f"replicas: 1\nfuse: {{args: {full}}}"))
