@@ -26,7 +26,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from ..base.fluidsource import decided_by, fact, source
+from ..base.fluidsource import decided_by, fact, source, sources_of_function
 from ..base.manifest import Tree, fuse_options, fuse_spec, jvm_flag, levels_of, mapping
 from ..base.manifest_index import Entry, ManifestIndex
 from ..base.quantity import java_size_to_bytes, to_bytes
@@ -362,6 +362,25 @@ def _libfuse2_options_need_libfuse2(entry: Entry, _: ManifestIndex) -> Iterator[
                           f'it and the mount fails; set properties {LIBFUSE_VERSION}: "2" or drop {opt}')
 
 
+def _second_arg_altered(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
+    """Fluid appends its own FUSE options to the second of the given fuse.args, whatever it is
+    (fuse_args: the Dataset owner's uid and gid, and allow_other unless it names an allow_ option)."""
+    given = fuse_spec(entry.obj).get("args")
+    if not isinstance(given, list) or len(given) < 2 or not all(isinstance(a, str) for a in given) \
+            or given[1].startswith(FUSE_OPTS):
+        return
+    dataset = index.bound_dataset(entry)
+    owner = mapping(dataset.spec.get("owner")) if dataset is not None else {}
+    uid, gid = owner.get("uid"), owner.get("gid")
+    ids = (uid, gid) if isinstance(uid, int) and isinstance(gid, int) else None
+    started, _ = fuse_args(given, True, None, owner=ids)
+    if started[1] != given[1]:
+        yield Finding(("spec", "fuse", "args", 1),
+                      f"Fluid appends {started[1][len(given[1]):]!r} to the second of fuse.args, whatever it is, and "
+                      f"this one is not {FUSE_OPTS}...: the FUSE mounts without those options and gets this arg "
+                      f"changed. Put {FUSE_OPTS}... second, where Fluid's own args have it")
+
+
 def _ufs_journal_with_several_masters(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
     # the master runs with the runtime's properties, then master.properties over them (the chart's
     # ALLUXIO_MASTER_JAVA_OPTS); fuse.properties reach the FUSE only
@@ -490,6 +509,22 @@ spec:
   master: {replicas: 3}
   properties: {alluxio.master.journal.type: UFS}
 """, "Three masters on a UFS journal have no leader election; Fluid itself would choose EMBEDDED.")),
+    Rule("FG142", "warning", "Fluid appends FUSE options to the second of an AlluxioRuntime's fuse.args",
+         _second_arg_altered,
+         description="Fluid's AlluxioRuntime FUSE args are `fuse --fuse-opts=...`, and Fluid adds the Dataset "
+                     "owner's uid and gid, and allow_other unless an allow_ option is there, to the second "
+                     "arg of whatever fuse.args give. When that arg is not the --fuse-opts one, the FUSE gets it "
+                     "with those options glued on, and its mount has none of them.",
+         sources=sources_of_function(fuse_args),
+         kinds=frozenset({KIND}),
+         example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: AlluxioRuntime
+metadata: {name: imagenet, namespace: default}
+spec:
+  fuse:
+    args: [fuse, --fuse-opts, "kernel_cache,ro"]
+""", "--fuse-opts and its value as two args: Fluid glues allow_other onto --fuse-opts itself.")),
     Rule("FG133", "error", "libfuse 2 FUSE options need alluxio.fuse.jnifuse.libfuse.version 2",
          _libfuse2_options_need_libfuse2,
          description="Fluid runs the JNI FUSE on libfuse 3 unless the runtime's properties say 2, and puts "

@@ -374,3 +374,31 @@ def test_mount_options_refuse_the_first_name_fluid_reaches_twice_in_its_words() 
     assert str(refused.value) == "the option a is set more than one times"
     assert alluxio.mount_options({"a": "x"}, {}, encrypt) == {"a": "/etc/fluid/secrets/s/k2",
                                                             "b": "/etc/fluid/secrets/t/k3"}
+
+
+@pytest.mark.parametrize(("args", "owner", "said"), [
+    ('[fuse, "--fuse-opts=kernel_cache,ro"]', "", None),
+    ('[fuse, --fuse-opts, "kernel_cache,ro"]', "", "',allow_other'"),
+    ('[fuse, "--x=allow_root"]', "", None),  # an allow_ option: Fluid adds no allow_other
+    ('[fuse, "--x=allow_root"]', "  owner: {uid: 1000, gid: 100}\n", "',uid=1000,gid=100'"),
+    ('[fuse, "--x"]', "  owner: {uid: 1000, gid: 100}\n", "',uid=1000,gid=100,allow_other'"),
+    ('["--fuse-opts=kernel_cache,ro"]', "", None),  # one arg: Fluid appends nothing
+    ('[fuse, "--x"]', "  owner: {uid: 1000}\n", "',allow_other'"),  # no gid: the CRD refuses it (uid, gid required)
+])
+def test_fg142_says_what_fluid_glues_onto_a_second_arg_that_is_not_the_fuse_opts(
+        args: str, owner: str, said: str | None, tmp_path: Path) -> None:
+    """transform_fuse.go transformFuse (both commits): `len(value.Fuse.Args) > 1 && dataset.Spec.Owner != nil`
+    appends uid=,gid= to Args[1]; then allow_other unless Args[1] contains "allow_" (alluxio.fuse_args)."""
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text(
+        "apiVersion: data.fluid.io/v1alpha1\nkind: Dataset\nmetadata: {name: d, namespace: default}\n"
+        f"spec:\n{owner}  mounts: [{{mountPoint: 'https://example.com/x', name: x}}]\n---\n"
+        "apiVersion: data.fluid.io/v1alpha1\nkind: AlluxioRuntime\nmetadata: {name: d, namespace: default}\n"
+        f"spec:\n  fuse: {{args: {args}}}\n")
+    lines = [x for x in run_cli("lint", str(manifest)).err.splitlines() if "[FG142]" in x]
+    if said is None:
+        assert lines == []
+    else:
+        assert len(lines) == 1 and f"warning [FG142]: spec.fuse.args[1]: Fluid appends {said} to the second of " \
+            "fuse.args, whatever it is, and this one is not --fuse-opts=...: the FUSE mounts without those options " \
+            "and gets this arg changed. Put --fuse-opts=... second, where Fluid's own args have it" in lines[0], lines
