@@ -85,7 +85,7 @@ class Cluster:
         engine = BY_KIND.get(kind)
         if engine is not None:
             for made_kind, made in engine.created.names(name, obj.get("spec") if isinstance(obj.get("spec"), dict)
-                                                        else None):
+                                                        else None, maybe=True):
                 self.derived[(made_kind, ns, made)] = Owner(obj, _component(made))
         op = OPERATIONS.get(kind)
         if op is not None:

@@ -20,14 +20,16 @@ Sources in fluid-cloudnative/fluid (versions.py says which versions have it):
 - pkg/common/cacheruntime.go (GetCacheComponentName) and pkg/ddc/cache/engine/util.go: Fluid
   creates <name>-master and <name>-worker (AdvancedStatefulSets), <name>-client (DaemonSet),
   Services svc-<name>-<component>, and the ConfigMap fluid-runtime-config-<name>
-  (pkg/common/cacheruntime.go GetCacheRuntimeConfigConfigMapName).
+  (pkg/common/cacheruntime.go GetCacheRuntimeConfigConfigMapName). A component exists only
+  where the class's topology defines it and the runtime does not disable it, and its Service
+  only with service.headless (Created.by_related, _made).
 - docs/zh/cacheruntime/cacheruntime_spec_update.md: only runtimeVersion and resources of the
   master and worker reach running pods.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from pydantic import Field
@@ -190,6 +192,27 @@ def _class(ctx: Context) -> list[Manifest]:
 
 # -- rules over manifests ----------------------------------------------------------------
 
+
+Made = Callable[[Mapping[str, Any], Mapping[str, Any] | None], bool | None]
+
+
+def _made(component: str, service: bool = False) -> Made:
+    """Whether Fluid makes the component (its headless Service, with `service`) for a runtime spec
+    and its class: transform_<component>.go skips a component the class's topology lacks or the
+    runtime disables; initComponentValue gives it a Service only when service.headless is set."""
+    def made(spec: Mapping[str, Any], runtime_class: Mapping[str, Any] | None) -> bool | None:
+        if runtime_class is None:
+            return None
+        topology = runtime_class.get("topology")
+        definition = topology.get(component) if isinstance(topology, Mapping) else None
+        part = spec.get(component)
+        if not isinstance(definition, Mapping) or (isinstance(part, Mapping) and part.get("disabled") is True):
+            return False
+        headless = definition.get("service")
+        return not service or (isinstance(headless, Mapping) and isinstance(headless.get("headless"), Mapping))
+    return made
+
+
 def _load_needs_the_class(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
     """A DataLoad on a CacheRuntime runs only when its class lists DataLoad."""
     ref = entry.spec.get("dataset")
@@ -310,17 +333,28 @@ ENGINE = Engine(
         lines=("cacheClass:", "  name: <CACHE_RUNTIME_CLASS>  # a class in the cluster; add define: to emit one"),
     ),
     created=Created(
-        objects=(("AdvancedStatefulSet", "{name}-master"), ("AdvancedStatefulSet", "{name}-worker"),
-                 ("DaemonSet", "{name}-client"), ("Service", "svc-{name}-master"), ("Service", "svc-{name}-worker"),
-                 ("ConfigMap", "fluid-runtime-config-{name}")),  # pkg/common/cacheruntime.go
+        objects=(("ConfigMap", "fluid-runtime-config-{name}"),),  # pkg/common/cacheruntime.go
         # GetCacheRuntimeConfigConfigMapName; the components are created directly, without Helm
         helm_release=False,
-        sources={"objects": (source("pkg/common/cacheruntime.go", "GetCacheComponentName", versions=_NEW),
-                             source("pkg/ddc/cache/engine/util.go", "GetComponentServiceName", versions=_NEW,
-                                    note="a component's Service, made in transform_common.go initComponentValue when "
-                                         "the class's component defines service.headless"),
-                             source("pkg/common/cacheruntime.go", "GetCacheRuntimeConfigConfigMapName",
-                                    versions=_NEW)),
+        by_related=(("AdvancedStatefulSet", "{name}-master", _made("master")),
+                    ("AdvancedStatefulSet", "{name}-worker", _made("worker")),
+                    ("DaemonSet", "{name}-client", _made("client")),
+                    *(("Service", f"svc-{{name}}-{c}", _made(c, service=True))
+                      for c in ("master", "worker", "client"))),
+        sources={"objects": (source("pkg/common/cacheruntime.go", "GetCacheRuntimeConfigConfigMapName",
+                                    versions=_NEW),
+                             source("pkg/ddc/cache/engine/cm.go", "createRuntimeValueConfigMap", versions=_NEW)),
+                 "by_related": (source("pkg/common/cacheruntime.go", "GetCacheComponentName", versions=_NEW),
+                                source("pkg/ddc/cache/engine/util.go", "GetComponentServiceName", versions=_NEW),
+                                source("pkg/ddc/cache/engine/transform_master.go", "transformMaster", versions=_NEW,
+                                       note="no master without topology.master, or with master.disabled"),
+                                source("pkg/ddc/cache/engine/transform_worker.go", "transformWorker", versions=_NEW),
+                                source("pkg/ddc/cache/engine/transform_client.go", "transformClient", versions=_NEW),
+                                source("pkg/ddc/cache/engine/transform_common.go", "initComponentValue",
+                                       versions=_NEW, note="a Service only when service.headless is set"),
+                                source("pkg/ddc/cache/component/component_manager.go", "NewComponentHelper",
+                                       versions=_NEW, note="master and worker: AdvancedStatefulSet; client: "
+                                                           "DaemonSet")),
                  "helm_release": source("pkg/ddc/cache/engine/master.go", "setupMasterInternal", versions=_NEW)},
     ),
     edits=Edits(

@@ -321,13 +321,23 @@ class Created:
     # Fluid installs the runtime as a Helm release named after it (pkg/ddc/<engine>/master_internal.go
     # setupMasterInternal: helm.InstallRelease(e.name, ...)); Helm refuses names over 53 characters.
     helm_release: bool = True
+    # Objects Fluid makes only as the runtime's related object says (the cache engine's class, the
+    # extra kind the runtime names): (kind, name pattern, made(runtime spec, related object or None)),
+    # made True or False, or None when the related object is not at hand: nothing is claimed then.
+    by_related: tuple[tuple[str, str, Callable[[Mapping[str, Any], Mapping[str, Any] | None], bool | None]], ...] = ()
     # The Fluid source of each field set above (a test fails for a set field without one).
     sources: Mapping[str, FluidSource | tuple[FluidSource, ...]] = field(default_factory=dict)
 
-    def names(self, name: str, spec: Mapping[str, Any] | None = None) -> list[tuple[str, str]]:
-        """What Fluid creates for the runtime `name` with runtime spec `spec` (master count)."""
+    def names(self, name: str, spec: Mapping[str, Any] | None = None, related: Mapping[str, Any] | None = None,
+              maybe: bool = False) -> list[tuple[str, str]]:
+        """What Fluid creates for the runtime `name` with runtime spec `spec` (master count) and
+        the related object (by_related); `maybe`: also what it may create, the related object unknown."""
         full = self.chart_fullname.format(name=name)
         out = [(kind, pattern.format(name=name, full=full)) for kind, pattern in self.objects]
+        for kind, pattern, made in self.by_related:
+            decided = made(spec or {}, related)
+            if decided or (maybe and decided is None):
+                out.append((kind, pattern.format(name=name, full=full)))
         master = (spec or {}).get("master")
         count = master.get("replicas") if isinstance(master, Mapping) else None
         masters = count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 1

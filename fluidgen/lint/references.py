@@ -262,21 +262,35 @@ def created_by_fluid(index: ManifestIndex) -> dict[tuple[str, str, str], str]:
             volumes = created_volume_names(name, ns)
             out[("PersistentVolume", "", volumes["PersistentVolume"])] = f"Dataset {ns}/{name}"
             out[("PersistentVolumeClaim", ns, volumes["PersistentVolumeClaim"])] = f"Dataset {ns}/{name}"
-        for kind, made in derived_names(entry.obj):
+        for kind, made in derived_names(entry.obj, index):
             out[(kind, ns, made)] = f"{entry.kind} {ns}/{name}"
     return out
 
 
-def derived_names(obj: Manifest) -> list[tuple[str, str]]:
-    """(kind, name) of what Fluid creates for a runtime or data operation, by its own name."""
+def derived_names(obj: Manifest, index: ManifestIndex | None = None) -> list[tuple[str, str]]:
+    """(kind, name) of what Fluid creates for a runtime or data operation, by its own name; for a
+    runtime whose objects its related object decides, as the run's copy of that object (in `index`)
+    says, and nothing of them without it."""
     name = meta(obj).get("name")
     if not isinstance(name, str):
         return []
     engine = engine_of(obj)
     if engine is not None:
-        return engine.created.names(name, spec_of(obj))
+        return engine.created.names(name, spec_of(obj), _related(engine, obj, index) if index else None)
     op = OPERATIONS.get(kind_of(obj))
     return _operation_names(op, name, spec_of(obj)) if op is not None else []
+
+
+
+def _related(engine: Engine, obj: Manifest, index: ManifestIndex) -> Manifest | None:
+    """The object the runtime names through an extra kind's field (the cache engine's class), when
+    the run holds it."""
+    for extra in engine.extra_kinds:
+        named = spec_of(obj).get(extra.named_by.removeprefix("spec/"))  # a runtime's names sit in its spec
+        found = index.find(extra.kind, named, None) if isinstance(named, str) else None
+        if found is not None:
+            return found.obj
+    return None
 
 
 def _operation_names(op: Operation, name: str, spec: Tree) -> list[tuple[str, str]]:
@@ -301,11 +315,11 @@ NAME_LIMITS = {"HelmRelease": 53, "StatefulSet": 52, "AdvancedStatefulSet": 52, 
                "Service": 63}
 
 
-def derived_names_fit(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
+def derived_names_fit(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
     name = entry.name
     if not isinstance(name, str):
         return
-    made = _with_release(entry, name, derived_names(entry.obj))
+    made = _with_release(entry, name, derived_names(entry.obj, index))
     too_long = [(kind, n, NAME_LIMITS[kind]) for kind, n in made if kind in NAME_LIMITS and len(n) > NAME_LIMITS[kind]]
     if not too_long:
         return

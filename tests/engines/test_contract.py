@@ -201,7 +201,7 @@ def test_the_cache_engines_objects_are_named_as_its_go_helpers_name_them(version
     DaemonSet), pkg/ddc/cache/engine/util.go GetComponentServiceName (svc-<name>-<component>) and
     GetCacheRuntimeConfigConfigMapName; the component words are pkg/common's ComponentType values."""
     root = need_tree(version)
-    by_function = {s.function: s.path for s in _sources("cache", "objects")}
+    by_function = {s.function: s.path for s in (*_sources("cache", "objects"), *_sources("cache", "by_related"))}
     words = dict(re.findall(r'ComponentType(\w+)\s+ComponentType = "(\w+)"',
                             (root / "pkg/common/cacheruntime.go").read_text()))
     component = _go_format(root, by_function["GetCacheComponentName"], "GetCacheComponentName")
@@ -212,5 +212,14 @@ def test_the_cache_engines_objects_are_named_as_its_go_helpers_name_them(version
                 ("DaemonSet", component.format(RUNTIME, words["Client"])),
                 ("Service", service.format(RUNTIME, words["Master"])),
                 ("Service", service.format(RUNTIME, words["Worker"])),
+                ("Service", service.format(RUNTIME, words["Client"])),
                 ("ConfigMap", config.format(RUNTIME))}
-    assert set(ENGINES["cache"].created.names(RUNTIME)) == expected
+    every = {"topology": {c: {"service": {"headless": {}}} for c in ("master", "worker", "client")}}
+    created = ENGINES["cache"].created
+    assert set(created.names(RUNTIME, {}, every)) == expected
+    assert set(created.names(RUNTIME, {}, None, maybe=True)) == expected  # what diagnose may meet
+    assert created.names(RUNTIME) == [("ConfigMap", config.format(RUNTIME))]  # the class unknown: nothing else
+    # no Service without service.headless (transform_common.go initComponentValue)
+    plain = {"topology": {c: {} for c in ("master", "worker", "client")}}
+    assert set(created.names(RUNTIME, {}, plain)) == {x for x in expected if x[0] != "Service"}
+    assert set(created.names(RUNTIME, {}, plain, maybe=True)) == {x for x in expected if x[0] != "Service"}

@@ -166,9 +166,23 @@ def test_a_cacheruntimes_advanced_statefulset_may_have_52_characters_not_53(tmp_
     advanced_statefulset_manager.go); Kruise labels their pods controller-revision-hash=<name>-<hash>
     as Kubernetes does, so the StatefulSet's 52 holds. CacheRuntime installs no Helm release."""
     fits, over = "c" * 45, "c" * 46
-    assert _fg134(tmp_path, runtime("CacheRuntime", name=fits), version="v1.1.0-dev") == []
-    assert _fg134(tmp_path, runtime("CacheRuntime", name=over), version="v1.1.0-dev") == [_refused(
+
+    def cache(name: str, topology: str = "{master: {}, worker: {}, client: {}}", disabled: str = "") -> list[str]:
+        klass = f"apiVersion: data.fluid.io/v1alpha1\nkind: CacheRuntimeClass\nmetadata: {{name: k}}\n" \
+                f"fileSystemType: f\ntopology: {topology}\n"
+        return _fg134(tmp_path, runtime("CacheRuntime", name=name, spec=f"runtimeClassName: k\n{disabled}"), klass,
+                      version="v1.1.0-dev")
+
+    assert cache(fits) == []
+    assert cache(over) == [_refused(
         over, f"AdvancedStatefulSet {over}-master (53 > 52); AdvancedStatefulSet {over}-worker (53 > 52)", 45)]
+    # a component the class's topology lacks, or the runtime disables, is never made (transform_<component>.go)
+    assert cache(over, "{worker: {}, client: {}}") == [_refused(over, f"AdvancedStatefulSet {over}-worker (53 > 52)",
+                                                                45)]
+    assert cache(over, disabled="master: {disabled: true}") == [_refused(
+        over, f"AdvancedStatefulSet {over}-worker (53 > 52)", 45)]
+    # without the class in the run, what it makes is not known: nothing is claimed
+    assert _fg134(tmp_path, runtime("CacheRuntime", name=over, spec="runtimeClassName: k"), version="v1.1.0-dev") == []
 
 
 def test_a_cron_dataloads_cronjob_may_have_52_characters_not_53(tmp_path: Path) -> None:
@@ -260,6 +274,28 @@ def test_a_handwritten_service_named_like_a_runtimes_service_collides(tmp_path: 
     err = lint_err(tmp_path, dataset(), runtime(), svc)
     assert ("error [FG126]: metadata.name: Service d-master-0 is the name Fluid gives an object it creates for "
             "AlluxioRuntime default/d; rename this one\n") in err, err
+
+
+def test_a_cacheruntimes_service_is_taken_only_where_its_class_makes_it(tmp_path: Path) -> None:
+    """The cache engine makes svc-<name>-<component> only for a component its class's topology defines
+    with service.headless (transform_common.go initComponentValue); without the class in the run
+    FG126 claims none of it."""
+    svc = ("apiVersion: v1\nkind: Service\nmetadata: {name: svc-d-master, namespace: default}\n"
+           "spec: {ports: [{port: 80}]}\n")
+
+    def err(topology: str | None) -> str:
+        klass = () if topology is None else (
+            f"apiVersion: data.fluid.io/v1alpha1\nkind: CacheRuntimeClass\nmetadata: {{name: k}}\n"
+            f"fileSystemType: f\ntopology: {topology}\n",)
+        manifest = tmp_path / "m.yaml"
+        manifest.write_text("---\n".join((dataset(), runtime("CacheRuntime", "runtimeClassName: k"), svc, *klass)))
+        return run_cli("lint", "--fluid-version", "v1.1.0-dev", str(manifest)).err
+
+    taken = ("error [FG126]: metadata.name: Service svc-d-master is the name Fluid gives an object it creates for "
+             "CacheRuntime default/d; rename this one")
+    assert taken in err("{master: {service: {headless: {}}}, worker: {}}")
+    assert "[FG126]" not in err("{master: {}, worker: {service: {headless: {}}}}")
+    assert "[FG126]" not in err(None)
 
 
 def test_an_operations_dataset_is_looked_up_where_its_reference_says_else_in_its_own_namespace(
