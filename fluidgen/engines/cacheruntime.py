@@ -368,7 +368,9 @@ ENGINE = Engine(
         mounts=(MountSync("paths", source("pkg/ddc/cache/engine/ufs.go", "UpdateOnUFSChange", since(V1_1_0_DEV)),
                           needs_class_mount=True,
                           remount_also="or restart the master pod: after a master restart the class's mountUFS "
-                                       "runs again over the current mounts (checkIfRemountRequired)"),),
+                                       "runs again over the current mounts (checkIfRemountRequired)",
+                          remount_sources=(source("pkg/ddc/cache/engine/ufs.go", "checkIfRemountRequired",
+                                                  since(V1_1_0_DEV)),)),),
     ),
     health=Health(
         status_shape="components",

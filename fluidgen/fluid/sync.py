@@ -98,6 +98,7 @@ class MountSync:
     unsynced_options: frozenset[str] = frozenset()  # mode "command": options that stay as created
     workload: Workload = ""  # where mode "command" writes
     remount_also: str = ""  # what else makes the runtime remount (a master restart)
+    remount_sources: tuple[FluidSource, ...] = ()  # the Fluid code remount_also rests on (a test: both or neither)
     needs_class_mount: bool = False  # only with a runtime class that has topology.master and a mountUFS entry
 
     def __post_init__(self) -> None:

@@ -402,3 +402,52 @@ def test_fg142_says_what_fluid_glues_onto_a_second_arg_that_is_not_the_fuse_opts
         assert len(lines) == 1 and f"warning [FG142]: spec.fuse.args[1]: Fluid appends {said} to the second of " \
             "fuse.args, whatever it is, and this one is not --fuse-opts=...: the FUSE mounts without those options " \
             "and gets this arg changed. Put --fuse-opts=... second, where Fluid's own args have it" in lines[0], lines
+
+
+def _go_function(path: Path, name: str) -> str:
+    text = path.read_text()
+    head = re.search(rf"^func \([^)]*\) {name}\(", text, re.M)
+    assert head is not None, (path, name)
+    return text[head.start():text.find("\n}\n", head.start())]
+
+
+@pytest.mark.parametrize("version", NAMES)
+def test_a_new_master_pod_mounts_every_path_again_from_an_empty_journal(version: str) -> None:
+    """plan's same-path note for Alluxio (MountSync.remount_also): Fluid keeps the journal in an emptyDir
+    (transform.go transformCommonPart: value.Journal VolumeType "emptyDir"; Journal has no type, so the
+    chart's EMBEDDED default stands and the master StatefulSet mounts alluxio-journal as that emptyDir),
+    and checkIfRemountRequired, once the master container started after the last mount, adds every path
+    FindUnmountedUFS finds unmounted (ufs.go, ufs_internal.go)."""
+    root = need_tree(version)
+    common = _go_function(root / "pkg/ddc/alluxio/transform.go", "transformCommonPart")
+    assert re.search(r'value\.Journal = Journal\{\s*VolumeType: "emptyDir",', common), common
+    journal = re.search(r"type Journal struct \{([^}]*)\}", (root / "pkg/ddc/alluxio/types.go").read_text())
+    assert journal is not None and "Type " not in journal.group(1).replace("VolumeType", ""), journal
+    values = (root / "charts/alluxio/values.yaml").read_text()
+    assert re.search(r'^journal:\n(?:  .*\n)*?  type: "EMBEDDED"', values, re.M), "chart default journal type"
+    chart = (root / "charts/alluxio/templates/master/statefulset.yaml").read_text()
+    assert '{{- $needJournalVolume := or $isEmbedded $isUfsLocal }}' in chart
+    at = chart.index('{{- if and $needJournalVolume (eq .Values.journal.volumeType "emptyDir") }}')
+    assert chart[at:at + 200].split("\n")[1:3] == ["        - name: alluxio-journal", "          emptyDir:"]
+    check = _go_function(root / "pkg/ddc/alluxio/ufs.go", "checkIfRemountRequired")
+    assert "runtime.Status.MountTime.Before(startedAt)" in check and "e.FindUnmountedUFS()" in check
+    assert "ufsToUpdate.AddMountPaths(unmountedPaths)" in check
+    sync = alluxio.ENGINE.edits.mounts[0]
+    assert "delete the master pod" in sync.remount_also and "with one master" in sync.remount_also
+    assert {s.function for s in sync.remount_sources} >= {"checkIfRemountRequired", "FindUnmountedUFS",
+                                                           "transformCommonPart"}
+
+
+def test_an_alluxio_same_path_edit_says_what_else_remounts_it() -> None:
+    """plan names the master-pod route beside the same-path advice (compile/plan.py _remount_edits)."""
+    from fluidgen.compile.plan import classify
+    from fluidgen.fluid.sync import SAME_PATH
+
+    def docs(endpoint: str) -> list[dict[str, Any]]:
+        return [{"apiVersion": "data.fluid.io/v1alpha1", "kind": "Dataset", "metadata": {"name": "d",
+                 "namespace": "default"}, "spec": {"mounts": [{"mountPoint": "oss://b/x", "name": "x",
+                                                               "options": {"fs.oss.endpoint": endpoint}}]}},
+                {"apiVersion": "data.fluid.io/v1alpha1", "kind": "AlluxioRuntime",
+                 "metadata": {"name": "d", "namespace": "default"}, "spec": {}}]
+    edits = classify(docs("a"), docs("b"), NAMES[0])
+    assert [(e.effect, e.note) for e in edits] == [(SAME_PATH, alluxio.ENGINE.edits.mounts[0].remount_also)]

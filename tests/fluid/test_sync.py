@@ -292,3 +292,13 @@ def test_a_misspelt_word_in_a_sync_record_is_refused_when_the_record_is_made(mak
 
 def test_every_effect_has_a_meaning_plan_says() -> None:
     assert set(EFFECTS) <= set(MEANING)
+
+
+def test_a_remount_note_names_its_fluid_code_and_only_then() -> None:
+    """MountSync.remount_also is a claim about Fluid (what else remounts): it carries remount_sources,
+    and sources without a note say nothing."""
+    from fluidgen.engines.engine_table import all_engines
+
+    syncs = [(name, sync) for name, engine in all_engines().items() for sync in engine.edits.mounts]
+    assert all(bool(sync.remount_also) == bool(sync.remount_sources) for _, sync in syncs), syncs
+    assert sorted(name for name, sync in syncs if sync.remount_also) == ["alluxio", "cache"]
