@@ -774,6 +774,7 @@ ENGINE = Engine(
     mounts=Mounts(
         # Anything Alluxio's UFS layer understands; these are the documented ones.
         schemes=frozenset({"oss", "s3", "s3a", "hdfs", "gs", "cos", "obs", "http", "https", "pvc", "local"}),
+        documented_schemes=True,
         storage=STORAGE,
         # the runtime's properties become alluxio-site.properties, which Alluxio's UFS reads too
         options_in_properties=source("pkg/ddc/alluxio/transform.go", "transformCommonPart"),
@@ -792,6 +793,9 @@ ENGINE = Engine(
                                          note="a mount whose path IsMounted already is skipped"),
                                   source("pkg/ddc/alluxio/transform_ufs.go", "transformDatasetToVolume",
                                          note="local:// and pvc:// at GenLocalStoragePath")),
+                 "documented_schemes": source("pkg/ddc/alluxio/ufs_internal.go", "mountUFS",
+                                              note="`alluxio fs mount` gets every mountPoint but local:// and "
+                                                   "pvc:// as written"),
                  "schemes": (source("pkg/ddc/alluxio/ufs_internal.go", "mountUFS",
                                     note="every mountPoint but local:// and pvc:// goes to `alluxio fs mount` as "
                                          "written; the remote schemes listed are Alluxio's documented UFS"),

@@ -222,6 +222,9 @@ class Mounts:
     """What the engine mounts (read by lower/mounts.py, lint's credential rules, init, import)."""
 
     schemes: frozenset[str] | None  # mountPoint schemes it mounts; None: any
+    # The remote schemes listed are the engine's own documented storage, not Fluid's: Fluid hands any
+    # scheme to the engine as written, so another one is a warning (the engine may have it), not an error.
+    documented_schemes: bool = False
     storage: Mapping[str, Storage] = field(default_factory=dict)  # per scheme, for Dataset mounts
     migrate_storage: Mapping[str, Storage] = field(default_factory=dict)  # per scheme, DataMigrate
     single_mount: bool = False  # uses only the first mount

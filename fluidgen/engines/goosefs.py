@@ -301,8 +301,12 @@ ENGINE = Engine(
     rules=RULES,
     mounts=Mounts(
         schemes=frozenset({"cos", "cosn", "oss", "s3", "hdfs", "http", "https", "pvc", "local"}),
+        documented_schemes=True,
         alluxio_root=True,
-        sources={"alluxio_root": (source(_TRANSFORM, "transformCommonPart", versions=_OLD,
+        sources={"documented_schemes": source("pkg/ddc/goosefs/ufs_internal.go", "mountUFS", versions=_OLD,
+                                              note="`goosefs fs mount` gets every mountPoint but local:// and "
+                                                   "pvc:// as written"),
+                 "alluxio_root": (source(_TRANSFORM, "transformCommonPart", versions=_OLD,
                                          note="goosefs.master.mount.table.root.ufs is GenAlluxioUFSRootPath's"),
                                   source("pkg/ddc/goosefs/ufs_internal.go", "mountUFS", versions=_OLD,
                                          note="a mount whose path IsMounted already is skipped"),

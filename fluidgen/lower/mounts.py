@@ -67,8 +67,14 @@ def _check_scheme(ctx: Context, engine: Engine, i: int, m: Mount) -> None:
     """Whether the engine mounts this mount's scheme at all."""
     scheme = PVC if m.nfs is not None else scheme_of(m.uri or "")
     at = ("source", i, "nfs" if m.nfs is not None else "uri")
-    if (problem := _scheme_problem(engine, scheme)) is not None:
-        ctx.report(at, problem, stage="check")
+    if (problem := _scheme_problem(engine, scheme)) is None:
+        return
+    if engine.mounts.documented_schemes and scheme:
+        ctx.report(at, f"{scheme}:// is not one of the storage schemes fluidgen knows {engine.kind} mounts "
+                       f"({_listed(engine)}); Fluid hands it to the engine as written, so it mounts if the "
+                       "engine's image supports that storage", severity="warning", stage="check")
+        return
+    ctx.report(at, problem, stage="check")
 
 
 def _scheme_problem(engine: Engine, scheme: str) -> str | None:
@@ -79,9 +85,12 @@ def _scheme_problem(engine: Engine, scheme: str) -> str | None:
     if not scheme:  # without a list, a FUSE program of the user's reads mountPoint as it is (server:/export)
         return None if accepted is None else "expected a URI with a scheme, such as oss://bucket/dir/ or pvc://claim"
     if accepted is not None and scheme not in accepted:
-        listed = ", ".join(f"{s}://" for s in sorted(accepted)) or "no mounts"
-        return f"{engine.kind} cannot mount {scheme}:// (it accepts {listed})"
+        return f"{engine.kind} cannot mount {scheme}:// (it accepts {_listed(engine)})"
     return None
+
+
+def _listed(engine: Engine) -> str:
+    return ", ".join(f"{s}://" for s in sorted(engine.mounts.schemes or ())) or "no mounts"
 
 
 def lower_mounts(ctx: Context) -> tuple[list[Tree], list[SecretPlan]]:

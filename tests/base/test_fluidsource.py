@@ -258,7 +258,8 @@ def test_a_default_fact_without_a_source_fails() -> None:
     assert unsourced_facts(bare, "health") == {"alluxio": ["status_shape", "partial_workers_ready"]}
     assert unsourced_facts(bare, "workloads") == {"alluxio": ["data_layout"]}
     assert unsourced_facts(bare, "mounts") == {"alluxio": ["single_mount", "needs_mounts", "references",
-                                                           "alluxio_root", "encrypt_config_storage"]}
+                                                           "documented_schemes", "alluxio_root",
+                                                           "encrypt_config_storage"]}
 
 
 def test_a_default_lowering_or_created_fact_without_a_source_fails() -> None:

@@ -120,3 +120,31 @@ def test_juicefs_refuses_a_second_mount_fluid_would_never_read(version: str, tmp
     assert result.code == 1
     assert (f"{spec}:8:5: error: source[1]: JuiceFSRuntime uses only the first mount; split the data into several "
             "datasets") in result.err, result.err
+
+
+@pytest.mark.parametrize(("engine", "warned"), [("alluxio", True), ("goosefs", True), ("jindo", False),
+                                                 ("efc", False)])
+def test_a_scheme_outside_an_engines_documented_list_is_a_warning_not_a_refusal(engine: str, warned: bool,
+                                                                                 tmp_path: Path) -> None:
+    """Alluxio and GooseFS hand every mountPoint but local:// and pvc:// to `fs mount` as written
+    (ufs_internal.go mountUFS): their list is their documented storage, so another scheme may work
+    and is a warning; an engine whose Fluid code decides the scheme (Jindo's transformMaster, EFC's
+    transform) still refuses it."""
+    assert ENGINES[engine].mounts.documented_schemes is warned
+    version = "v1.0.8"
+    root = need_tree(version)
+    if warned:
+        mount = (root / f"pkg/ddc/{engine}/ufs_internal.go").read_text()
+        assert re.search(r"if common\.IsFluidNativeScheme\(mount\.MountPoint\) \{\s*continue", mount)
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("apiVersion: fluidgen.io/v1alpha1\nkind: CachedDataset\nmetadata: {name: d, namespace: default}\n"
+                    f"source: [{{uri: 'zz://b/p/'}}]\nruntime: {{engine: {engine}, replicas: 1}}\n")
+    result = run_cli("build", "--fluid-version", version, str(spec))
+    kind = ENGINES[engine].kind
+    if warned:
+        assert result.code == 0 and result.out, result.err
+        assert (f"{spec}:4:11: warning: source[0].uri: zz:// is not one of the storage schemes fluidgen knows {kind} "
+                "mounts (") in result.err, result.err
+        assert "so it mounts if the engine's image supports that storage" in result.err
+    else:
+        assert result.code == 1 and f"error: source[0].uri: {kind} cannot mount zz://" in result.err, result.err
