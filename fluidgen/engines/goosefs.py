@@ -221,7 +221,7 @@ def refused_encrypt_options(shared_options: Sequence[str], shared_encrypt: Seque
         names = [*shared_encrypt, *encrypt]
         refused += [(i, k) for k in encrypt_options_set_twice(taken, names)]
         if carried is not None:
-            carried |= taken | set(names)
+            carried = taken | set(names)  # taken holds what was carried
     return refused
 
 

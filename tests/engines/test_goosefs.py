@@ -179,10 +179,24 @@ def test_fg139_follows_the_shared_map_from_mount_to_mount(tmp_path: Path) -> Non
     assert fg139(native, "  sharedOptions: {r: s}\n") == []
     # a name set twice within one mount is refused with or without sharedOptions (values are always read)
     own = fg139(f'[{{mountPoint: "cosn://a/x/", name: x, options: {{k: v}}, encryptOptions: [{key}]}}]')
-    assert len(own) == 1 and own[0].endswith("none after it is mounted. Give the name once"), own
+    assert own == ["spec.mounts[0].encryptOptions[0].name: Fluid refuses GooseFS mount 0: k is already set when this "
+                   "encryptOption is read ('the option k is set more than one times'). The mount fails, and none "
+                   "after it is mounted. Give the name once"], own
+    twice = fg139(f'[{{mountPoint: "cosn://a/x/", name: x, encryptOptions: [{key}, {key}]}}]')
+    assert len(twice) == 1 and twice[0].startswith("spec.mounts[0].encryptOptions[1].name:") and \
+        twice[0].endswith("Give the name once"), twice
+    # a native mount first is skipped, not the end of the mounts
+    after_native = fg139(f'[{{mountPoint: "pvc://c/z", name: z}}, {{mountPoint: "cosn://b/y/", name: y, '
+                         f'options: {{k: v}}, encryptOptions: [{key}]}}]')
+    assert len(after_native) == 1 and after_native[0].startswith("spec.mounts[1].encryptOptions[0].name:"), after_native
     # a refusal a third mount repeats is said once, and a sharedOption named again is the Dataset's own doing
     three = two.replace("]", ', {mountPoint: "cosn://c/z/", name: z}]')
     assert fg139(three, "  sharedOptions: {r: s}\n" + encrypted) == carried
+    # and a refusal after one already said is still said
+    later = two.replace("]", ', {mountPoint: "cosn://c/z/", name: z, options: {o: v}, '
+                             'encryptOptions: [{name: o, valueFrom: {secretKeyRef: {name: s, key: o}}}]}]')
+    assert [x.split(":", 1)[0] for x in fg139(later, "  sharedOptions: {r: s}\n" + encrypted)] == [
+        "spec.sharedEncryptOptions[0].name", "spec.mounts[2].encryptOptions[0].name"]
     again = fg139('[{mountPoint: "cosn://a/x/", name: x}]', "  sharedOptions: {k: s}\n" + encrypted)
     assert len(again) == 1 and again[0].endswith("Give the name once"), again
     # only a Dataset bound to a GooseFSRuntime, even with one in the same run
