@@ -81,7 +81,8 @@ def encrypt_option_set_twice(entry: Entry, index: ManifestIndex) -> Iterator[Fin
 
 
 def _dotted(path: PathT) -> str:
-    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
+    """("spec", "mounts", 0, "options") as spec.mounts[0].options."""
+    return str(path[0]) + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path[1:])
 
 
 def root_path_not_mounted(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:

@@ -62,8 +62,10 @@ def test_every_name_an_encryptoption_sets_twice_is_said_once_at_the_later_one(tm
     name is already set, by an option or by an earlier encryptOption, sharedEncryptOptions first
     (genUFSMountOptions, extractMountOptions): FG123 looked only at a mount's own encryptOptions."""
     key, endpoint = ENCRYPT.format(n="fs.oss.accessKeyId", k="id"), ENCRYPT.format(n="fs.oss.endpoint", k="e")
+    region = ENCRYPT.format(n="fs.oss.region", k="r")
     mounts = f'[{{mountPoint: "oss://b/p", name: p, encryptOptions: [{key}]}}, ' \
-             f'{{mountPoint: "oss://b/q", name: q, options: {{fs.oss.endpoint: e2}}}}]'
+             f'{{mountPoint: "oss://b/q", name: q, options: {{fs.oss.endpoint: e2, fs.oss.region: r}}, ' \
+             f'encryptOptions: [{region}]}}]'
     doc = dataset(mounts=mounts).replace("spec:\n", f"spec:\n  sharedOptions: {{fs.oss.endpoint: e}}\n"
                                                      f"  sharedEncryptOptions: [{key}, {endpoint}]\n", 1)
     said = _fg123(_lint(tmp_path, doc, runtime()))
@@ -75,6 +77,9 @@ def test_every_name_an_encryptoption_sets_twice_is_said_once_at_the_later_one(tm
         f"by this encryptOption. {tail}Drop it from spec.sharedOptions; the Secret keeps it out of the Dataset",
         "spec.mounts[0].encryptOptions[0].name: fs.oss.accessKeyId is set twice for mount 0: by "
         f"spec.sharedEncryptOptions[0] and by this encryptOption. {tail}Keep one of the two",
+        # found after mount 1 met the shared clash said already
+        "spec.mounts[1].encryptOptions[0].name: fs.oss.region is set twice for mount 1: by spec.mounts[1].options and "
+        f"by this encryptOption. {tail}Drop it from spec.mounts[1].options; the Secret keeps it out of the Dataset",
     ], said
     # a mount's own option names the mount, and the shared encryptOption is the later one
     own = doc.replace("  sharedOptions: {fs.oss.endpoint: e}\n", "")
@@ -83,7 +88,7 @@ def test_every_name_an_encryptoption_sets_twice_is_said_once_at_the_later_one(tm
         "and by this encryptOption.")
     # the same Dataset on a ThinRuntime (its THIN_FUSE_CONFIG_STORAGE), and none on Jindo (no such merge)
     thin = _fg123(_lint(tmp_path, doc, runtime("ThinRuntime", "profileName: p")))
-    assert len(thin) == 2 and all("a Fluid whose THIN_FUSE_CONFIG_STORAGE reads" in x for x in thin), thin
+    assert len(thin) == 3 and all("a Fluid whose THIN_FUSE_CONFIG_STORAGE reads" in x for x in thin), thin
     assert _fg123(_lint(tmp_path, doc, runtime("JindoRuntime"))) == []
     # Fluid's ThinRuntime of a dataset:// reference never merges the options (the reference engine)
     reference = dataset(mounts=f'[{{mountPoint: "dataset://other/d", name: p, options: {{fs.oss.accessKeyId: x}}, '
