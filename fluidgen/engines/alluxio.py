@@ -865,21 +865,11 @@ ENGINE = Engine(
         # UpdateOnUFSChange: fluidbase.mount_delta); in the default configmap storage the master's
         # mount.sh (charts/alluxio/templates/config/alluxio-mount-conf.yaml) mounts only unmounted paths too.
         runtime=scales("alluxio"),
-        # A new master pod starts from an empty journal (an emptyDir), so it has no mounts, and
-        # checkIfRemountRequired then mounts every path FindUnmountedUFS finds, with the Dataset as it
-        # is: a restarted container keeps the emptyDir; several masters keep the journal in Raft; the
-        # root mount comes from the rendered properties.
-        mounts=(MountSync("paths", source("pkg/ddc/alluxio/ufs.go", "UpdateOnUFSChange"),
-                          remount_also="or, with one master and a mount below the namespace root, delete the "
-                                       "master pod: its journal is an emptyDir, so a new master pod starts with no "
-                                       "mounts and Fluid mounts every path again with the Dataset as it is then, "
-                                       "at the cost of the master's metadata of the namespace",
-                          remount_sources=(source("pkg/ddc/alluxio/ufs.go", "checkIfRemountRequired"),
-                                           source("pkg/ddc/alluxio/ufs_internal.go", "FindUnmountedUFS"),
-                                           source(_TRANSFORM, "transformCommonPart",
-                                                  note="value.Journal: VolumeType emptyDir"),
-                                           source("charts/alluxio/templates/master/statefulset.yaml",
-                                                  "alluxio-journal"))),),
+        # Nothing else remounts a path whose mount changed in place: with the default mount storage
+        # (configmap) PrepareUFS never runs mountUFS, so Status.MountTime stays unset until a path is
+        # added and checkIfRemountRequired does nothing; a restarted master mounts from the mount
+        # ConfigMap, which Fluid rewrites only when a path appears or disappears (ufs.go, ufs_internal.go).
+        mounts=(MountSync("paths", source("pkg/ddc/alluxio/ufs.go", "UpdateOnUFSChange")),),
     ),
     health=Health(sources={"status_shape": runtime_status("api/v1alpha1/alluxioruntime_types.go", "AlluxioRuntime",
                                                           "pkg/ddc/alluxio/worker.go"),

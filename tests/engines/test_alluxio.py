@@ -412,34 +412,34 @@ def _go_function(path: Path, name: str) -> str:
 
 
 @pytest.mark.parametrize("version", NAMES)
-def test_a_new_master_pod_mounts_every_path_again_from_an_empty_journal(version: str) -> None:
-    """plan's same-path note for Alluxio (MountSync.remount_also): Fluid keeps the journal in an emptyDir
-    (transform.go transformCommonPart: value.Journal VolumeType "emptyDir"; Journal has no type, so the
-    chart's EMBEDDED default stands and the master StatefulSet mounts alluxio-journal as that emptyDir),
-    and checkIfRemountRequired, once the master container started after the last mount, adds every path
-    FindUnmountedUFS finds unmounted (ufs.go, ufs_internal.go)."""
+def test_nothing_else_remounts_an_alluxio_path_edited_in_place(version: str) -> None:
+    """plan says no other way for Alluxio (MountSync.remount_also is empty), as Fluid's code holds with
+    its default mount storage, configmap: PrepareUFS runs mountUFS only without it (ufs.go), so
+    Status.MountTime is set only by mountUFS, by an added path (processUpdatingUFS) or by
+    checkIfRemountRequired, which first needs it set; and the single master mounts at start from the
+    mount ConfigMap (the chart's startupProbe runs mount.sh), which updateUFSWithMountConfigMapScript
+    rewrites only through processUpdatingUFS, when a path appears or disappears."""
     root = need_tree(version)
-    common = _go_function(root / "pkg/ddc/alluxio/transform.go", "transformCommonPart")
-    assert re.search(r'value\.Journal = Journal\{\s*VolumeType: "emptyDir",', common), common
-    journal = re.search(r"type Journal struct \{([^}]*)\}", (root / "pkg/ddc/alluxio/types.go").read_text())
-    assert journal is not None and "Type " not in journal.group(1).replace("VolumeType", ""), journal
-    values = (root / "charts/alluxio/values.yaml").read_text()
-    assert re.search(r'^journal:\n(?:  .*\n)*?  type: "EMBEDDED"', values, re.M), "chart default journal type"
-    chart = (root / "charts/alluxio/templates/master/statefulset.yaml").read_text()
-    assert '{{- $needJournalVolume := or $isEmbedded $isUfsLocal }}' in chart
-    at = chart.index('{{- if and $needJournalVolume (eq .Values.journal.volumeType "emptyDir") }}')
-    assert chart[at:at + 200].split("\n")[1:3] == ["        - name: alluxio-journal", "          emptyDir:"]
+    prepare = _go_function(root / "pkg/ddc/alluxio/ufs.go", "PrepareUFS")
+    assert re.search(r"usingConfigMap := IsMountWithConfigMap\(\)\s*if !usingConfigMap \{", prepare), prepare
+    assert prepare.index("e.mountUFS()") < prepare.index("} else {")
     check = _go_function(root / "pkg/ddc/alluxio/ufs.go", "checkIfRemountRequired")
-    assert "runtime.Status.MountTime.Before(startedAt)" in check and "e.FindUnmountedUFS()" in check
-    assert "ufsToUpdate.AddMountPaths(unmountedPaths)" in check
-    sync = alluxio.ENGINE.edits.mounts[0]
-    assert "delete the master pod" in sync.remount_also and "with one master" in sync.remount_also
-    assert {s.function for s in sync.remount_sources} >= {"checkIfRemountRequired", "FindUnmountedUFS",
-                                                           "transformCommonPart"}
+    assert "runtime.Status.MountTime != nil && runtime.Status.MountTime.Before(startedAt)" in check
+    internal = (root / "pkg/ddc/alluxio/ufs_internal.go").read_text()
+    setters = [m.start() for m in re.finditer(r"e\.updateMountTime\(\)", internal + check)]
+    assert len(setters) == 3, setters  # mountUFS, processUpdatingUFS (paths added), checkIfRemountRequired
+    updating = _go_function(root / "pkg/ddc/alluxio/ufs_internal.go", "processUpdatingUFS")
+    assert "if len(ufsToUpdate.ToAdd()) > 0 {\n\t\t\te.updateMountTime()" in updating
+    assert internal.count("e.updateUFSWithMountConfigMapScript(") == 1
+    assert "updateUFSWithMountConfigMapScript(" in updating
+    chart = (root / "charts/alluxio/templates/master/statefulset.yaml").read_text()
+    probe = chart.index('{{- if and (eq .Values.master.mountConfigStorage "configmap") ($isSingleMaster) }}')
+    assert "/etc/fluid/scripts/mount.sh" in chart[probe:probe + 400]
+    assert alluxio.ENGINE.edits.mounts[0].remount_also == ""
 
 
-def test_an_alluxio_same_path_edit_says_what_else_remounts_it() -> None:
-    """plan names the master-pod route beside the same-path advice (compile/plan.py _remount_edits)."""
+def test_an_alluxio_same_path_edit_names_no_other_route() -> None:
+    """plan gives the same-path advice alone for Alluxio (compile/plan.py _remount_edits)."""
     from fluidgen.compile.plan import classify
     from fluidgen.fluid.sync import SAME_PATH
 
@@ -450,4 +450,4 @@ def test_an_alluxio_same_path_edit_says_what_else_remounts_it() -> None:
                 {"apiVersion": "data.fluid.io/v1alpha1", "kind": "AlluxioRuntime",
                  "metadata": {"name": "d", "namespace": "default"}, "spec": {}}]
     edits = classify(docs("a"), docs("b"), NAMES[0])
-    assert [(e.effect, e.note) for e in edits] == [(SAME_PATH, alluxio.ENGINE.edits.mounts[0].remount_also)]
+    assert [(e.effect, e.note) for e in edits] == [(SAME_PATH, "")]

@@ -301,4 +301,4 @@ def test_a_remount_note_names_its_fluid_code_and_only_then() -> None:
 
     syncs = [(name, sync) for name, engine in all_engines().items() for sync in engine.edits.mounts]
     assert all(bool(sync.remount_also) == bool(sync.remount_sources) for _, sync in syncs), syncs
-    assert sorted(name for name, sync in syncs if sync.remount_also) == ["alluxio", "cache"]
+    assert sorted(name for name, sync in syncs if sync.remount_also) == ["cache"]
