@@ -251,7 +251,13 @@ DEFAULT_JVM: Mapping[str, tuple[str, ...]] = MappingProxyType({
 LIBFUSE2_ONLY = ("nonempty",)
 FUSE_OPTS = "--fuse-opts="
 NEW_FUSE_ARGS_FROM = (2, 8, 0)  # transform_fuse.go newFuseArgsVersion: the mount path moves into the args
-FALLBACK_FUSE_TAG = "2.3.0-SNAPSHOT-2c41226"  # pkg/common/alluxio.go DefaultAlluxioFuseImage
+# The FUSE image tag of a runtime without fuse.imageTag: parseFuseImage reads ALLUXIO_FUSE_IMAGE_ENV,
+# which Fluid's chart sets from runtime.alluxio.fuse (alluxio-dev:2.9.0); DefaultAlluxioFuseImage's
+# older tag is used only where that variable is unset, which no chart install does.
+DEFAULT_FUSE_TAG = fact("2.9.0", source("pkg/ddc/alluxio/utils.go", "parseFuseImage"),
+                        source("charts/fluid/fluid/templates/controller/alluxioruntime_controller.yaml",
+                               "ALLUXIO_FUSE_IMAGE_ENV"),
+                        source("charts/fluid/fluid/values.yaml", "alluxio-dev"))
 
 
 @decided_by(source(_OPTIMIZE, "optimizeDefaultProperties"), source(_OPTIMIZE, "setDefaultProperties"),
@@ -291,6 +297,14 @@ def optimized_fuse_args(given: Sequence[str], read_only: bool, libfuse: str | No
     return [*args, mount_path, "/"] if mount_path_in_args else args
 
 
+@decided_by(source("pkg/ddc/alluxio/transform_fuse.go", "checkIfNewFuseArgVersion"), *DEFAULT_FUSE_TAG.sources)
+def mount_path_in_args(image_tag: str) -> bool:
+    """Whether Fluid appends the mount path and "/" to the FUSE args (checkIfNewFuseArgVersion): FUSE
+    images 2.8.0 and later; "" is the runtime without fuse.imageTag (DEFAULT_FUSE_TAG)."""
+    version = _tag_version(image_tag or DEFAULT_FUSE_TAG.value)
+    return version is not None and version >= NEW_FUSE_ARGS_FROM
+
+
 def _tag_version(tag: str) -> tuple[int, ...] | None:
     found = re.match(r"v?(\d+(?:\.\d+)+)", tag.lower().removeprefix("release-"))
     return tuple(int(p) for p in found.group(1).split(".")) if found else None
@@ -299,15 +313,14 @@ def _tag_version(tag: str) -> tuple[int, ...] | None:
 @decided_by(source("pkg/ddc/alluxio/transform_fuse.go", "transformFuse"),
             source("pkg/ddc/alluxio/transform_fuse.go", "checkIfNewFuseArgVersion"),
             source("pkg/utils/version/version.go", "RuntimeVersion"),
-            source("pkg/common/alluxio.go", "DefaultAlluxioFuseImage"))
+            *DEFAULT_FUSE_TAG.sources)
 def fuse_args(given: Sequence[str], read_only: bool, libfuse: str | None, image_tag: str = "",
               mount_path: str = "", owner: tuple[int, int] | None = None) -> tuple[list[str], bool]:
     """(the FUSE container's args, whether the mount path goes in the MOUNT_POINT env instead):
-    optimizeDefaultFuse's args with the mount path for fuse images 2.8.0 and later (Fluid's own
-    fallback image is older), then uid/gid of the Dataset owner and allow_other (unless an
-    allow_ option is there) added to the second arg."""
-    version = _tag_version(image_tag or FALLBACK_FUSE_TAG)
-    new = version is not None and version >= NEW_FUSE_ARGS_FROM
+    optimizeDefaultFuse's args with the mount path for fuse images 2.8.0 and later (image_tag "":
+    the chart's DEFAULT_FUSE_TAG, which is), then uid/gid of the Dataset owner and allow_other
+    (unless an allow_ option is there) added to the second arg."""
+    new = mount_path_in_args(image_tag)
     args = optimized_fuse_args(given, read_only, libfuse, new, mount_path)
     if len(args) > 1 and owner is not None:
         args[1] += f",uid={owner[0]},gid={owner[1]}"
@@ -362,23 +375,42 @@ def _libfuse2_options_need_libfuse2(entry: Entry, _: ManifestIndex) -> Iterator[
                           f'it and the mount fails; set properties {LIBFUSE_VERSION}: "2" or drop {opt}')
 
 
+_MOUNT_PATH = "<mount path>"  # where Fluid mounts the FUSE; only its place in the args matters here
+
+
 def _second_arg_altered(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
-    """Fluid appends its own FUSE options to the second of the given fuse.args, whatever it is
-    (fuse_args: the Dataset owner's uid and gid, and allow_other unless it names an allow_ option)."""
-    given = fuse_spec(entry.obj).get("args")
-    if not isinstance(given, list) or len(given) < 2 or not all(isinstance(a, str) for a in given) \
-            or given[1].startswith(FUSE_OPTS):
+    """Fluid appends its own FUSE options to the second FUSE arg, whatever it is (fuse_args: the
+    Dataset owner's uid and gid, and allow_other unless it names an allow_ option); after a single
+    given arg, that is the mount path it adds for FUSE images 2.8.0 and later."""
+    fuse = fuse_spec(entry.obj)
+    given, tag = fuse.get("args"), fuse.get("imageTag")
+    if not isinstance(given, list) or not given or not all(isinstance(a, str) for a in given):
+        return
+    tag = tag if isinstance(tag, str) else ""
+    plain = optimized_fuse_args(given, True, None, mount_path_in_args(tag), _MOUNT_PATH)
+    if len(plain) < 2 or plain[1].startswith(FUSE_OPTS):
         return
     dataset = index.bound_dataset(entry)
-    owner = mapping(dataset.spec.get("owner")) if dataset is not None else {}
-    uid, gid = owner.get("uid"), owner.get("gid")
-    ids = (uid, gid) if isinstance(uid, int) and isinstance(gid, int) else None
-    started, _ = fuse_args(given, True, None, owner=ids)
-    if started[1] != given[1]:
-        yield Finding(("spec", "fuse", "args", 1),
-                      f"Fluid appends {started[1][len(given[1]):]!r} to the second of fuse.args, whatever it is, and "
-                      f"this one is not {FUSE_OPTS}...: the FUSE mounts without those options and gets this arg "
-                      f"changed. Put {FUSE_OPTS}... second, where Fluid's own args have it")
+    owner = dataset.spec.get("owner") if dataset is not None else None
+    uid, gid = mapping(owner).get("uid"), mapping(owner).get("gid")
+    ids = (uid, gid) if isinstance(uid, int) and isinstance(gid, int) and not isinstance(uid, bool) \
+        and not isinstance(gid, bool) else None
+    if owner is not None and ids is None:
+        return  # an owner without integer uid and gid: the CRD refuses it (both are required)
+    started, _ = fuse_args(given, True, None, tag, _MOUNT_PATH, owner=ids)
+    appended = started[1][len(plain[1]):]
+    if not appended:
+        return
+    if len(given) == 1:
+        yield Finding(("spec", "fuse", "args"),
+                      f"with one fuse.arg, the second FUSE arg is the mount path Fluid adds for FUSE images 2.8.0 and "
+                      f"later (tag {tag or DEFAULT_FUSE_TAG.value}), and Fluid appends {appended!r} to it: the FUSE "
+                      f"mounts where no pod reads. Give {FUSE_OPTS}... as the second arg")
+        return
+    yield Finding(("spec", "fuse", "args", 1),
+                  f"Fluid appends {appended!r} to the second of fuse.args, whatever it is, and this one is not "
+                  f"{FUSE_OPTS}...: the FUSE mounts without those options and gets this arg changed. Put "
+                  f"{FUSE_OPTS}... second, where Fluid's own args have it")
 
 
 def _ufs_journal_with_several_masters(entry: Entry, _: ManifestIndex) -> Iterator[Finding]:
@@ -513,8 +545,10 @@ spec:
          _second_arg_altered,
          description="Fluid's AlluxioRuntime FUSE args are `fuse --fuse-opts=...`, and Fluid adds the Dataset "
                      "owner's uid and gid, and allow_other unless an allow_ option is there, to the second "
-                     "arg of whatever fuse.args give. When that arg is not the --fuse-opts one, the FUSE gets it "
-                     "with those options glued on, and its mount has none of them.",
+                     "FUSE arg, whatever it is. When that arg is not the --fuse-opts one, the FUSE gets it "
+                     "with those options glued on, and its mount has none of them; after a single given arg it is "
+                     "the mount path, which Fluid puts after the args for FUSE images 2.8.0 and later (the chart's "
+                     "default image among them), and the FUSE then mounts where no pod reads.",
          sources=sources_of_function(fuse_args),
          kinds=frozenset({KIND}),
          example=Example("""\

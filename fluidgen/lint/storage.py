@@ -76,7 +76,7 @@ def encrypt_option_set_twice(entry: Entry, index: ManifestIndex) -> Iterator[Fin
                 f"mount {i}"
             yield Finding(at, f"{name} is set twice for {whose}: by {first} and by this encryptOption. With "
                               "Fluid's default config storage (configmap) this encryptOption's Secret file wins "
-                              f"silently; a Fluid whose {variable} reads the Secrets' values refuses the mount "
+                              f"silently; a Fluid whose {variable} reads the Secrets' values fails on it "
                               f"('set more than one times'). {advice}")
 
 
@@ -332,7 +332,8 @@ RULES = (
                     "Fluid's default config storage (configmap) mounts each encryptOption's Secret as a file "
                     "whose path replaces a value of the same name, silently; a Fluid whose controller reads "
                     "the Secrets' values instead (ALLUXIO_MOUNT_CONFIG_STORAGE, THIN_FUSE_CONFIG_STORAGE) "
-                    "refuses the mount. A name given twice is one of them left unused.",
+                    "fails on it (the mount, or for the thin engine and an Alluxio root mount the whole runtime). A "
+                    "name given twice is one of them left unused.",
         sources=(source("pkg/ddc/alluxio/ufs_internal.go", "genEncryptOptions"),
                  source("pkg/ddc/thin/ufs_internal.go", "genEncryptOptions"),
                  source("pkg/ddc/alluxio/ufs_internal.go", "genUFSMountOptions"),

@@ -355,13 +355,22 @@ def test_alluxio_takes_the_schemes_its_fluid_code_reads() -> None:
     assert schemes is not None and {"http", "https", "pvc", "local"} <= schemes
 
 
-@pytest.mark.parametrize("version", ["v1.0.8", "v1.1.0-dev"])
-def test_the_fallback_fuse_tag_is_fluids_default_fuse_image(version: str) -> None:
-    """A runtime that names no FUSE image gets pkg/common/alluxio.go DefaultAlluxioFuseImage, whose tag
+@pytest.mark.parametrize("version", NAMES)
+def test_a_runtime_without_a_fuse_image_tag_runs_the_charts(version: str) -> None:
+    """parseFuseImage (pkg/ddc/alluxio/utils.go) takes a missing tag from ALLUXIO_FUSE_IMAGE_ENV before
+    DefaultAlluxioFuseImage; Fluid's chart sets that variable from runtime.alluxio.fuse, so its tag
     decides whether the mount path goes in the args (NEW_FUSE_ARGS_FROM)."""
-    go = (need_tree(version) / "pkg/common/alluxio.go").read_text()
-    found = re.search(r'DefaultAlluxioFuseImage = "[^":]+:([^"]+)"', go)
-    assert found is not None and found.group(1) == alluxio.FALLBACK_FUSE_TAG
+    root = need_tree(version)
+    parse = _go_function(root / "pkg/ddc/alluxio/utils.go", "parseFuseImage")
+    tag = parse[parse.index("if len(tag) == 0 {"):]
+    assert tag.index("docker.GetImageTagFromEnv(common.AlluxioFuseImageEnv)") < tag.index("DefaultAlluxioFuseImage")
+    assert 'AlluxioFuseImageEnv = "ALLUXIO_FUSE_IMAGE_ENV"' in (root / "pkg/common/alluxio.go").read_text()
+    template = (root / "charts/fluid/fluid/templates/controller/alluxioruntime_controller.yaml").read_text()
+    at = template.index("- name: ALLUXIO_FUSE_IMAGE_ENV")
+    assert ".Values.runtime.alluxio.fuse.imageTag" in template[at:at + 300]
+    fuse = yaml.safe_load((root / "charts/fluid/fluid/values.yaml").read_text())["runtime"]["alluxio"]["fuse"]
+    assert fuse["imageName"] and str(fuse["imageTag"]) == alluxio.DEFAULT_FUSE_TAG.value
+    assert alluxio.mount_path_in_args("") and not alluxio.mount_path_in_args("2.7.2")
 
 
 def test_mount_options_refuse_the_first_name_fluid_reaches_twice_in_its_words() -> None:
@@ -382,8 +391,8 @@ def test_mount_options_refuse_the_first_name_fluid_reaches_twice_in_its_words() 
     ('[fuse, "--x=allow_root"]', "", None),  # an allow_ option: Fluid adds no allow_other
     ('[fuse, "--x=allow_root"]', "  owner: {uid: 1000, gid: 100}\n", "',uid=1000,gid=100'"),
     ('[fuse, "--x"]', "  owner: {uid: 1000, gid: 100}\n", "',uid=1000,gid=100,allow_other'"),
-    ('["--fuse-opts=kernel_cache,ro"]', "", None),  # one arg: Fluid appends nothing
-    ('[fuse, "--x"]', "  owner: {uid: 1000}\n", "',allow_other'"),  # no gid: the CRD refuses it (uid, gid required)
+    ('[fuse, "--x"]', "  owner: {uid: 1000}\n", None),  # no gid: the CRD refuses it (uid, gid required)
+    ('[fuse, "--x"]', "  owner: {uid: true, gid: false}\n", None),  # not integers: the CRD refuses them too
 ])
 def test_fg142_says_what_fluid_glues_onto_a_second_arg_that_is_not_the_fuse_opts(
         args: str, owner: str, said: str | None, tmp_path: Path) -> None:
@@ -451,3 +460,38 @@ def test_an_alluxio_same_path_edit_names_no_other_route() -> None:
                  "metadata": {"name": "d", "namespace": "default"}, "spec": {}}]
     edits = classify(docs("a"), docs("b"), NAMES[0])
     assert [(e.effect, e.note) for e in edits] == [(SAME_PATH, "")]
+
+
+@pytest.mark.parametrize(("tag", "said"), [
+    ("", "with one fuse.arg, the second FUSE arg is the mount path Fluid adds for FUSE images 2.8.0 and later (tag "
+         "2.9.0), and Fluid appends ',allow_other' to it: the FUSE mounts where no pod reads. Give --fuse-opts=... as "
+         "the second arg"),
+    ("2.7.2", None),  # before 2.8.0 the mount path goes in MOUNT_POINT: one arg has nothing second
+    ("release-2.9.3", "with one fuse.arg, the second FUSE arg is the mount path Fluid adds for FUSE images 2.8.0 and "
+                      "later (tag release-2.9.3), and Fluid appends ',allow_other' to it"),
+])
+def test_fg142_after_one_given_arg_the_mount_path_is_second(tag: str, said: str | None, tmp_path: Path) -> None:
+    """optimizeDefaultFuse (transform_optimization.go) appends the mount path and "/" to given args for a FUSE
+    image 2.8.0 or later (the chart's default among them: DEFAULT_FUSE_TAG), and transformFuse then appends
+    to Args[1]: after one given arg, the mount path."""
+    manifest = tmp_path / "m.yaml"
+    image = f", imageTag: '{tag}'" if tag else ""
+    manifest.write_text("apiVersion: data.fluid.io/v1alpha1\nkind: AlluxioRuntime\n"
+                        f"metadata: {{name: d, namespace: default}}\nspec:\n  fuse: {{args: [fuse]{image}}}\n")
+    lines = [x.split("warning [FG142]: ", 1)[1] for x in run_cli("lint", str(manifest)).err.splitlines()
+             if "[FG142]" in x]
+    if said is None:
+        assert lines == []
+    else:
+        assert len(lines) == 1 and lines[0].startswith(f"spec.fuse.args: {said}"), lines
+
+
+@pytest.mark.parametrize("version", NAMES)
+def test_the_go_tests_image_tag_is_the_code_fallback(version: str) -> None:
+    """tests/fluid_fixtures/alluxio_transform_fuse.yaml gives Go's tests' runtimes without a tag the
+    DefaultAlluxioFuseImage tag (pkg/common/alluxio.go), as parseFuseImage does without the variable."""
+    go = (need_tree(version) / "pkg/common/alluxio.go").read_text()
+    found = re.search(r'DefaultAlluxioFuseImage = "[^":]+:([^"]+)"', go)
+    fixture = (Path(__file__).parents[1] / "fluid_fixtures" / "alluxio_transform_fuse.yaml").read_text()
+    assert found is not None and f"image_tag: {found.group(1)}" in fixture
+    assert not alluxio.mount_path_in_args(found.group(1))

@@ -70,7 +70,7 @@ def test_every_name_an_encryptoption_sets_twice_is_said_once_at_the_later_one(tm
                                                      f"  sharedEncryptOptions: [{key}, {endpoint}]\n", 1)
     said = _fg123(_lint(tmp_path, doc, runtime()))
     tail = ("With Fluid's default config storage (configmap) this encryptOption's Secret file wins silently; a Fluid "
-            "whose ALLUXIO_MOUNT_CONFIG_STORAGE reads the Secrets' values refuses the mount ('set more than one "
+            "whose ALLUXIO_MOUNT_CONFIG_STORAGE reads the Secrets' values fails on it ('set more than one "
             "times'). ")
     assert said == [
         "spec.sharedEncryptOptions[1].name: fs.oss.endpoint is set twice for every mount: by spec.sharedOptions and "
