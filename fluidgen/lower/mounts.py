@@ -13,6 +13,8 @@ from ..model.context import Context
 from ..model.specparts import Mount
 from .credentials import Delivered, SecretPlan, deliver
 
+# RFC 3986 section 3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), lower-cased by scheme_of
+URI_SCHEME = re.compile(r"[a-z][a-z0-9+.-]*")
 
 def mount_name_for(ctx: Context, index: int, mount: Mount) -> str:
     """The mount's name: given, the dataset's for a single mount, else from the URI."""
@@ -69,7 +71,7 @@ def _check_scheme(ctx: Context, engine: Engine, i: int, m: Mount) -> None:
     at = ("source", i, "nfs" if m.nfs is not None else "uri")
     if (problem := _scheme_problem(engine, scheme)) is None:
         return
-    if engine.mounts.documented_schemes and scheme:
+    if engine.mounts.documented_schemes and URI_SCHEME.fullmatch(scheme):
         ctx.report(at, f"{scheme}:// is not one of the storage schemes fluidgen knows {engine.kind} mounts "
                        f"({_listed(engine)}); Fluid hands it to the engine as written, so it mounts if the "
                        "engine's image supports that storage", severity="warning", stage="check")
@@ -84,6 +86,9 @@ def _scheme_problem(engine: Engine, scheme: str) -> str | None:
         return None  # the rules FG115 (its only mount) and FG120 (the engine that serves it) judge it
     if not scheme:  # without a list, a FUSE program of the user's reads mountPoint as it is (server:/export)
         return None if accepted is None else "expected a URI with a scheme, such as oss://bucket/dir/ or pvc://claim"
+    if accepted is not None and not URI_SCHEME.fullmatch(scheme):  # never echoed: it may hold a credential
+        return ("expected a URI whose scheme (the text before ://) is a letter followed by letters, digits, +, - "
+                "or ., such as oss://bucket/dir/")
     if accepted is not None and scheme not in accepted:
         return f"{engine.kind} cannot mount {scheme}:// (it accepts {_listed(engine)})"
     return None

@@ -148,3 +148,17 @@ def test_a_scheme_outside_an_engines_documented_list_is_a_warning_not_a_refusal(
         assert "so it mounts if the engine's image supports that storage" in result.err
     else:
         assert result.code == 1 and f"error: source[0].uri: {kind} cannot mount zz://" in result.err, result.err
+
+
+@pytest.mark.parametrize("engine", ["alluxio", "jindo"])
+def test_text_before_a_later_scheme_is_refused_and_never_echoed(engine: str, tmp_path: Path) -> None:
+    """scheme_of takes the text before the first ://, which in `user:hunter2@host/p?r=https://x` holds a
+    password: that is no URI scheme (RFC 3986 3.1), so the build refuses it without saying it back."""
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("apiVersion: fluidgen.io/v1alpha1\nkind: CachedDataset\nmetadata: {name: d, namespace: default}\n"
+                    "source: [{uri: 'user:hunter2@host/p?r=https://x'}]\n"
+                    f"runtime: {{engine: {engine}, replicas: 1}}\n")
+    result = run_cli("build", "--fluid-version", "v1.0.8", str(spec))
+    assert result.code == 1 and "hunter2" not in result.err + result.out, result.err
+    assert (f"{spec}:4:11: error: source[0].uri: expected a URI whose scheme (the text before ://) is a letter "
+            "followed by letters, digits, +, - or ., such as oss://bucket/dir/") in result.err, result.err
