@@ -243,6 +243,9 @@ class Mounts:
     # overwriting one of the same name silently, while any other setting reads the Secrets' values
     # and refuses a name set twice (fluidbase.encrypt_options_set_twice; FG123). "": not so.
     encrypt_config_storage: str = ""
+    # Whether Fluid reads a local:// or pvc:// mount's options at all (Alluxio mounts those as volumes
+    # and reads none; the thin engine writes every mount into its FUSE config).
+    native_mount_options: bool = False
     # The Fluid source of each field set above (a test fails for a set field without one); each
     # Storage carries its own source, and options_in_properties is one.
     sources: Mapping[str, FluidSource | tuple[FluidSource, ...]] = field(default_factory=dict)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from ..base.fluidsource import decided_by, source, sources_of_function
-from ..base.manifest import mapping, mounts_of, names_given
+from ..base.manifest import is_reference_dataset, mapping, mounts_of, names_given
 from ..base.manifest_index import Entry, ManifestIndex
 from ..base.rules import Example, Finding, Rule
 from ..base.structural.dsl import BOOL, STR, STR_LIST, STR_MAP, int32, obj
@@ -227,8 +227,8 @@ def refused_encrypt_options(shared_options: Sequence[str], shared_encrypt: Seque
 
 def _encrypt_option_refused(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
     runtime = index.bound_runtime(entry)
-    if runtime is None or runtime.kind != KIND:
-        return
+    if runtime is None or runtime.kind != KIND or is_reference_dataset(entry.obj):
+        return  # a dataset:// Dataset is FG120's: GooseFS never serves it
     spec = entry.spec
     shared = [(("spec", "sharedEncryptOptions", j, "name"), name)
               for j, name in names_given(spec.get("sharedEncryptOptions"))]

@@ -405,7 +405,10 @@ ENGINE = Engine(
         needs_mounts=False,
         references=True,
         encrypt_config_storage="THIN_FUSE_CONFIG_STORAGE",
-        sources={"encrypt_config_storage": (
+        native_mount_options=True,
+        sources={"native_mount_options": source(_FUSE_CONFIG, "transformFuseConfig",
+                                                note="every mount, pvc:// and local:// too, with its options"),
+                 "encrypt_config_storage": (
                      source(_FUSE_CONFIG, "getFuseConfigStorage", note="configmap unless the variable is set"),
                      source(_FUSE_CONFIG, "extractMountOptions",
                             note="configmap: the Secret files' paths overwrite the options "

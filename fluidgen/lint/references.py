@@ -287,7 +287,11 @@ def _related(engine: Engine, obj: Manifest, index: ManifestIndex) -> Manifest | 
     the run holds it."""
     for extra in engine.extra_kinds:
         named = spec_of(obj).get(extra.named_by.removeprefix("spec/"))  # a runtime's names sit in its spec
-        found = index.find(extra.kind, named, None) if isinstance(named, str) else None
+        if not isinstance(named, str):
+            continue
+        # both kinds a runtime names (thin's profile, the cache engine's class) are cluster-scoped: the
+        # API server ignores a namespace written on one, and of two the last one applied stands
+        found = next((e for e in reversed(index.of_kind(extra.kind)) if e.name == named), None)
         if found is not None:
             return found.obj
     return None

@@ -18,7 +18,7 @@ from ..base.uri import is_reference, scheme_of
 from ..catalog.kinds import table
 from ..engines.contract import Engine
 from ..engines.engine_table import INDEX, KindsWhere
-from ..fluid.fluidbase import encrypt_options_set_twice, fastest_level, unmounted_at_root
+from ..fluid.fluidbase import encrypt_options_set_twice, fastest_level, is_native, unmounted_at_root
 from .binding import engine_of
 from .docs import runtime_head
 
@@ -61,6 +61,8 @@ def encrypt_option_set_twice(entry: Entry, index: ManifestIndex) -> Iterator[Fin
               for j, name in names_given(entry.spec.get("sharedEncryptOptions"))]
     said: set[PathT] = set()
     for i, mount in enumerate(mounts_of(entry.obj)):
+        if is_native(mount.get("mountPoint")) and not engine.mounts.native_mount_options:
+            continue  # a volume: Fluid reads none of its options
         options = {**shared_options, **{str(k): f"spec.mounts[{i}].options" for k in mapping(mount.get("options"))}}
         given = shared + [(("spec", "mounts", i, "encryptOptions", j, "name"), name)
                           for j, name in names_given(mount.get("encryptOptions"))]

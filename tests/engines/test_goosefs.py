@@ -199,6 +199,9 @@ def test_fg139_follows_the_shared_map_from_mount_to_mount(tmp_path: Path) -> Non
         "spec.sharedEncryptOptions[0].name", "spec.mounts[2].encryptOptions[0].name"]
     again = fg139('[{mountPoint: "cosn://a/x/", name: x}]', "  sharedOptions: {k: s}\n" + encrypted)
     assert len(again) == 1 and again[0].endswith("Give the name once"), again
+    # a dataset:// Dataset is FG120's (Fluid serves it through a ThinRuntime only)
+    assert fg139('[{mountPoint: "dataset://other/d", name: x, options: {k: v}, '
+                 f'encryptOptions: [{key}]}}]') == []
     # only a Dataset bound to a GooseFSRuntime, even with one in the same run
     other = runtime("GooseFSRuntime", name="other")
     alluxio = dataset(mounts=two).replace("spec:\n", "spec:\n  sharedOptions: {r: s}\n" + encrypted, 1)

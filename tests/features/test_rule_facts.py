@@ -94,6 +94,12 @@ def test_every_name_an_encryptoption_sets_twice_is_said_once_at_the_later_one(tm
     reference = dataset(mounts=f'[{{mountPoint: "dataset://other/d", name: p, options: {{fs.oss.accessKeyId: x}}, '
                                f'encryptOptions: [{key}]}}]')
     assert _fg123(_lint(tmp_path, reference, runtime("ThinRuntime", "profileName: p"))) == []
+    # a pvc:// mount is a volume to Alluxio, which reads none of its options; the thin engine writes every
+    # mount into its FUSE config (thin transform_config.go transformFuseConfig)
+    volume = dataset(mounts=f'[{{mountPoint: "pvc://claim/d", name: v, options: {{fs.oss.accessKeyId: x}}, '
+                            f'encryptOptions: [{key}]}}]')
+    assert _fg123(_lint(tmp_path, volume, runtime())) == []
+    assert len(_fg123(_lint(tmp_path, volume, runtime("ThinRuntime", "profileName: p")))) == 1
 
 
 @pytest.mark.parametrize("version", NAMES)

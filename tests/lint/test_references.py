@@ -283,10 +283,10 @@ def test_a_cacheruntimes_service_is_taken_only_where_its_class_makes_it(tmp_path
     svc = ("apiVersion: v1\nkind: Service\nmetadata: {name: svc-d-master, namespace: default}\n"
            "spec: {ports: [{port: 80}]}\n")
 
-    def err(topology: str | None) -> str:
-        klass = () if topology is None else (
-            f"apiVersion: data.fluid.io/v1alpha1\nkind: CacheRuntimeClass\nmetadata: {{name: k}}\n"
-            f"fileSystemType: f\ntopology: {topology}\n",)
+    def err(topology: str | None, *more: str, namespace: str = "") -> str:
+        meta = f"{{name: k, namespace: {namespace}}}" if namespace else "{name: k}"
+        klass = tuple(f"apiVersion: data.fluid.io/v1alpha1\nkind: CacheRuntimeClass\nmetadata: {meta}\n"
+                      f"fileSystemType: f\ntopology: {t}\n" for t in ((topology, *more) if topology else ()))
         manifest = tmp_path / "m.yaml"
         manifest.write_text("---\n".join((dataset(), runtime("CacheRuntime", "runtimeClassName: k"), svc, *klass)))
         return run_cli("lint", "--fluid-version", "v1.1.0-dev", str(manifest)).err
@@ -296,6 +296,10 @@ def test_a_cacheruntimes_service_is_taken_only_where_its_class_makes_it(tmp_path
     assert taken in err("{master: {service: {headless: {}}}, worker: {}}")
     assert "[FG126]" not in err("{master: {}, worker: {service: {headless: {}}}}")
     assert "[FG126]" not in err(None)
+    # cluster-scoped: a namespace written on the class changes nothing; of two, the last applied stands
+    assert taken in err("{master: {service: {headless: {}}}, worker: {}}", namespace="team")
+    assert taken in err("{master: {}}", "{master: {service: {headless: {}}}}")
+    assert "[FG126]" not in err("{master: {service: {headless: {}}}}", "{master: {}}")
 
 
 def test_an_operations_dataset_is_looked_up_where_its_reference_says_else_in_its_own_namespace(
@@ -597,3 +601,11 @@ def test_credential_uri_and_dataset_findings_are_said_whole_at_their_keys(case: 
     assert result.code == 1, result.err
     assert [line.removeprefix(f"{path}:") for line in result.err.splitlines() if line.startswith(str(path))] \
         == said, result.err
+
+
+def test_every_kind_a_runtime_names_is_cluster_scoped() -> None:
+    """lint/references.py _related looks a named extra kind up by name alone, as the API server keeps a
+    cluster-scoped object (ExtraKind.namespaced is held to each CRD by tests/catalog/test_kinds.py)."""
+    from fluidgen.engines.engine_table import all_engines
+    named = [(x.kind, x.namespaced) for e in all_engines().values() for x in e.extra_kinds if x.named_by]
+    assert named and all(not scoped for _, scoped in named), named
