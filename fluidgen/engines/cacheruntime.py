@@ -220,7 +220,7 @@ def _load_needs_the_class(entry: Entry, index: ManifestIndex) -> Iterator[Findin
         return
     runtime = index.find(KIND, ref.get("name"), ref.get("namespace") or entry.namespace)
     class_name = runtime.spec.get("runtimeClassName") if runtime is not None else None
-    found = next((c for c in index.of_kind(CLASS_KIND) if c.name == class_name), None)
+    found = _class_named(class_name, index)
     if found is None:
         return
     specs = found.obj.get("dataOperationSpecs")
@@ -228,6 +228,37 @@ def _load_needs_the_class(entry: Entry, index: ManifestIndex) -> Iterator[Findin
     if "DataLoad" not in declared:
         yield Finding(("spec", "dataset"), f"{CLASS_KIND} {class_name} lists no DataLoad in dataOperationSpecs, so "
                                            f"Fluid refuses this DataLoad as not supported")
+
+
+
+def _class_named(name: object, index: ManifestIndex) -> Entry | None:
+    """The run's CacheRuntimeClass of that name: cluster-scoped, so by name alone, the last one applied."""
+    return next((c for c in reversed(index.of_kind(CLASS_KIND)) if c.name == name), None)
+
+
+COMPONENTS = ("master", "worker", "client")
+
+
+def _undefined_component_enabled(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
+    """generateRuntimeConfigData (cm.go) reads runtimeClass.Topology.<C>.Options for every component the
+    runtime does not disable: a class without that component leaves a nil pointer to read."""
+    found = _class_named(entry.spec.get("runtimeClassName"), index)
+    if found is None:
+        return
+    topology = found.obj.get("topology")
+    if not any(isinstance(topology, Mapping) and isinstance(topology.get(c), Mapping) for c in COMPONENTS):
+        yield Finding(("spec", "runtimeClassName"),
+                      f"{CLASS_KIND} {found.name} defines no component (topology: master, worker or client), and "
+                      "Fluid refuses the runtime: 'at least one component should be defined in runtimeClass'")
+        return
+    for component in COMPONENTS:
+        part = entry.spec.get(component)
+        defined = isinstance(topology, Mapping) and isinstance(topology.get(component), Mapping)
+        if not defined and not (isinstance(part, Mapping) and part.get("disabled") is True):
+            yield Finding(("spec", component) if isinstance(part, Mapping) else ("spec", "runtimeClassName"),
+                          f"{CLASS_KIND} {found.name} defines no {component}, and Fluid reads the class's {component} "
+                          f"options for every component the runtime does not disable, so its controller fails on "
+                          f"this runtime before it makes any component; set {component}: {{disabled: true}}")
 
 
 RULES = (
@@ -258,6 +289,36 @@ metadata: {name: warmup, namespace: default}
 spec:
   dataset: {name: imagenet, namespace: default}
 """, "The class curvine declares no DataLoad, so Fluid refuses this one.")),
+    Rule(
+        "FG143", "error", "a CacheRuntime disables each component its class does not define",
+        _undefined_component_enabled, kinds=frozenset({KIND}),
+        description="Fluid writes a CacheRuntime's config from its class's topology: for the master, the worker "
+                    "and the client it reads the class's component options unless the runtime sets that "
+                    "component's `disabled: true`. A class without a component (a workers-only class has no "
+                    "master) leaves a nil pointer there, and the controller fails on the runtime before it "
+                    "makes any component.",
+        sources=(source("pkg/ddc/cache/engine/cm.go", "generateRuntimeConfigData", versions=_NEW),
+                 source("pkg/ddc/cache/engine/transform.go", "transform", versions=_NEW,
+                        note="a class with no component is refused first"),
+                 source("pkg/ddc/cache/engine/cm.go", "createRuntimeConfigMaps", versions=_NEW),
+                 source("pkg/ddc/cache/engine/setup.go", "Setup", versions=_NEW)),
+        example=Example("""\
+apiVersion: data.fluid.io/v1alpha1
+kind: CacheRuntimeClass
+metadata: {name: curvine}
+fileSystemType: curvine
+topology:
+  worker:
+    template: {spec: {containers: [{name: worker, image: curvine}]}}
+  client:
+    template: {spec: {containers: [{name: client, image: curvine}]}}
+---
+apiVersion: data.fluid.io/v1alpha1
+kind: CacheRuntime
+metadata: {name: imagenet, namespace: default}
+spec:
+  runtimeClassName: curvine
+""", "The class has no master, and the runtime does not disable one.")),
 )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from ..base.diagnostics import PathT
 from ..base.fluidsource import source, sources_of_function
@@ -71,15 +71,19 @@ def encrypt_option_set_twice(entry: Entry, index: ManifestIndex) -> Iterator[Fin
             if at in said:
                 continue
             said.add(at)
-            first = options.get(name) or next(_dotted(where[:-1]) for where, n in given[:k] if n == name)
-            advice = f"Drop it from {first}; the Secret keeps it out of the Dataset" if name in options \
-                else "Keep one of the two"
-            whose = "every mount" if at[1] == "sharedEncryptOptions" and first.startswith("spec.shared") else \
-                f"mount {i}"
-            yield Finding(at, f"{name} is set twice for {whose}: by {first} and by this encryptOption. With "
-                              "Fluid's default config storage (configmap) this encryptOption's Secret file wins "
-                              f"silently; a Fluid whose {variable} reads the Secrets' values fails on it "
-                              f"('set more than one times'). {advice}")
+            yield _set_twice(at, name, i, options, given[:k], variable)
+
+
+def _set_twice(at: PathT, name: str, mount: int, options: dict[str, str], earlier: Sequence[tuple[PathT, str]],
+               variable: str) -> Finding:
+    """FG123's finding for the encryptOption at `at`, whose name an option or an earlier one set."""
+    first = options.get(name) or next(_dotted(where[:-1]) for where, n in earlier if n == name)
+    advice = f"Drop it from {first}; the Secret keeps it out of the Dataset" if name in options \
+        else "Keep one of the two"
+    whose = "every mount" if at[1] == "sharedEncryptOptions" and first.startswith("spec.shared") else f"mount {mount}"
+    return Finding(at, f"{name} is set twice for {whose}: by {first} and by this encryptOption. With Fluid's "
+                       "default config storage (configmap) this encryptOption's Secret file wins silently; a Fluid "
+                       f"whose {variable} reads the Secrets' values fails on it ('set more than one times'). {advice}")
 
 
 def _dotted(path: PathT) -> str:

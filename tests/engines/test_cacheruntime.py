@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from tests.conftest import ROOT, run_cli
+from tests.harness.fluid_src import need_tree
 
 SPEC = ROOT / "golden" / "ok" / "cache-curvine" / "spec.yaml"
 TIER = "    - {medium: SSD, volumeType: emptyDir, quota: 1Gi, high: 0.8, low: 0.5}\n"
@@ -135,3 +136,78 @@ def test_a_defined_class_field_the_model_refuses_is_said_once_in_the_specs_words
     expected = [f"{spec}:{line}:21: error: runtime.cacheClass.define.topology.{part}.service.headless: expected a "
                 "mapping, found an integer" for line, part in zip(lines, ("master", "worker"), strict=True)]
     assert result.err.splitlines() == [*expected, "fluidgen: 2 errors; nothing was written"], result.err
+
+
+def test_a_component_the_class_lacks_must_be_disabled(tmp_path: Path) -> None:
+    """cm.go generateRuntimeConfigData (master) reads runtimeClass.Topology.<C>.Options inside
+    `if !runtime.Spec.<C>.Disabled`, for the master, worker and client: a class without <C> is a nil
+    pointer there (FG143). A build whose defined class has no client is refused at the class's name."""
+    go = need_tree("v1.1.0-dev") / "pkg/ddc/cache/engine/cm.go"
+    text = go.read_text()
+    body = text[text.index("func (e *CacheEngine) generateRuntimeConfigData("):]
+    for part in ("Master", "Worker", "Client"):
+        guard = body.index(f"if !runtime.Spec.{part}.Disabled {{")
+        assert guard < body.index(f"runtimeClass.Topology.{part}.Options", guard), part
+    spec_text = SPEC.read_text()
+    at = spec_text.index("        client:\n")
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(spec_text[:at] + spec_text[spec_text.index("dataflow:"):])
+    result = run_cli("build", "--fluid-version", "v1.1.0-dev", str(spec))
+    assert result.code == 1 and "error [FG143]" in result.err and "defines no client" in result.err, result.err
+    disabled = spec_text[:at].replace("    client: {options: {key1: value1}}\n", "    client: {disabled: true}\n")
+    spec.write_text(disabled + spec_text[spec_text.index("dataflow:"):])
+    result = run_cli("build", "--fluid-version", "v1.1.0-dev", str(spec))
+    assert "[FG143]" not in result.err, result.err
+
+
+@pytest.mark.parametrize(("topology", "runtime_spec", "said"), [
+    ("{master: {}, worker: {}, client: {}}", "", []),
+    ("{worker: {}, client: {}}", "", ["spec.runtimeClassName: CacheRuntimeClass k defines no master"]),
+    ("{worker: {}, client: {}}", "master: {disabled: true}\n", []),
+    ("{worker: {}}", "master: {replicas: 1}\n", ["spec.runtimeClassName: CacheRuntimeClass k defines no client",
+                                                   "spec.master: CacheRuntimeClass k defines no master"]),
+    ("{worker: {}, client: {}, master: null}", "master: {disabled: false}\n",
+     ["spec.master: CacheRuntimeClass k defines no master"]),
+])
+def test_fg143_names_each_component_left_enabled(topology: str, runtime_spec: str, said: list[str],
+                                                  tmp_path: Path) -> None:
+    manifest = tmp_path / "m.yaml"
+    runtime = "".join(f"  {line}\n" for line in runtime_spec.splitlines())
+    manifest.write_text(f"apiVersion: data.fluid.io/v1alpha1\nkind: CacheRuntimeClass\nmetadata: {{name: k}}\n"
+                        f"fileSystemType: f\ntopology: {topology}\n---\napiVersion: data.fluid.io/v1alpha1\n"
+                        "kind: CacheRuntime\nmetadata: {name: d, namespace: default}\n"
+                        f"spec:\n  runtimeClassName: k\n{runtime}")
+    err = run_cli("lint", "--fluid-version", "v1.1.0-dev", str(manifest)).err
+    got = [x.split("error [FG143]: ", 1)[1].split(",", 1)[0] for x in err.splitlines() if "[FG143]" in x]
+    assert got == said, err
+
+
+def test_of_two_classes_of_one_name_the_last_applied_stands(tmp_path: Path) -> None:
+    """A CacheRuntimeClass is cluster-scoped: `kubectl apply` of two with one name leaves the last."""
+    def klass(topology: str) -> str:
+        return (f"apiVersion: data.fluid.io/v1alpha1\nkind: CacheRuntimeClass\nmetadata: {{name: k}}\n"
+                f"fileSystemType: f\ntopology: {topology}\n")
+    runtime = ("apiVersion: data.fluid.io/v1alpha1\nkind: CacheRuntime\nmetadata: {name: d, namespace: default}\n"
+               "spec: {runtimeClassName: k}\n")
+    manifest = tmp_path / "m.yaml"
+    full, workers = "{master: {}, worker: {}, client: {}}", "{worker: {}, client: {}}"
+    manifest.write_text("---\n".join((klass(full), klass(workers), runtime)))
+    assert "defines no master" in run_cli("lint", "--fluid-version", "v1.1.0-dev", str(manifest)).err
+    manifest.write_text("---\n".join((klass(workers), klass(full), runtime)))
+    assert "[FG143]" not in run_cli("lint", "--fluid-version", "v1.1.0-dev", str(manifest)).err
+
+
+def test_a_class_without_any_component_is_refused_once(tmp_path: Path) -> None:
+    """transform.go transform (master) refuses a class whose topology defines no component, before
+    cm.go is reached: FG143 says that once, not three nil components."""
+    go = (need_tree("v1.1.0-dev") / "pkg/ddc/cache/engine/transform.go").read_text()
+    assert 'fmt.Errorf("at least one component should be defined in runtimeClass")' in go
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text("apiVersion: data.fluid.io/v1alpha1\nkind: CacheRuntimeClass\nmetadata: {name: k}\n"
+                        "fileSystemType: f\n---\napiVersion: data.fluid.io/v1alpha1\nkind: CacheRuntime\n"
+                        "metadata: {name: d, namespace: default}\nspec: {runtimeClassName: k}\n")
+    said = [x.split("error [FG143]: ", 1)[1] for x in run_cli("lint", "--fluid-version", "v1.1.0-dev",
+                                                                str(manifest)).err.splitlines() if "[FG143]" in x]
+    assert said == ["spec.runtimeClassName: CacheRuntimeClass k defines no component (topology: master, worker or "
+                    "client), and Fluid refuses the runtime: 'at least one component should be defined in "
+                    "runtimeClass'"], said
