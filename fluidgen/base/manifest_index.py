@@ -108,6 +108,11 @@ class ManifestIndex:
     def of_kind(self, kind: str) -> list[Entry]:
         return list(self._by_kind.get(kind, ()))
 
+    def cluster_scoped(self, kind: str, name: object) -> Entry | None:
+        """The cluster-scoped object of that kind and name: the API server ignores a namespace written
+        on one, and of two with one name the last one applied stands."""
+        return next((e for e in reversed(self._by_kind.get(kind, ())) if e.name == name), None)
+
     def find(self, kind: str, name: object, namespace: object) -> Entry | None:
         """The object of that kind, name and namespace; no namespace counts as "default" on both
         sides (kubectl applies such a manifest to the context's namespace, "default" unless set)."""

@@ -220,7 +220,7 @@ def _load_needs_the_class(entry: Entry, index: ManifestIndex) -> Iterator[Findin
         return
     runtime = index.find(KIND, ref.get("name"), ref.get("namespace") or entry.namespace)
     class_name = runtime.spec.get("runtimeClassName") if runtime is not None else None
-    found = _class_named(class_name, index)
+    found = index.cluster_scoped(CLASS_KIND, class_name)
     if found is None:
         return
     specs = found.obj.get("dataOperationSpecs")
@@ -231,18 +231,13 @@ def _load_needs_the_class(entry: Entry, index: ManifestIndex) -> Iterator[Findin
 
 
 
-def _class_named(name: object, index: ManifestIndex) -> Entry | None:
-    """The run's CacheRuntimeClass of that name: cluster-scoped, so by name alone, the last one applied."""
-    return next((c for c in reversed(index.of_kind(CLASS_KIND)) if c.name == name), None)
-
-
 COMPONENTS = ("master", "worker", "client")
 
 
 def _undefined_component_enabled(entry: Entry, index: ManifestIndex) -> Iterator[Finding]:
     """generateRuntimeConfigData (cm.go) reads runtimeClass.Topology.<C>.Options for every component the
     runtime does not disable: a class without that component leaves a nil pointer to read."""
-    found = _class_named(entry.spec.get("runtimeClassName"), index)
+    found = index.cluster_scoped(CLASS_KIND, entry.spec.get("runtimeClassName"))
     if found is None:
         return
     topology = found.obj.get("topology")

@@ -281,7 +281,6 @@ def derived_names(obj: Manifest, index: ManifestIndex | None = None) -> list[tup
     return _operation_names(op, name, spec_of(obj)) if op is not None else []
 
 
-
 def _related(engine: Engine, obj: Manifest, index: ManifestIndex) -> Manifest | None:
     """The object the runtime names through an extra kind's field (the cache engine's class), when
     the run holds it."""
@@ -289,9 +288,8 @@ def _related(engine: Engine, obj: Manifest, index: ManifestIndex) -> Manifest | 
         named = spec_of(obj).get(extra.named_by.removeprefix("spec/"))  # a runtime's names sit in its spec
         if not isinstance(named, str):
             continue
-        # both kinds a runtime names (thin's profile, the cache engine's class) are cluster-scoped: the
-        # API server ignores a namespace written on one, and of two the last one applied stands
-        found = next((e for e in reversed(index.of_kind(extra.kind)) if e.name == named), None)
+        # both kinds a runtime names (thin's profile, the cache engine's class) are cluster-scoped
+        found = index.cluster_scoped(extra.kind, named)
         if found is not None:
             return found.obj
     return None

@@ -16,6 +16,7 @@ from .credentials import Delivered, SecretPlan, deliver
 # RFC 3986 section 3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), lower-cased by scheme_of
 URI_SCHEME = re.compile(r"[a-z][a-z0-9+.-]*")
 
+
 def mount_name_for(ctx: Context, index: int, mount: Mount) -> str:
     """The mount's name: given, the dataset's for a single mount, else from the URI."""
     if mount.name:

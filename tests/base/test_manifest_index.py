@@ -127,3 +127,11 @@ def test_bound_datasets_keeps_every_repeat() -> None:
     assert [d.obj for d in index.bound_datasets(runtime)] == [first, again]
     bound = index.bound_dataset(runtime)
     assert bound is not None and bound.obj is first
+
+
+def test_a_cluster_scoped_object_is_found_by_name_whatever_namespace_and_the_last_stands() -> None:
+    first, other, last = _obj("K", "k", fileSystemType="a"), _obj("K", "x"), _obj("K", "k", "team", fileSystemType="b")
+    index = _index(first, other, last)
+    found = index.cluster_scoped("K", "k")
+    assert found is not None and found.obj is last
+    assert index.cluster_scoped("K", "missing") is None and index.cluster_scoped("J", "k") is None
